@@ -1,0 +1,28 @@
+"""art-gallery-env: the board game Art Gallery as a PettingZoo AEC environment."""
+
+from .env.aec import env, raw_env
+from .env.observation import OBSERVATION_SIZE, decode_observation
+from .rules.actions import NUM_ACTIONS, action_to_str, str_to_action
+from .rules.cards import CardSet, load_card_set
+from .rules.game import IllegalActionError
+from .rules.state import GameState, new_game
+
+__version__ = "0.1.0"
+ENV_VERSION = "art_gallery_v0"
+
+__all__ = [
+    "ENV_VERSION",
+    "NUM_ACTIONS",
+    "OBSERVATION_SIZE",
+    "CardSet",
+    "GameState",
+    "IllegalActionError",
+    "__version__",
+    "action_to_str",
+    "decode_observation",
+    "env",
+    "load_card_set",
+    "new_game",
+    "raw_env",
+    "str_to_action",
+]

@@ -1,0 +1,1 @@
+"""PettingZoo layer over the rules engine."""

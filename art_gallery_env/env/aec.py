@@ -1,0 +1,229 @@
+"""Art Gallery as a PettingZoo AEC environment.
+
+| | |
+|---|---|
+| agents | ``player_0`` .. ``player_{N-1}``, N = 2..6 |
+| action space | ``Discrete(47)`` (see :mod:`art_gallery_env.rules.actions`) |
+| observation space | ``Dict(observation=Box(float32), action_mask=Box(int8, (47,)))`` |
+| rewards | only at the end: ``"win"`` or ``"score_margin"`` |
+
+The env is a thin layer over :mod:`art_gallery_env.rules`; ``env.unwrapped.state`` is the
+engine state (which holds hidden information: agents should use observations).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from ..rules.actions import NUM_ACTIONS
+from ..rules.board import check_num_players
+from ..rules.cards import CardSet, default_card_set
+from ..rules.game import IllegalActionError
+from ..rules.scoring import winners
+from ..rules.state import GameState, new_game
+from .observation import OBSERVATION_SIZE, ObservationEncoder
+from .render import render_breakdown, render_text
+
+REWARD_MODES = ("win", "score_margin")
+ILLEGAL_ACTION_MODES = ("raise", "terminate")
+RENDER_MODES = ("ansi", "human")
+SCORE_MARGIN_SCALE = 10.0
+ILLEGAL_ACTION_REWARD = -1.0
+
+
+def final_rewards(breakdown: list[dict[str, Any]], reward_mode: str) -> list[float]:
+    """``win``: a sole winner +1, k tied winners 1/k each, everyone else -1 (R7.5).
+    ``score_margin``: (own total - best other total) / 10."""
+    if reward_mode == "win":
+        top = winners(breakdown)
+        return [1.0 / len(top) if b["player"] in top else -1.0 for b in breakdown]
+    totals = [b["total"] for b in breakdown]
+    return [
+        (t - max(totals[:i] + totals[i + 1 :])) / SCORE_MARGIN_SCALE for i, t in enumerate(totals)
+    ]
+
+
+class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
+    metadata = {
+        "render_modes": list(RENDER_MODES),
+        "name": "art_gallery_v0",
+        "is_parallelizable": False,
+    }
+
+    def __init__(
+        self,
+        num_players: int = 2,
+        *,
+        zero_is_ten: bool = False,
+        reward_mode: str = "win",
+        render_mode: str | None = None,
+        illegal_action: str = "raise",
+        card_set: CardSet | None = None,
+        render_viewer: int | str | None = "current",
+    ) -> None:
+        super().__init__()
+        self.num_players = check_num_players(num_players)
+        _check_choice("reward_mode", reward_mode, REWARD_MODES)
+        _check_choice("illegal_action", illegal_action, ILLEGAL_ACTION_MODES)
+        if render_mode is not None:
+            _check_choice("render_mode", render_mode, RENDER_MODES)
+        if render_viewer not in ("current", None) and not (
+            isinstance(render_viewer, int) and 0 <= render_viewer < num_players
+        ):
+            raise ValueError(
+                f"render_viewer must be 'current', None (spectator) or a seat in "
+                f"0..{num_players - 1}, got {render_viewer!r}"
+            )
+        if not isinstance(zero_is_ten, bool):
+            raise ValueError(f"zero_is_ten must be True or False, got {zero_is_ten!r}")
+        self.zero_is_ten = zero_is_ten
+        self.reward_mode = reward_mode
+        self.render_mode = render_mode
+        self.illegal_action = illegal_action
+        self.render_viewer = render_viewer
+        self.card_set = card_set or default_card_set()
+        self.possible_agents = [f"player_{i}" for i in range(num_players)]
+        self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
+        self.encoder = ObservationEncoder(self.card_set)
+        obs_space = spaces.Dict(
+            {
+                "observation": spaces.Box(0.0, np.inf, (OBSERVATION_SIZE,), np.float32),
+                "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), np.int8),
+            }
+        )
+        self.observation_spaces = {a: obs_space for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(NUM_ACTIONS) for a in self.possible_agents}
+        self._seed_rng = random.Random()
+        self.state: GameState | None = None
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    # -- AEC API ---------------------------------------------------------------------
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """New game; ``seed`` fixes it entirely. ``options={"start_player": k}`` names R3.4's
+        start player, ``options={"state": GameState}`` continues a saved game; other keys are
+        ignored (PettingZoo's API test passes its own)."""
+        if seed is not None:
+            self._seed_rng = random.Random(seed)
+            game_seed = seed
+        else:
+            game_seed = self._seed_rng.getrandbits(63)
+        options = options or {}
+        if "state" in options:
+            state = options["state"]
+            if not isinstance(state, GameState) or state.num_players != self.num_players:
+                raise ValueError(
+                    f"options['state'] must be a GameState for {self.num_players} players"
+                )
+            self.state = state.clone()
+        else:
+            self.state = new_game(
+                self.num_players,
+                game_seed,
+                zero_is_ten=self.zero_is_ten,
+                start_player=options.get("start_player"),
+                card_set=self.card_set,
+            )
+        self.encoder.reset()
+        self.agents = self.possible_agents[:]
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos = {a: {} for a in self.agents}
+        self._after_action()
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        player = self.agent_name_mapping[agent]
+        return {
+            "observation": self.encoder.encode(self.state, player),
+            "action_mask": self.action_mask(agent),
+        }
+
+    def action_mask(self, agent: str) -> np.ndarray:
+        """1 for each legal action of ``agent``; all 0 when it is not its turn."""
+        mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+        if self.state is not None and self.agent_name_mapping[agent] == self.state.current_player:
+            mask[self.state.legal_actions()] = 1
+        return mask
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        self._cumulative_rewards[agent] = 0.0
+        try:
+            self.state.apply(action)
+        except IllegalActionError:
+            if self.illegal_action == "raise":
+                raise
+            self._end_on_illegal_action(agent)
+            return
+        for a in self.agents:
+            self.rewards[a] = 0.0
+        if self.state.is_over:
+            breakdown = self.state.score_breakdown()
+            for a, r in zip(self.possible_agents, final_rewards(breakdown, self.reward_mode)):
+                self.rewards[a] = r
+                self.terminations[a] = True
+            for a, b in zip(self.possible_agents, breakdown):
+                self.infos[a] = {"phase": "game_over", "score": b, "breakdown": breakdown}
+        self._after_action()
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def _after_action(self) -> None:
+        self.agent_selection = self.possible_agents[self.state.current_player]
+        if not self.state.is_over:
+            for a in self.agents:
+                self.infos[a] = {"phase": self.state.phase_name}
+
+    def _end_on_illegal_action(self, agent: str) -> None:
+        """PettingZoo's convention: the offender gets -1, everybody else 0, the game ends."""
+        for a in self.agents:
+            self.rewards[a] = ILLEGAL_ACTION_REWARD if a == agent else 0.0
+            self.terminations[a] = True
+            self.infos[a] = {"phase": self.state.phase_name, "illegal_action": agent}
+        self._accumulate_rewards()
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            import gymnasium
+
+            gymnasium.logger.warn("render() called without a render_mode; pass render_mode=")
+            return None
+        viewer = self.render_viewer
+        if viewer == "current":
+            viewer = None if self.state.is_over else self.state.current_player
+        text = render_text(self.state, viewer)
+        if self.state.is_over:
+            text += "\n" + render_breakdown(self.state.score_breakdown())
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass
+
+
+def env(**kwargs: Any) -> AECEnv:
+    """The raw env wrapped in PettingZoo's order-enforcing wrapper."""
+    return wrappers.OrderEnforcingWrapper(raw_env(**kwargs))
+
+
+def _check_choice(name: str, value: object, choices: tuple[str, ...]) -> None:
+    if value not in choices:
+        raise ValueError(f"{name} must be one of {list(choices)}, got {value!r}")

@@ -1,0 +1,51 @@
+"""Board geometry (R2): the loop of areas and precomputed move destinations."""
+
+from __future__ import annotations
+
+from functools import cache
+
+SHOP_AREA = 0
+MARKER_BAR_SIZE = 6  # R2.2, R4.5
+TURNS_PER_ROUND = 4  # R4.1
+MARKERS_PER_PLAYER = 4  # R1.4
+PILE_SIZES = (18, 14, 10, 6)  # R2.3, R3.2
+MIN_PLAYERS, MAX_PLAYERS = 2, 6
+MAX_GALLERIES = 8
+MAX_AREAS = MAX_GALLERIES + 1
+
+
+def galleries_for(num_players: int) -> int:
+    """R2.1: 4 galleries for 2-3 players, 6 for 4, 8 for 5-6."""
+    check_num_players(num_players)
+    return 4 if num_players <= 3 else 6 if num_players == 4 else 8
+
+
+def empty_piles_ending_game(num_players: int) -> int:
+    """R6.3(b): 2 empty tile piles end the game with 2-3 players, 3 with 4-6."""
+    return 2 if num_players <= 3 else 3
+
+
+def check_num_players(num_players: object) -> int:
+    if (
+        not isinstance(num_players, int)
+        or isinstance(num_players, bool)
+        or not MIN_PLAYERS <= num_players <= MAX_PLAYERS
+    ):
+        raise ValueError(
+            f"num_players must be an int in {MIN_PLAYERS}..{MAX_PLAYERS}, got {num_players!r}"
+        )
+    return num_players
+
+
+def step(area: int, steps: int, direction: int, num_areas: int) -> int:
+    """R2.1: clockwise is increasing area index modulo the number of areas."""
+    return (area + steps if direction == 0 else area - steps) % num_areas
+
+
+@cache
+def move_destinations(num_areas: int) -> tuple[tuple[int, ...], ...]:
+    """``table[area][move_action]`` is where move action 0..17 lands from ``area`` (R4.3)."""
+    return tuple(
+        tuple(step(area, action // 2, action % 2, num_areas) for action in range(18))
+        for area in range(num_areas)
+    )

@@ -1,0 +1,106 @@
+"""What each seat may see (R8) and determinization for search agents.
+
+During the turns of a round, a player's hand and face-down bids are hidden from the others,
+but their multiset is public (every hand is public at the start of a round). From the start
+card comparison on (R4.7) hands are public; a bid becomes public when the distribution
+reveals its area (R5). Pile order and tiles below each pile's top are hidden from everyone.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from .actions import NUM_CARD_VALUES
+from .state import PICK, SHOP, GameState
+
+
+def is_distributing(state: GameState) -> bool:
+    return state.phase in (SHOP, PICK)
+
+
+def bid_is_hidden(state: GameState, area: int) -> bool:
+    """True while the cards at ``area`` are still face down for everyone but their owners."""
+    return not is_distributing(state) or area > state.dist_area
+
+
+def hidden_card_counts(state: GameState, player: int) -> list[int]:
+    """Per value, how many of ``player``'s cards others know exist but cannot locate."""
+    counts = [0] * NUM_CARD_VALUES
+    for area, bids in enumerate(state.bids):
+        if bid_is_hidden(state, area):
+            for owner, value in bids:
+                if owner == player:
+                    counts[value] += 1
+    if not is_distributing(state):
+        for value, n in enumerate(state.hands[player]):
+            counts[value] += n
+    return counts
+
+
+def visible_events(state: GameState, observer: int) -> list[tuple[str, dict[str, Any]]]:
+    """The event log with others' still-hidden bid values replaced by None."""
+    hidden_markers = {
+        (area, marker)
+        for area, bids in enumerate(state.bids)
+        if bid_is_hidden(state, area)
+        for marker, (owner, _) in enumerate(bids)
+        if owner != observer
+    }
+    shown = list(state.events)
+    for i in range(len(shown) - 1, -1, -1):  # only this round's bids can still be hidden
+        kind, data = shown[i]
+        if kind == "round_start":
+            break
+        if kind == "bid" and (data["area"], data["marker"]) in hidden_markers:
+            shown[i] = (kind, {**data, "value": None})
+    return shown
+
+
+def determinize(state: GameState, observer: int, rng: random.Random) -> GameState:
+    """A copy where everything hidden from ``observer`` is resampled consistently (R8).
+
+    Resampled: the painting pile's order, the tiles below each pile's top, and for every
+    other player which of their locatable-by-nobody cards are in hand and which under
+    each of their hidden bids. Everything ``observer`` has seen is kept.
+    """
+    if not 0 <= observer < state.num_players:
+        raise ValueError(f"observer must be a seat in 0..{state.num_players - 1}, got {observer}")
+    world = state.clone()
+    rng.shuffle(world.painting_pile)
+
+    below_top = [tile for pile in world.tile_piles for tile in pile[:-1]]
+    rng.shuffle(below_top)
+    for pile in world.tile_piles:
+        if len(pile) > 1:
+            keep_top = pile[-1]
+            pile[:] = below_top[: len(pile) - 1] + [keep_top]
+            del below_top[: len(pile) - 1]
+
+    distributing = is_distributing(world)
+    for player in range(world.num_players):
+        if player == observer:
+            continue
+        slots = [
+            (area, marker)
+            for area, bids in enumerate(world.bids)
+            if bid_is_hidden(world, area)
+            for marker, (owner, _) in enumerate(bids)
+            if owner == player
+        ]
+        pool = [world.bids[a][m][1] for a, m in slots]
+        hand = world.hands[player]
+        hand_size = 0 if distributing else sum(hand)
+        if not distributing:
+            pool += [v for v in range(NUM_CARD_VALUES) for _ in range(hand[v])]
+        rng.shuffle(pool)
+        if not distributing:
+            hand[:] = [0] * NUM_CARD_VALUES
+            for value in pool[len(slots) : len(slots) + hand_size]:
+                hand[value] += 1
+        for (area, marker), value in zip(slots, pool):
+            world.bids[area][marker] = (player, value)
+
+    world.events = visible_events(state, observer)
+    world._legal = None
+    return world

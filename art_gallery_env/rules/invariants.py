@@ -1,0 +1,111 @@
+"""Consistency checks on a state: what R1-R6 guarantee at every decision point.
+
+Used to reject inconsistent saved games and, in the tests, as invariants of random play.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from .actions import NUM_CARD_VALUES
+from .board import MARKER_BAR_SIZE, MARKERS_PER_PLAYER, SHOP_AREA, TURNS_PER_ROUND
+from .hidden import is_distributing
+from .state import BID, GAME_OVER, MOVE, STAGE_REVEAL, GameState
+
+
+class InconsistentStateError(ValueError):
+    """A state that no legal game could reach; the message names the field."""
+
+
+def check_invariants(state: GameState) -> None:
+    """Raise InconsistentStateError naming the first field that breaks a rule."""
+    n = state.num_players
+    _check_cards_conserved(state)
+    _check_numbers_conserved(
+        "tiles (R1.2)",
+        [t for held in state.tiles_held for t in held] + [t for p in state.tile_piles for t in p],
+        state,
+    )
+    _check_numbers_conserved(
+        "paintings (R1.1)",
+        [p for p in state.gallery_painting if p]
+        + state.painting_pile
+        + [c for col in state.collections for c in col],
+        state,
+    )
+    if state.gallery_painting[SHOP_AREA] != 0:
+        _fail("gallery_painting[0]", "the Shop (area 0) has no painting space; use 0")
+    for area, bids in enumerate(state.bids):
+        if len(bids) > MARKER_BAR_SIZE:
+            _fail(f"bids[{area}]", f"{len(bids)} markers; a marker bar holds at most 6 (R4.5)")
+    placed = Counter(owner for bids in state.bids for owner, _ in bids)
+    for player, count in placed.items():
+        if count > MARKERS_PER_PLAYER:
+            _fail("bids", f"player {player} has {count} markers out; each has 4 (R1.4)")
+    if state.phase in (MOVE, BID):
+        if not 0 <= state.turn < TURNS_PER_ROUND * n:
+            _fail("turn", f"{state.turn} is not in 0..{TURNS_PER_ROUND * n - 1}")
+        expected = (state.round_starter + state.turn) % n
+        if state.current_player != expected:
+            _fail("current_player", f"turn {state.turn} belongs to player {expected}")
+        for p in range(n):
+            in_hand = sum(state.hands[p])
+            turns_done = (state.turn - (p - state.round_starter) % n + n - 1) // n
+            expected_hand = (
+                9 - 2 * turns_done - (1 if p == state.current_player and state.phase == BID else 0)
+            )
+            if in_hand != expected_hand:
+                _fail(f"hands[{p}]", f"holds {in_hand} cards, expected {expected_hand} (R4.2)")
+    elif is_distributing(state):
+        bids = state.bids[state.dist_area] if state.dist_area < state.num_areas else []
+        if state.dist_stage == STAGE_REVEAL or not 0 <= state.dist_marker < len(bids):
+            _fail("distribution", "the cursor does not point at a marker awaiting a decision")
+        if state.current_player != bids[state.dist_marker][0]:
+            _fail("current_player", "is not the owner of the marker being resolved (R5)")
+    elif state.phase == GAME_OVER and any(sum(h) != 9 for h in state.hands):
+        _fail("hands", "every hand holds 9 cards when the game ends (R6.1)")
+    if state.phase != GAME_OVER and not state.legal_actions():
+        _fail("phase", "the current player has no legal action")
+
+
+def card_counts_in_play(state: GameState) -> list[int]:
+    """Per value, the action cards in hands, face up, on action spaces (R1.3)."""
+    counts = [0] * NUM_CARD_VALUES
+    for cards in (*state.hands, *state.moved):
+        for value, k in enumerate(cards):
+            counts[value] += k
+    resolving = is_distributing(state) and state.dist_stage != STAGE_REVEAL
+    for area, bids in enumerate(state.bids):
+        if resolving and area == state.dist_area:
+            continue  # its cards are counted in space_cards or already picked
+        for _, value in bids:
+            counts[value] += 1
+    if resolving:
+        for value, k in enumerate(state.space_cards):
+            counts[value] += k
+    return counts
+
+
+def _check_cards_conserved(state: GameState) -> None:
+    counts = card_counts_in_play(state)
+    for value, k in enumerate(counts):
+        if k != state.num_players:
+            _fail(
+                "hands/moved/bids",
+                f"{k} action cards of value {value} in play; there must be exactly "
+                f"{state.num_players}, one per player (R1.3)",
+            )
+
+
+def _check_numbers_conserved(what: str, numbers: list[int], state: GameState) -> None:
+    expected = sorted(p.number for p in state.cards.paintings)
+    if sorted(numbers) != expected:
+        seen = Counter(numbers)
+        duplicated = sorted(k for k, c in seen.items() if c > 1)
+        missing = sorted(set(expected) - set(seen))
+        unknown = sorted(set(seen) - set(expected))
+        _fail(what, f"duplicated {duplicated}, missing {missing}, unknown {unknown}")
+
+
+def _fail(field: str, problem: str) -> None:
+    raise InconsistentStateError(f"{field}: {problem}")
