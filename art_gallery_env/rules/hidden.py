@@ -48,6 +48,8 @@ def visible_events(state: GameState, observer: int) -> list[tuple[str, dict[str,
         if owner != observer
     }
     shown = list(state.events)
+    if shown and shown[0][0] == "setup":  # the seed would reveal every hidden card
+        shown[0] = ("setup", {**shown[0][1], "seed": None})
     for i in range(len(shown) - 1, -1, -1):  # only this round's bids can still be hidden
         kind, data = shown[i]
         if kind == "round_start":
@@ -67,9 +69,12 @@ def determinize(state: GameState, observer: int, rng: random.Random) -> GameStat
     if not 0 <= observer < state.num_players:
         raise ValueError(f"observer must be a seat in 0..{state.num_players - 1}, got {observer}")
     world = state.clone()
+    # Everything is sorted before shuffling, so the result depends only on what
+    # ``observer`` knows and on ``rng``: two states in one information set give one world.
+    world.painting_pile.sort()
     rng.shuffle(world.painting_pile)
 
-    below_top = [tile for pile in world.tile_piles for tile in pile[:-1]]
+    below_top = sorted(tile for pile in world.tile_piles for tile in pile[:-1])
     rng.shuffle(below_top)
     for pile in world.tile_piles:
         if len(pile) > 1:
@@ -93,6 +98,7 @@ def determinize(state: GameState, observer: int, rng: random.Random) -> GameStat
         hand_size = 0 if distributing else sum(hand)
         if not distributing:
             pool += [v for v in range(NUM_CARD_VALUES) for _ in range(hand[v])]
+        pool.sort()
         rng.shuffle(pool)
         if not distributing:
             hand[:] = [0] * NUM_CARD_VALUES
@@ -104,3 +110,29 @@ def determinize(state: GameState, observer: int, rng: random.Random) -> GameStat
     world.events = visible_events(state, observer)
     world._legal = None
     return world
+
+
+class PlayerView:
+    """What one seat is entitled to, for agents that search: its legal actions and
+    determinized worlds (R8). It never exposes the true state."""
+
+    __slots__ = ("_state", "player")
+
+    def __init__(self, state: GameState, player: int) -> None:
+        self._state = state
+        self.player = player
+
+    @property
+    def num_players(self) -> int:
+        return self._state.num_players
+
+    @property
+    def is_my_turn(self) -> bool:
+        return not self._state.is_over and self._state.current_player == self.player
+
+    def legal_actions(self) -> list[int]:
+        return list(self._state.legal_actions()) if self.is_my_turn else []
+
+    def determinize(self, rng: random.Random) -> GameState:
+        """A full state consistent with everything this seat has seen."""
+        return determinize(self._state, self.player, rng)

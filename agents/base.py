@@ -1,0 +1,32 @@
+"""The agent protocol every player (random, heuristic, search, trained policy) follows."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+
+import numpy as np
+
+from art_gallery_env.rules.hidden import PlayerView
+
+
+class Agent(ABC):
+    """Chooses one legal action per decision.
+
+    ``act`` gets what the env gives the seat: the observation vector and the action mask.
+    Search agents may also use ``view`` (legal actions and determinized worlds of the
+    seat's information set, never the true state); others ignore it.
+    """
+
+    name: str = "agent"
+
+    def reset(self, seed: int | None = None) -> None:  # noqa: B027 - optional hook
+        """Start a new game; ``seed`` makes any randomness reproducible."""
+
+    @abstractmethod
+    def act(
+        self, observation: np.ndarray, action_mask: np.ndarray, view: PlayerView | None = None
+    ) -> int:
+        """Return an action id whose mask entry is 1."""
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.name!r})"
