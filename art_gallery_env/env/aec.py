@@ -141,6 +141,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
         self.infos = {a: {} for a in self.agents}
+        self._info_phase: str | None = None
         self._after_action()
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
@@ -186,9 +187,11 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
 
     def _after_action(self) -> None:
         self.agent_selection = self.possible_agents[self.state.current_player]
-        if not self.state.is_over:
+        phase = self.state.phase_name
+        if not self.state.is_over and phase != self._info_phase:  # new dicts only on change
+            self._info_phase = phase
             for a in self.agents:
-                self.infos[a] = {"phase": self.state.phase_name}
+                self.infos[a] = {"phase": phase}
 
     def _end_on_illegal_action(self, agent: str) -> None:
         """PettingZoo's convention: the offender gets -1, everybody else 0, the game ends."""

@@ -67,8 +67,8 @@ _FIELDS = [
     Field(
         "hidden_cards",
         (S, V),
-        "others' cards known to exist but not located (hand or "
-        "face-down bid), count / 6; 0 for the observer",
+        "others' cards known to exist but not located, count / 6: hand + face-down bids "
+        "during the turns, unrevealed bids during the distribution; 0 for the observer",
     ),
     Field("moved_cards", (S, V), "face-up movement cards this round, count / 6"),
     Field("start_card", (S,), "one-hot seat holding the start card", 0),
@@ -132,6 +132,20 @@ _NO_CARDS = [0] * V
 _CACHE_LIMIT = 4096
 
 
+def _marker_bar_indices(
+    area: int, bids: list[tuple[int, int]], seat_of: list[int], observer: int, hidden: bool
+) -> list[int]:
+    """One-hot indices of an area's marker owners and of the bid values ``observer`` knows."""
+    indices = []
+    owner_base = O_OWNER + area * B * S
+    value_base = O_VALUE + area * B * V
+    for k, (owner, value) in enumerate(bids):
+        indices.append(owner_base + k * S + seat_of[owner])
+        if owner == observer or not hidden:
+            indices.append(value_base + k * V + value)
+    return indices
+
+
 @cache
 def _seat_permutation(num_players: int, observer: int) -> np.ndarray:
     """Index map turning the public block for seat 0 into the block for ``observer``."""
@@ -170,10 +184,12 @@ class ObservationEncoder:
         self._chains: dict[tuple[int, ...], tuple[list[int], list[tuple[int, int]]]] = {}
         self._public_blocks: dict[tuple, np.ndarray] = {}
         self._static: dict[tuple[int, int], list[int]] = {}
+        self._bars: dict[tuple, list[int]] = {}
 
     def reset(self) -> None:
         self._chains.clear()
         self._public_blocks.clear()
+        self._bars.clear()
 
     def encode(self, state: GameState, observer: int) -> np.ndarray:
         vec = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
@@ -194,19 +210,26 @@ class ObservationEncoder:
             append(O_POSITION + seat_of[p] * A + position[p])
 
         # Marker bars, and which of each player's cards nobody else can locate (R8).
-        hidden = [[0] * V for _ in range(n)]
+        # During the turns a player's hidden cards are hand + face-down bids; once the
+        # distribution starts hands are public and only unrevealed bids stay hidden.
+        hidden = [[0] * V for _ in range(n)] if distributing else [h[:] for h in state.hands]
         first_hidden_area = state.dist_area + 1 if distributing else 0
+        bar_cache = self._bars
         for area, bids in enumerate(state.bids):
             if not bids:
                 continue
             area_hidden = area >= first_hidden_area
-            owner_base = O_OWNER + area * B * S
-            value_base = O_VALUE + area * B * V
-            for k, (owner, value) in enumerate(bids):
-                append(owner_base + k * S + seat_of[owner])
-                if owner == observer or not area_hidden:
-                    append(value_base + k * V + value)
-                if area_hidden:
+            key = (n, observer, area, area_hidden, tuple(bids))
+            indices = bar_cache.get(key)
+            if indices is None:
+                if len(bar_cache) >= _CACHE_LIMIT:
+                    bar_cache.clear()
+                indices = bar_cache[key] = _marker_bar_indices(
+                    area, bids, seat_of, observer, area_hidden
+                )
+            hot += indices
+            if area_hidden:
+                for owner, value in bids:
                     hidden[owner][value] += 1
         if distributing:
             append(O_RES_AREA + state.dist_area)
@@ -222,9 +245,7 @@ class ObservationEncoder:
             if p == observer or distributing or over:
                 rows[r] = hand
             if p != observer and not over:
-                rows[S + r] = (
-                    hidden[p] if distributing else [a + b for a, b in zip(hand, hidden[p])]
-                )
+                rows[S + r] = hidden[p]
             rows[2 * S + r] = state.moved[p]
         counts = np.frombuffer(bytes(chain.from_iterable(rows)), dtype=np.uint8)
         np.multiply(counts, COUNT_SCALE, out=vec[O_HAND : O_HAND + 3 * S * V])
@@ -252,6 +273,9 @@ class ObservationEncoder:
             tuple(map(tuple, state.collections)),
             len(state.painting_pile),
         )
+        rotated = self._public_blocks.get((key, observer))
+        if rotated is not None:
+            return rotated
         block = self._public_blocks.get(key)
         if block is None:
             if len(self._public_blocks) >= _CACHE_LIMIT:
@@ -263,9 +287,10 @@ class ObservationEncoder:
             self._encode_collections(full, hot, state, seats)
             full[hot] = 1.0
             block = self._public_blocks[key] = full[PUBLIC_BLOCK_START:]
-        if observer == 0:
-            return block
-        return block[_seat_permutation(state.num_players, observer)]
+        if observer != 0:
+            block = block[_seat_permutation(state.num_players, observer)]
+        self._public_blocks[(key, observer)] = block
+        return block
 
     def _encode_paintings(
         self, vec: np.ndarray, hot: list[int], state: GameState, seat_of: list[int]

@@ -104,7 +104,9 @@ def _legal_shop_choices(state: GameState) -> list[int]:
 
 # -- apply -----------------------------------------------------------------------------
 def apply_action(state: GameState, action: int) -> None:
-    legal = state.legal_actions()
+    legal = state._legal
+    if legal is None:
+        legal = state._legal = legal_actions(state)
     if action.__class__ is not int:  # numpy ints are fine; bools, floats and strings are not
         action = _as_action_id(state, action, legal)
     if action not in legal:

@@ -74,19 +74,17 @@ class GameState:
         return PHASE_NAMES[self.phase]
 
     def legal_actions(self) -> list[int]:
-        """Sorted legal action ids for ``current_player`` (empty once the game is over)."""
+        """Sorted legal action ids for ``current_player`` (empty once the game is over).
+
+        The list is cached until the next ``apply``; copy it before mutating it."""
         legal = self._legal
         if legal is None:
-            from .game import legal_actions
-
-            legal = self._legal = legal_actions(self)
+            legal = self._legal = _game.legal_actions(self)
         return legal
 
     def apply(self, action: int) -> None:
         """Apply one action of ``current_player``; an illegal one raises and changes nothing."""
-        from .game import apply_action
-
-        apply_action(self, action)
+        _game.apply_action(self, action)
 
     def clone(self) -> GameState:
         """A deep copy that shares only immutable data (card set, event tuples)."""
@@ -116,7 +114,7 @@ class GameState:
         other.dist_marker = self.dist_marker
         other.space_cards = self.space_cards[:]
         other.events = self.events[:]
-        other._legal = self._legal
+        other._legal = None  # recomputed on demand; a shared list could be mutated by callers
         return other
 
     def score_breakdown(self) -> list[dict[str, Any]]:
@@ -206,3 +204,6 @@ def new_game(
     state.events = [("setup", {"seed": seed, "start_player": first})]
     state.events.append(("round_start", {"round": 1, "start_player": first}))
     return state
+
+
+from . import game as _game  # noqa: E402 - game imports this module; bound late on purpose

@@ -1,0 +1,109 @@
+"""Decisions per second of random legal play: engine, raw_env, env(), clone(), and
+PettingZoo's connect_four_v3 as the reference, with ratios measured in one run.
+
+Usage: python benchmarks/env_throughput.py [--seconds 2.0] [--repeats 3]
+
+Machines are shared and noisy, so every measurement is repeated, interleaved with the
+reference, and the median is reported; compare the ratios, not the absolute numbers.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+from collections.abc import Callable
+
+from art_gallery_env import env as ag_env
+from art_gallery_env import new_game, raw_env
+
+
+def engine_run(players: int, seconds: float) -> float:
+    decisions, start, seed = 0, time.perf_counter(), 0
+    while time.perf_counter() - start < seconds:
+        state = new_game(players, seed)
+        choose = random.Random(seed).choice
+        while not state.is_over:
+            state.apply(choose(state.legal_actions()))
+            decisions += 1
+        seed += 1
+    return decisions / (time.perf_counter() - start)
+
+
+def aec_run(make_env: Callable[[], object], seconds: float) -> float:
+    """AEC loop reading observation + mask at every decision (what a learner does)."""
+    e = make_env()
+    rng = random.Random(0)
+    decisions, start, seed = 0, time.perf_counter(), 0
+    while time.perf_counter() - start < seconds:
+        e.reset(seed=seed)
+        for _agent in e.agent_iter():
+            obs, _reward, term, trunc, _info = e.last()
+            if term or trunc:
+                action = None
+            else:
+                action = rng.choice(obs["action_mask"].nonzero()[0].tolist())
+                decisions += 1
+            e.step(action)
+        seed += 1
+    return decisions / (time.perf_counter() - start)
+
+
+def clone_run(players: int, seconds: float) -> float:
+    state = new_game(players, 0)
+    rng = random.Random(0)
+    for _ in range(40 * players):  # a mid-round state with bids on the board
+        state.apply(rng.choice(state.legal_actions()))
+    clones, start = 0, time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        for _ in range(1000):
+            state.clone()
+        clones += 1000
+    return clones / (time.perf_counter() - start)
+
+
+def connect_four_env() -> object:
+    from pettingzoo.classic import connect_four_v3
+
+    return connect_four_v3.env()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=2.0, help="per measurement")
+    parser.add_argument("--repeats", type=int, default=3)
+    args = parser.parse_args()
+
+    rows: dict[str, list[float]] = {}
+
+    def measure(name: str, fn: Callable[[], float]) -> None:
+        rows.setdefault(name, []).append(fn())
+
+    for _ in range(args.repeats):
+        measure(
+            "connect_four_v3 env() (reference)", lambda: aec_run(connect_four_env, args.seconds)
+        )
+        for n in (2, 4, 6):
+            measure(f"engine {n}p", lambda n=n: engine_run(n, args.seconds))
+            measure(
+                f"raw_env {n}p + obs/mask",
+                lambda n=n: aec_run(lambda: raw_env(num_players=n), args.seconds),
+            )
+            measure(
+                f"env() {n}p + obs/mask",
+                lambda n=n: aec_run(lambda: ag_env(num_players=n), args.seconds),
+            )
+            measure(f"clone() {n}p", lambda n=n: clone_run(n, args.seconds))
+
+    reference = statistics.median(rows["connect_four_v3 env() (reference)"])
+    print(f"median of {args.repeats} runs of {args.seconds:.1f} s each")
+    print(f"{'measurement':<36} {'per second':>12} {'x connect_four':>15}")
+    print("-" * 65)
+    for name, values in rows.items():
+        value = statistics.median(values)
+        print(f"{name:<36} {value:>12,.0f} {value / reference:>15.2f}")
+
+
+if __name__ == "__main__":
+    main()
