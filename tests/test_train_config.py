@@ -1,0 +1,76 @@
+"""Training configs are validated on load: unknown keys, wrong types and bad values fail
+with the file, the key path and the accepted values."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("pydantic", reason="training configs need the [train] extra")
+
+from training.config import ConfigError, load_config  # noqa: E402
+
+CONFIGS = Path(__file__).resolve().parents[1] / "configs"
+
+
+@pytest.mark.parametrize("path", sorted(CONFIGS.glob("*.yaml")), ids=lambda p: p.name)
+def test_shipped_configs_are_valid(path: Path) -> None:
+    config = load_config(path)
+    assert config.name
+    assert config.total_steps > 0
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "name: x\ntotal_steps: 10\nppo: {learnin_rate: 0.1}\n",
+            r"ppo\.learnin_rate: unknown key; known keys here: learning_rate",
+        ),
+        (
+            "name: x\ntotal_steps: 10\nnetwork: {hiden_sizes: [8]}\n",
+            r"network\.hiden_sizes: unknown key.*hidden_sizes",
+        ),
+        ("name: x\ntotal_steps: 10\nbogus: 1\n", r"bogus: unknown key; known keys here: name"),
+        ("name: x\ntotal_steps: ten\n", r"total_steps: Input should be a valid integer"),
+        (
+            "name: x\ntotal_steps: 10\nenv: {num_players: 7}\n",
+            r"env\.num_players: Input should be less than or equal to 6",
+        ),
+        (
+            "name: x\ntotal_steps: 10\nenv: {reward_mode: points}\n",
+            r"env\.reward_mode: Input should be 'win' or 'score_margin'",
+        ),
+        (
+            "name: x\ntotal_steps: 10\nn_envs: 0\n",
+            r"n_envs: Input should be greater than or equal to 1",
+        ),
+        (
+            "name: x\ntotal_steps: 10\nnetwork: {hidden_sizes: [0]}\n",
+            r"hidden_sizes must be positive",
+        ),
+        (
+            "name: x\ntotal_steps: 10\npool: {self_play: 0, heuristic: 0, random: 0}\n",
+            r"must not all be 0",
+        ),
+        ("name: x\n", r"total_steps: Field required"),
+        ("- a\n- b\n", r"expected a mapping"),
+        ("name: [unclosed\n", r"not valid YAML"),
+        (
+            "name: x\ntotal_steps: 10\nenv: {zero_is_ten: 'yes'}\n",
+            r"env\.zero_is_ten: Input should be a valid boolean",
+        ),
+    ],
+)
+def test_bad_config_is_rejected_with_the_key_path(tmp_path: Path, text: str, expected: str) -> None:
+    path = tmp_path / "bad.yaml"
+    path.write_text(text)
+    with pytest.raises(ConfigError, match=expected) as info:
+        load_config(path)
+    assert str(path) in str(info.value)
+
+
+def test_missing_config_file(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="no such config file"):
+        load_config(tmp_path / "nope.yaml")
