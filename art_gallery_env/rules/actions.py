@@ -11,6 +11,8 @@
 
 from __future__ import annotations
 
+import operator
+
 NUM_ACTIONS = 47
 NUM_CARD_VALUES = 9  # action cards 0..8 (R1.3)
 
@@ -64,25 +66,34 @@ def pick_action(value: int) -> int:
     return PICK_BASE + value
 
 
+def check_action_id(action: object) -> int:
+    """``action`` as a plain int in 0..46 (numpy ints allowed); ValueError naming it else."""
+    if not isinstance(action, bool):
+        try:
+            index = operator.index(action)  # type: ignore[arg-type]
+        except TypeError:
+            index = None
+        if index is not None and 0 <= index < NUM_ACTIONS:
+            return index
+    raise ValueError(f"action must be an int in 0..{NUM_ACTIONS - 1}, got {action!r}")
+
+
 def action_kind(action: int) -> str:
     """'move', 'bid', 'shop' or 'pick'; raises ValueError outside 0..46."""
-    if not isinstance(action, int) or isinstance(action, bool):
-        raise ValueError(f"action must be an int in 0..{NUM_ACTIONS - 1}, got {action!r}")
-    if 0 <= action < BID_BASE:
+    action = check_action_id(action)
+    if action < BID_BASE:
         return "move"
     if action < SHOP_BASE:
         return "bid"
     if action < PICK_BASE:
         return "shop"
-    if action < NUM_ACTIONS:
-        return "pick"
-    raise ValueError(f"action must be an int in 0..{NUM_ACTIONS - 1}, got {action!r}")
+    return "pick"
 
 
 def action_to_str(action: int) -> str:
     """Readable, parseable name: 'move 5 cw', 'bid 3', 'shop 1+5', 'shop nothing', 'pick 7'."""
-    kind = action_kind(int(action))
-    action = int(action)
+    action = check_action_id(action)
+    kind = action_kind(action)
     if kind == "move":
         value, direction = divmod(action - MOVE_BASE, 2)
         return f"move {value} {'acw' if direction else 'cw'}"

@@ -8,8 +8,6 @@ docs/rules.md).
 
 from __future__ import annotations
 
-import operator
-
 from .actions import (
     BID_BASE,
     NUM_ACTIONS,
@@ -19,6 +17,7 @@ from .actions import (
     SHOP_CHOICE_COST,
     SHOP_CHOICE_PILES,
     action_to_str,
+    check_action_id,
 )
 from .board import (
     MARKER_BAR_SIZE,
@@ -126,11 +125,9 @@ def apply_action(state: GameState, action: int) -> None:
 
 
 def _as_action_id(state: GameState, action: object, legal: list[int]) -> int:
-    if isinstance(action, bool):
-        _raise_illegal(state, action, legal)
     try:
-        return operator.index(action)  # type: ignore[arg-type]
-    except TypeError:
+        return check_action_id(action)
+    except ValueError:
         _raise_illegal(state, action, legal)
         raise  # unreachable: _raise_illegal always raises
 
@@ -139,13 +136,9 @@ def _raise_illegal(state: GameState, action: object, legal: list[int]) -> None:
     if state.phase == GAME_OVER:
         raise IllegalActionError(f"the game is over; no action is legal (got {action!r})")
     try:
-        shown = f"{int(action)} ({action_to_str(int(action))})"  # type: ignore[arg-type]
-    except (TypeError, ValueError):
-        shown = repr(action)
-    if isinstance(action, bool) or not isinstance(action, int) or not 0 <= action < NUM_ACTIONS:
-        problem = f"action must be an int in 0..{NUM_ACTIONS - 1}"
-    else:
-        problem = f"action {shown} is not legal"
+        problem = f"action {action} ({action_to_str(action)}) is not legal"  # type: ignore[arg-type]
+    except ValueError:
+        problem = f"action must be an int in 0..{NUM_ACTIONS - 1}, got {action!r}"
     choices = ", ".join(f"{a} ({action_to_str(a)})" for a in legal)
     raise IllegalActionError(
         f"{problem} for player {state.current_player} in phase "

@@ -10,7 +10,17 @@ from collections import Counter
 from .actions import NUM_CARD_VALUES
 from .board import MARKER_BAR_SIZE, MARKERS_PER_PLAYER, SHOP_AREA, TURNS_PER_ROUND
 from .hidden import is_distributing
-from .state import BID, GAME_OVER, MOVE, STAGE_REVEAL, GameState
+from .state import (
+    BID,
+    GAME_OVER,
+    MOVE,
+    PICK,
+    SHOP,
+    STAGE_PICK,
+    STAGE_REVEAL,
+    STAGE_SHOP,
+    GameState,
+)
 
 
 class InconsistentStateError(ValueError):
@@ -45,21 +55,52 @@ def check_invariants(state: GameState) -> None:
     if state.phase in (MOVE, BID):
         if not 0 <= state.turn < TURNS_PER_ROUND * n:
             _fail("turn", f"{state.turn} is not in 0..{TURNS_PER_ROUND * n - 1}")
+        if state.dist_stage != STAGE_REVEAL or state.dist_area != SHOP_AREA:
+            _fail("distribution", "must be at area 0, stage 'reveal' during the turns")
         expected = (state.round_starter + state.turn) % n
         if state.current_player != expected:
             _fail("current_player", f"turn {state.turn} belongs to player {expected}")
         for p in range(n):
-            in_hand = sum(state.hands[p])
             turns_done = (state.turn - (p - state.round_starter) % n + n - 1) // n
-            expected_hand = (
-                9 - 2 * turns_done - (1 if p == state.current_player and state.phase == BID else 0)
-            )
+            started = turns_done + (p == state.current_player and state.phase == BID)
+            if sum(state.moved[p]) != started:
+                _fail(
+                    f"moved[{p}]",
+                    f"{sum(state.moved[p])} face-up cards, expected {started} "
+                    f"(one per move this round, R4.3)",
+                )
+            if placed.get(p, 0) != turns_done:
+                _fail(
+                    "bids",
+                    f"player {p} has {placed.get(p, 0)} markers out, expected "
+                    f"{turns_done} (one per completed turn, R4.4)",
+                )
+            in_hand = sum(state.hands[p])
+            expected_hand = 9 - turns_done - started
             if in_hand != expected_hand:
                 _fail(f"hands[{p}]", f"holds {in_hand} cards, expected {expected_hand} (R4.2)")
     elif is_distributing(state):
         bids = state.bids[state.dist_area] if state.dist_area < state.num_areas else []
         if state.dist_stage == STAGE_REVEAL or not 0 <= state.dist_marker < len(bids):
             _fail("distribution", "the cursor does not point at a marker awaiting a decision")
+        if state.phase == SHOP and (state.dist_area != SHOP_AREA or state.dist_stage != STAGE_SHOP):
+            _fail("phase", "'shop' is only for the Shop's tile stage (area 0, stage 'shop')")
+        if state.phase == PICK and state.dist_stage != STAGE_PICK:
+            _fail("phase", "'pick' needs distribution stage 'pick'")
+        for p in range(n):
+            if sum(state.moved[p]) != TURNS_PER_ROUND:
+                _fail(f"moved[{p}]", f"{sum(state.moved[p])} face-up cards, expected 4 (R4.3)")
+            # One card kept after the turns (R4.7) plus one per marker already resolved.
+            picked_here = state.dist_stage == STAGE_PICK and sum(
+                1 for owner, _ in bids[: state.dist_marker] if owner == p
+            )
+            expected = 1 + MARKERS_PER_PLAYER - placed.get(p, 0) + picked_here
+            if sum(state.hands[p]) != expected:
+                _fail(
+                    f"hands[{p}]",
+                    f"holds {sum(state.hands[p])} cards, expected {expected} "
+                    f"(its last card plus one pick per resolved marker, R4.7/R5.2)",
+                )
         if state.current_player != bids[state.dist_marker][0]:
             _fail("current_player", "is not the owner of the marker being resolved (R5)")
     elif state.phase == GAME_OVER and any(sum(h) != 9 for h in state.hands):

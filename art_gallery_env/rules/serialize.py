@@ -167,6 +167,11 @@ def _read_events(raw: list[Any]) -> list[tuple[str, dict[str, Any]]]:
             raise StateFormatError(
                 f"events[{i}]: expected [kind, {{...}}] with kind in {sorted(_EVENT_KINDS)}"
             )
+        if item[0] == "bid":
+            for key in ("player", "area", "marker"):
+                value = item[1].get(key)
+                if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+                    raise StateFormatError(f"events[{i}]: a bid event needs an int {key!r}")
         events.append((item[0], item[1]))
     return events
 

@@ -1,0 +1,139 @@
+"""Generate the golden playthroughs in tests/golden/*.json.
+
+    python scripts/make_golden.py          # (re)write every golden file
+    python scripts/make_golden.py --check  # compare only; exit 1 on a difference
+
+Each file pins one seeded game played through ``raw_env``: its setup, the actions (chosen by
+a seeded ``random.Random`` among the legal ones), the number of decisions, the final score
+breakdown and rewards, a sha256 over every observation every agent could see at every step,
+and a sha256 of the final saved state. tests/test_golden.py replays them. A change to a
+golden file changes what the environment does; justify it in the commit message.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import random
+import sys
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from art_gallery_env import raw_env  # noqa: E402
+
+GOLDEN_DIR = ROOT / "tests" / "golden"
+FORMAT = "art-gallery-env/golden"
+VERSION = 1
+MAX_STEPS = 10_000
+
+GAMES: tuple[dict[str, Any], ...] = (
+    {"name": "p2_seed101", "num_players": 2, "seed": 101, "zero_is_ten": False},
+    {"name": "p3_seed404_zero_is_ten", "num_players": 3, "seed": 404, "zero_is_ten": True},
+    {"name": "p4_seed202_zero_is_ten", "num_players": 4, "seed": 202, "zero_is_ten": True},
+    {"name": "p6_seed303", "num_players": 6, "seed": 303, "zero_is_ten": False},
+)
+
+
+class GoldenReplayError(AssertionError):
+    """A stored action is not legal when replayed."""
+
+
+def _hash_observation(digest: Any, obs: dict[str, np.ndarray]) -> None:
+    digest.update(np.ascontiguousarray(obs["observation"], dtype=np.float32).tobytes())
+    digest.update(np.ascontiguousarray(obs["action_mask"], dtype=np.int8).tobytes())
+
+
+def play(
+    num_players: int, seed: int, zero_is_ten: bool, actions: list[int] | None = None
+) -> dict[str, Any]:
+    """Play one game through ``raw_env``: random legal actions from ``random.Random(seed)``,
+    or the given ``actions`` (which must all be legal). Returns the record to store."""
+    e = raw_env(num_players=num_players, zero_is_ten=zero_is_ten)
+    e.reset(seed=seed)
+    rng = random.Random(seed)
+    digest = hashlib.sha256()
+    chosen: list[int] = []
+    final_rewards: dict[str, float] = {}
+    for agent in e.agent_iter(max_iter=MAX_STEPS):
+        obs, reward, termination, truncation, _ = e.last()
+        if termination or truncation:
+            _hash_observation(digest, obs)
+            final_rewards[agent] = float(reward)
+            e.step(None)
+            continue
+        for other in e.possible_agents:  # what every agent could observe at this step
+            _hash_observation(digest, e.observe(other))
+        legal = np.flatnonzero(obs["action_mask"]).tolist()
+        if actions is None:
+            action = rng.choice(legal)
+        else:
+            if len(chosen) >= len(actions):
+                raise GoldenReplayError(f"the game goes on after the {len(actions)} stored actions")
+            action = actions[len(chosen)]
+            if action not in legal:
+                raise GoldenReplayError(
+                    f"stored action {action} at decision {len(chosen)} is not legal "
+                    f"(legal: {legal})"
+                )
+        chosen.append(int(action))
+        e.step(action)
+    if e.agents:
+        raise GoldenReplayError(f"the game did not end within {MAX_STEPS} steps")
+    state = e.state
+    saved = json.dumps(state.to_dict(), sort_keys=True, separators=(",", ":"))
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "setup": {"num_players": num_players, "seed": seed, "zero_is_ten": zero_is_ten},
+        "card_set_fingerprint": state.cards.fingerprint,
+        "decisions": len(chosen),
+        "rounds": state.round,
+        "final_breakdown": state.score_breakdown(),
+        "final_rewards": dict(sorted(final_rewards.items())),
+        "observation_sha256": digest.hexdigest(),
+        "final_state_sha256": hashlib.sha256(saved.encode()).hexdigest(),
+        "actions": chosen,
+    }
+
+
+def render(record: dict[str, Any]) -> str:
+    """JSON text with the action list on one line, so that files stay short and diffable."""
+    head = {k: v for k, v in record.items() if k != "actions"}
+    text = json.dumps(head, indent=1)
+    actions = json.dumps(record["actions"], separators=(",", ":"))
+    return text[:-2] + f',\n "actions": {actions}\n}}\n'
+
+
+def path_for(name: str) -> Path:
+    return GOLDEN_DIR / f"{name}.json"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--check", action="store_true", help="compare, do not write")
+    args = parser.parse_args(argv)
+    GOLDEN_DIR.mkdir(parents=True, exist_ok=True)
+    status = 0
+    for game in GAMES:
+        setup = {k: game[k] for k in ("num_players", "seed", "zero_is_ten")}
+        text = render(play(**setup))
+        path = path_for(game["name"])
+        if args.check:
+            same = path.exists() and path.read_text(encoding="utf-8") == text
+            print(f"{'ok     ' if same else 'CHANGED'} {path.relative_to(ROOT)}")
+            status |= not same
+        else:
+            path.write_text(text, encoding="utf-8")
+            print(f"wrote {path.relative_to(ROOT)} ({len(text)} bytes)")
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())
