@@ -1,0 +1,50 @@
+"""Shared helpers for the agent tests."""
+
+from __future__ import annotations
+
+import random
+
+from art_gallery_env.rules.hidden import bid_is_hidden
+from art_gallery_env.rules.state import BID, MOVE, GameState, new_game
+
+
+def advance(state: GameState, decisions: int, seed: int) -> GameState:
+    """Play ``decisions`` uniformly random legal actions (fewer if the game ends)."""
+    rng = random.Random(seed)
+    for _ in range(decisions):
+        if state.is_over:
+            break
+        state.apply(rng.choice(state.legal_actions()))
+    return state
+
+
+def mid_round_state(num_players: int, seed: int, phases=(MOVE, BID)) -> GameState:
+    """A state where the current player faces a choice in one of ``phases`` and at least one
+    rival has a face-down bid (so there is hidden information to get wrong)."""
+    rng = random.Random(seed)
+    for attempt in range(200):
+        state = new_game(num_players, seed * 1000 + attempt)
+        for _ in range(rng.randrange(10, 120)):
+            if state.is_over:
+                break
+            state.apply(rng.choice(state.legal_actions()))
+        if state.is_over or state.phase not in phases or len(state.legal_actions()) < 2:
+            continue
+        if any(_movable(state, q) for q in range(num_players) if q != state.current_player):
+            return state
+    raise AssertionError("no suitable state found")
+
+
+def _movable(state: GameState, rival: int) -> bool:
+    """Whether ``rival`` has a face-down bid that could hold another of its unlocated cards."""
+    bids = [
+        value
+        for area, bids in enumerate(state.bids)
+        if bid_is_hidden(state, area)
+        for owner, value in bids
+        if owner == rival
+    ]
+    pool = set(bids)
+    if state.phase in (MOVE, BID):
+        pool.update(v for v in range(9) if state.hands[rival][v])
+    return bool(bids) and len(pool) > 1

@@ -1,0 +1,41 @@
+"""Smoke checks of playing strength and budgets (the measurements are in docs/agents.md)."""
+
+from __future__ import annotations
+
+import time
+
+from agent_test_helpers import mid_round_state
+
+from agents import HeuristicAgent, ISMCTSAgent, RandomAgent
+from agents.match import play_game
+from art_gallery_env.rules.hidden import PlayerView
+
+
+def test_heuristic_beats_random() -> None:
+    wins = 0
+    for game in range(10):
+        seat = game % 2
+        agents = [RandomAgent(), RandomAgent()]
+        agents[seat] = HeuristicAgent()
+        result = play_game(agents, seed=500 + game, agent_seeds=[game, game + 1])
+        wins += seat in result.winners
+    assert wins >= 9
+
+
+def test_ismcts_beats_random() -> None:
+    result = play_game(
+        [RandomAgent(), ISMCTSAgent(iters=20, rollout="random")], seed=3, agent_seeds=[1, 2]
+    )
+    assert result.winners == [1]
+
+
+def test_time_budget_stops_the_search() -> None:
+    state = mid_round_state(2, seed=1)
+    agent = ISMCTSAgent(seconds=0.05, seed=0)
+    start = time.perf_counter()
+    agent.search(PlayerView(state, state.current_player))
+    assert time.perf_counter() - start < 2.0  # generous: CI machines may be busy
+    assert agent.last_iterations >= 1
+    capped = ISMCTSAgent(seconds=30.0, iters=7, seed=0)
+    capped.search(PlayerView(state, state.current_player))
+    assert capped.last_iterations == 7
