@@ -1,0 +1,595 @@
+"""Seat-rotated, seeded, parallel matches between registry agents (``art-gallery eval``).
+
+How a match is built:
+
+* With K agent specs at a table of N seats, the base line-up fills the seats by cycling
+  the specs (K == N: one seat each; K < N: ``ismcts heuristic`` at 4 seats is
+  ismcts, heuristic, ismcts, heuristic). K > N is an error.
+* Game ``g`` rotates the line-up by ``g mod N`` seats, and every other block of N games
+  reverses it first, so over each N games every spec sits in every seat equally often and
+  (for N >= 3) meets the others on both sides.
+* Each game is a fresh ``raw_env`` reset with a seed derived from the master seed and ``g``;
+  every seat's agent is ``reset`` with a seed derived from (master seed, g, seat). A game
+  depends on nothing else, so results are identical for any ``--workers``; they are
+  collected and processed in game order.
+
+Statistics are per agent spec over its seat-games (a spec with two seats in a game counts
+two seat-games): win share with shared wins counting 1/k (R7.5) and a 95 % Wilson score
+interval, mean score with a 95 % normal-approximation interval, the mean score breakdown,
+an OpenSkill Plackett-Luce rating from every game's ranking (R7.5 ranks, ties share a
+rank), and the mean decision time.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import json
+import math
+import multiprocessing
+import os
+import sys
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from art_gallery_env import ENV_VERSION
+from art_gallery_env.rules.board import MAX_PLAYERS, MIN_PLAYERS
+
+Z95 = 1.959963984540054
+
+
+class MatchError(ValueError):
+    """A match that cannot be set up; the message names the problem and the valid values."""
+
+
+@dataclass(frozen=True)
+class MatchConfig:
+    num_players: int
+    agents: tuple[str, ...]
+    games: int
+    seed: int = 0
+    zero_is_ten: bool = False
+    workers: int = 1
+
+    def __post_init__(self) -> None:
+        n = self.num_players
+        if isinstance(n, bool) or not isinstance(n, int) or not MIN_PLAYERS <= n <= MAX_PLAYERS:
+            raise MatchError(f"players must be in {MIN_PLAYERS}..{MAX_PLAYERS}, got {n!r}")
+        if not self.agents:
+            raise MatchError("give at least one agent spec")
+        if len(self.agents) > n:
+            raise MatchError(
+                f"{len(self.agents)} agents do not fit a table of {n} players: give at most "
+                f"{n} agent specs (fewer specs than seats are cycled to fill the table) or "
+                f"raise --players (at most {MAX_PLAYERS})"
+            )
+        if self.games < 1:
+            raise MatchError(f"games must be at least 1, got {self.games}")
+        if self.workers < 1:
+            raise MatchError(f"workers must be at least 1, got {self.workers}")
+
+
+def default_workers() -> int:
+    return max(1, min(2, os.cpu_count() or 1))
+
+
+# -- line-ups and seeds ----------------------------------------------------------------
+def agent_labels(agents: Sequence[str]) -> list[str]:
+    """One label per spec; a spec given twice gets '#2', '#3', ... so it is reported apart."""
+    labels, seen = [], {}
+    for spec in agents:
+        seen[spec] = seen.get(spec, 0) + 1
+        labels.append(spec if seen[spec] == 1 else f"{spec}#{seen[spec]}")
+    return labels
+
+
+def lineup(num_agents: int, num_players: int, game: int) -> list[int]:
+    """Agent index per seat for game ``game`` (see the module docstring)."""
+    base = [seat % num_agents for seat in range(num_players)]
+    if (game // num_players) % 2 == 1:
+        base.reverse()
+    shift = game % num_players
+    return base[-shift:] + base[:-shift] if shift else base
+
+
+def derive_seed(*parts: object) -> int:
+    """A 63-bit seed from the given parts (stable across processes and Python versions)."""
+    digest = hashlib.sha256(":".join(map(str, parts)).encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
+
+
+def game_seed(master: int, game: int) -> int:
+    return derive_seed("game", master, game)
+
+
+def seat_seed(master: int, game: int, seat: int) -> int:
+    return derive_seed("agent", master, game, seat)
+
+
+# -- playing one game (in a worker or in this process) -------------------------------------
+@dataclass(frozen=True)
+class GameTask:
+    index: int
+    seed: int
+    num_players: int
+    zero_is_ten: bool
+    specs: tuple[str, ...]  # per seat
+    agent_seeds: tuple[int, ...]  # per seat
+
+
+_AGENTS: dict[tuple[str, int], Any] = {}
+_ENVS: dict[tuple[int, bool], Any] = {}
+_TORCH_LIMITED = False
+
+
+def _agent(spec: str, seat: int) -> Any:
+    """One agent object per (spec, seat) in each process, reset before every game."""
+    global _TORCH_LIMITED
+    key = (spec, seat)
+    if key not in _AGENTS:
+        from agents.registry import make_agent
+
+        _AGENTS[key] = make_agent(spec, seed=0)
+        if not _TORCH_LIMITED and "torch" in sys.modules:
+            sys.modules["torch"].set_num_threads(1)
+            _TORCH_LIMITED = True
+    return _AGENTS[key]
+
+
+def play_game(task: GameTask) -> dict[str, Any]:
+    """Play one game; returns its result (JSON-ready)."""
+    from art_gallery_env.env.aec import raw_env
+    from art_gallery_env.rules.hidden import PlayerView
+
+    key = (task.num_players, task.zero_is_ten)
+    if key not in _ENVS:
+        _ENVS[key] = raw_env(num_players=task.num_players, zero_is_ten=task.zero_is_ten)
+    env = _ENVS[key]
+    env.reset(seed=task.seed)
+    players = [_agent(spec, seat) for seat, spec in enumerate(task.specs)]
+    for agent, seed in zip(players, task.agent_seeds):
+        agent.reset(seed)
+    actions: list[int] = []
+    think = [0.0] * task.num_players
+    decisions = [0] * task.num_players
+    state = env.state
+    while not state.is_over:
+        seat = state.current_player
+        obs = env.observe(env.agent_selection)
+        mask = obs["action_mask"]
+        start = time.perf_counter()
+        try:
+            action = int(players[seat].act(obs["observation"], mask, PlayerView(state, seat)))
+        except Exception as err:
+            raise RuntimeError(
+                f"game {task.index} (seed {task.seed}): agent {task.specs[seat]!r} in seat "
+                f"{seat} raised {type(err).__name__}: {err}"
+            ) from err
+        think[seat] += time.perf_counter() - start
+        decisions[seat] += 1
+        if not 0 <= action < len(mask) or not mask[action]:
+            raise RuntimeError(
+                f"game {task.index} (seed {task.seed}): agent {task.specs[seat]!r} in seat "
+                f"{seat} chose illegal action {action}"
+            )
+        actions.append(action)
+        env.step(action)
+        state = env.state
+    return {
+        "index": task.index,
+        "seed": task.seed,
+        "specs": list(task.specs),
+        "rounds": state.round,
+        "actions": actions,
+        "breakdown": state.score_breakdown(),
+        "decisions": decisions,
+        "think_s": think,
+    }
+
+
+def _play_chunk(tasks: list[GameTask]) -> list[dict[str, Any]]:
+    return [play_game(task) for task in tasks]
+
+
+def make_tasks(config: MatchConfig) -> list[GameTask]:
+    k, n = len(config.agents), config.num_players
+    tasks = []
+    for g in range(config.games):
+        order = lineup(k, n, g)
+        tasks.append(
+            GameTask(
+                index=g,
+                seed=game_seed(config.seed, g),
+                num_players=n,
+                zero_is_ten=config.zero_is_ten,
+                specs=tuple(config.agents[i] for i in order),
+                agent_seeds=tuple(seat_seed(config.seed, g, s) for s in range(n)),
+            )
+        )
+    return tasks
+
+
+def run_games(
+    config: MatchConfig, progress: Callable[[int], None] | None = None
+) -> list[dict[str, Any]]:
+    """Play every game of the match; results sorted by game index."""
+    tasks = make_tasks(config)
+    results: list[dict[str, Any]] = []
+    if config.workers == 1 or len(tasks) == 1:
+        _AGENTS.clear()  # a checkpoint path may hold new weights since the last match
+
+        for task in tasks:
+            results.append(play_game(task))
+            if progress:
+                progress(1)
+        return results
+    # One game per task: the overhead (about a millisecond) is small next to a game, and
+    # the progress bar moves with every game even for slow search agents.
+    chunks = [[task] for task in tasks]
+    # spawn: workers import what they need; no inherited torch/OpenMP state from a fork.
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=config.workers, mp_context=context) as pool:
+        futures = [pool.submit(_play_chunk, c) for c in chunks]
+        try:
+            for future in as_completed(futures):
+                part = future.result()
+                results.extend(part)
+                if progress:
+                    progress(len(part))
+        except BaseException:
+            for future in futures:
+                future.cancel()
+            raise
+    results.sort(key=lambda r: r["index"])
+    return results
+
+
+# -- statistics --------------------------------------------------------------------------
+def wilson_interval(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson score interval for a proportion (fractional successes allowed)."""
+    if n <= 0:
+        return (0.0, 1.0)
+    p = successes / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def mean_ci(values: Sequence[float], z: float = Z95) -> tuple[float, float]:
+    """Mean and half-width of its normal-approximation interval (0 for fewer than 2)."""
+    n = len(values)
+    if n == 0:
+        return (0.0, 0.0)
+    mean = sum(values) / n
+    if n < 2:
+        return (mean, 0.0)
+    var = sum((v - mean) ** 2 for v in values) / (n - 1)
+    return (mean, z * math.sqrt(var / n))
+
+
+@dataclass
+class AgentSummary:
+    agent: str
+    spec: str
+    seat_games: int = 0
+    wins: float = 0.0
+    win_share: float = 0.0
+    win_ci_low: float = 0.0
+    win_ci_high: float = 0.0
+    mean_score: float = 0.0
+    score_ci: float = 0.0
+    mean_rank: float = 0.0
+    mean_rows: float = 0.0
+    mean_souvenirs: float = 0.0
+    mean_hand: float = 0.0
+    mean_start_card: float = 0.0
+    mean_tiles: float = 0.0
+    rating_mu: float = 0.0
+    rating_sigma: float = 0.0
+    rating_ordinal: float = 0.0
+    decisions: int = 0
+    ms_per_decision: float = 0.0
+    seat_counts: list[int] = field(default_factory=list)
+
+
+def summarize(config: MatchConfig, results: list[dict[str, Any]]) -> list[AgentSummary]:
+    from openskill.models import PlackettLuce
+
+    n = config.num_players
+    labels = agent_labels(config.agents)
+    summaries = {
+        label: AgentSummary(agent=label, spec=spec, seat_counts=[0] * n)
+        for label, spec in zip(labels, config.agents)
+    }
+    scores: dict[str, list[float]] = {label: [] for label in labels}
+    sums: dict[str, dict[str, float]] = {label: {} for label in labels}
+    think: dict[str, float] = {label: 0.0 for label in labels}
+    model = PlackettLuce()
+    ratings = {label: model.rating(name=label) for label in labels}
+    k = len(config.agents)
+    for result in results:
+        order = lineup(k, n, result["index"])
+        seat_labels = [labels[i] for i in order]
+        breakdown = result["breakdown"]
+        winners = [b for b in breakdown if b["rank"] == 1]
+        for seat, (label, row) in enumerate(zip(seat_labels, breakdown)):
+            s = summaries[label]
+            s.seat_games += 1
+            s.seat_counts[seat] += 1
+            if row["rank"] == 1:
+                s.wins += 1.0 / len(winners)
+            scores[label].append(row["total"])
+            acc = sums[label]
+            for key, value in (
+                ("rank", row["rank"]),
+                ("rows", row["row_total"]),
+                ("souvenirs", row["souvenirs"]),
+                ("hand", row["hand"]),
+                ("start_card", row["start_card"]),
+                ("tiles", row["tiles"]),
+            ):
+                acc[key] = acc.get(key, 0.0) + value
+            s.decisions += result["decisions"][seat]
+            think[label] += result["think_s"][seat]
+        # OpenSkill: every seat is a one-player team; a spec seated twice gets the mean
+        # of its seats' updated ratings.
+        teams = [
+            [model.rating(mu=ratings[lab].mu, sigma=ratings[lab].sigma)] for lab in seat_labels
+        ]
+        rated = model.rate(teams, ranks=[row["rank"] for row in breakdown])
+        updates: dict[str, list[Any]] = {}
+        for lab, team in zip(seat_labels, rated):
+            updates.setdefault(lab, []).append(team[0])
+        for lab, new in updates.items():
+            mu = sum(r.mu for r in new) / len(new)
+            sigma = sum(r.sigma for r in new) / len(new)
+            ratings[lab] = model.rating(mu=mu, sigma=sigma, name=lab)
+    out = []
+    for label in labels:
+        s = summaries[label]
+        m = max(1, s.seat_games)
+        s.win_share = s.wins / m
+        s.win_ci_low, s.win_ci_high = wilson_interval(s.wins, s.seat_games)
+        s.mean_score, s.score_ci = mean_ci(scores[label])
+        acc = sums[label]
+        s.mean_rank = acc.get("rank", 0.0) / m
+        s.mean_rows = acc.get("rows", 0.0) / m
+        s.mean_souvenirs = acc.get("souvenirs", 0.0) / m
+        s.mean_hand = acc.get("hand", 0.0) / m
+        s.mean_start_card = acc.get("start_card", 0.0) / m
+        s.mean_tiles = acc.get("tiles", 0.0) / m
+        r = ratings[label]
+        s.rating_mu, s.rating_sigma, s.rating_ordinal = r.mu, r.sigma, r.ordinal()
+        s.ms_per_decision = 1000.0 * think[label] / max(1, s.decisions)
+        out.append(s)
+    return out
+
+
+# -- the whole match ---------------------------------------------------------------------
+@dataclass
+class MatchResult:
+    config: MatchConfig
+    summaries: list[AgentSummary]
+    games: list[dict[str, Any]]
+    wall_s: float
+
+    def to_json(self, include_actions: bool = False) -> dict[str, Any]:
+        labels = agent_labels(self.config.agents)
+        k, n = len(self.config.agents), self.config.num_players
+        games = []
+        for result in self.games:
+            order = lineup(k, n, result["index"])
+            item = {
+                "index": result["index"],
+                "seed": result["seed"],
+                "agents": [labels[i] for i in order],
+                "rounds": result["rounds"],
+                "decisions": result["decisions"],
+                "totals": [b["total"] for b in result["breakdown"]],
+                "ranks": [b["rank"] for b in result["breakdown"]],
+                "breakdown": result["breakdown"],
+                "think_s": result["think_s"],
+            }
+            if include_actions:
+                item["actions"] = result["actions"]
+            games.append(item)
+        return {
+            "format": "art-gallery-env/eval",
+            "version": 1,
+            "env_version": ENV_VERSION,
+            "config": {**asdict(self.config), "agents": list(self.config.agents)},
+            "method": {
+                "win_share": "shared wins count 1/k; 95% Wilson score interval",
+                "score_ci": "95% normal approximation (mean +- 1.96 sd/sqrt(n))",
+                "rating": "openskill PlackettLuce, per-game R7.5 ranks, ordinal = mu - 3 sigma",
+                "unit": "seat-game (a spec seated twice in one game counts twice)",
+            },
+            "wall_s": self.wall_s,
+            "agents": [asdict(s) for s in self.summaries],
+            "games": games,
+        }
+
+
+def run_match(config: MatchConfig, *, progress: bool | None = None) -> MatchResult:
+    """Play and summarise a match; ``progress`` None shows a bar only on a terminal."""
+    from tqdm import tqdm
+
+    start = time.perf_counter()
+    disable = None if progress is None else not progress
+    with tqdm(
+        total=config.games, desc="games", unit="game", file=sys.stderr, disable=disable
+    ) as bar:
+        results = run_games(config, progress=bar.update)
+    summaries = summarize(config, results)
+    return MatchResult(config, summaries, results, time.perf_counter() - start)
+
+
+SUMMARY_COLUMNS = [
+    "agent",
+    "spec",
+    "seat_games",
+    "wins",
+    "win_share",
+    "win_ci_low",
+    "win_ci_high",
+    "mean_score",
+    "score_ci",
+    "mean_rank",
+    "mean_rows",
+    "mean_souvenirs",
+    "mean_hand",
+    "mean_start_card",
+    "mean_tiles",
+    "rating_mu",
+    "rating_sigma",
+    "rating_ordinal",
+    "decisions",
+    "ms_per_decision",
+]
+
+
+def write_results(result: MatchResult, out_dir: str | Path) -> list[Path]:
+    """results.json (config, summary, every game), results.csv (one row per agent) and
+    games.csv (one row per seat-game)."""
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    paths = [out / "results.json", out / "results.csv", out / "games.csv"]
+    paths[0].write_text(json.dumps(result.to_json(), indent=1) + "\n", encoding="utf-8")
+    with paths[1].open("w", newline="", encoding="utf-8") as f:
+        writer = csv.DictWriter(f, fieldnames=SUMMARY_COLUMNS, extrasaction="ignore")
+        writer.writeheader()
+        for s in result.summaries:
+            writer.writerow({k: v for k, v in asdict(s).items() if k in SUMMARY_COLUMNS})
+    labels = agent_labels(result.config.agents)
+    k, n = len(result.config.agents), result.config.num_players
+    with paths[2].open("w", newline="", encoding="utf-8") as f:
+        writer = csv.writer(f)
+        writer.writerow(
+            [
+                "game",
+                "seed",
+                "seat",
+                "agent",
+                "total",
+                "rank",
+                "rows",
+                "souvenirs",
+                "hand",
+                "start_card",
+                "tiles",
+                "decisions",
+            ]
+        )
+        for r in result.games:
+            order = lineup(k, n, r["index"])
+            for seat, b in enumerate(r["breakdown"]):
+                writer.writerow(
+                    [
+                        r["index"],
+                        r["seed"],
+                        seat,
+                        labels[order[seat]],
+                        b["total"],
+                        b["rank"],
+                        b["row_total"],
+                        b["souvenirs"],
+                        b["hand"],
+                        b["start_card"],
+                        b["tiles"],
+                        r["decisions"][seat],
+                    ]
+                )
+    return paths
+
+
+def save_game_records(result: MatchResult, out_dir: str | Path) -> list[Path]:
+    from .records import make_record, save_record
+
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    width = max(4, len(str(result.config.games - 1)))
+    paths = []
+    for r in result.games:
+        record = make_record(
+            num_players=result.config.num_players,
+            seed=r["seed"],
+            zero_is_ten=result.config.zero_is_ten,
+            agents=r["specs"],
+            actions=r["actions"],
+            breakdown=r["breakdown"],
+            extra={"match_seed": result.config.seed, "game": r["index"]},
+        )
+        paths.append(save_record(record, out / f"game_{r['index']:0{width}d}.json"))
+    return paths
+
+
+def format_table(result: MatchResult) -> Any:
+    """A rich Table of the summary."""
+    from rich.table import Table
+
+    config = result.config
+    n = config.num_players
+    table = Table(
+        title=(
+            f"{config.games} games, {n} players, seed {config.seed}"
+            + (", zero_is_ten" if config.zero_is_ten else "")
+        ),
+    )
+    for name, justify in (
+        ("agent", "left"),
+        ("seats", "right"),
+        ("win share [95% CI]", "right"),
+        ("score", "right"),
+        ("rows", "right"),
+        ("souv.", "right"),
+        ("hand", "right"),
+        ("start", "right"),
+        ("rank", "right"),
+        ("rating", "right"),
+        ("ms/dec", "right"),
+    ):
+        table.add_column(name, justify=justify)
+    for s in result.summaries:
+        table.add_row(
+            s.agent,
+            str(s.seat_games),
+            f"{100 * s.win_share:5.1f}% [{100 * s.win_ci_low:4.1f}, {100 * s.win_ci_high:4.1f}]",
+            f"{s.mean_score:5.1f} ± {s.score_ci:3.1f}",
+            f"{s.mean_rows:.1f}",
+            f"{s.mean_souvenirs:.1f}",
+            f"{s.mean_hand:.1f}",
+            f"{s.mean_start_card:.2f}",
+            f"{s.mean_rank:.2f}",
+            f"{s.rating_mu:.1f}±{s.rating_sigma:.1f} ({s.rating_ordinal:.1f})",
+            f"{s.ms_per_decision:.2f}",
+        )
+    return table
+
+
+def print_table(result: MatchResult, file: Any = None) -> None:
+    from rich.console import Console
+
+    file = file or sys.stdout
+    console = Console(file=file, highlight=False, width=None if file.isatty() else 150)
+    console.print(format_table(result))
+    n = result.config.num_players
+    console.print(
+        f"win share: shared wins count 1/k, 95% Wilson score interval; equal strength = "
+        f"{100 / n:.1f}% per seat.\n"
+        "score: mean ± 95% CI (normal approximation); rows/souv./hand/start: mean points "
+        "(R7.1-R7.4); rank: mean R7.5 rank.\n"
+        "rating: OpenSkill Plackett-Luce mu±sigma (ordinal = mu - 3 sigma) from every game's "
+        "ranking.\nUnit: seat-games (a spec seated twice in one game counts twice); "
+        "ms/dec: mean time per decision."
+    )
+    total_decisions = sum(sum(r["decisions"]) for r in result.games)
+    mean_rounds = sum(r["rounds"] for r in result.games) / max(1, len(result.games))
+    console.print(
+        f"{len(result.games)} games, {total_decisions} decisions, {mean_rounds:.2f} rounds per "
+        f"game, {result.wall_s:.1f} s with {result.config.workers} worker(s)"
+    )

@@ -1,0 +1,453 @@
+"""``art-gallery play``: a human against registry agents in the terminal.
+
+The human sees the board as their seat may see it (R8), what the others did since their
+last decision, and the legal choices numbered with their names. A choice is given by
+number or by name (``bid 3``, ``move 5 acw``, ``shop 1+5``, ``pick 7``); anything else is
+answered with the reason and the choices again. ``save PATH`` saves the game at any prompt
+(the engine's JSON plus the seat, the opponents and the actions so far), ``--resume PATH``
+continues it. Output uses rich but stays plain text when stdout is not a terminal.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TextIO
+
+from art_gallery_env.env.render import render_breakdown, render_text
+from art_gallery_env.rules.actions import (
+    PILE_MARKS,
+    SHOP_BASE,
+    SHOP_CHOICE_PILES,
+    action_kind,
+    action_to_str,
+    str_to_action,
+)
+from art_gallery_env.rules.board import MAX_PLAYERS, MIN_PLAYERS
+from art_gallery_env.rules.serialize import StateFormatError
+from art_gallery_env.rules.state import GameState, new_game
+
+from .evaluate import derive_seed
+from .records import area_name, describe_events, make_record, save_record
+
+SAVE_FORMAT = "art-gallery-env/play-save"
+SAVE_VERSION = 1
+HUMAN = "human"
+COMMANDS_HELP = (
+    "Type the number or the name of a choice (e.g. '3', 'bid 4', 'move 5 acw', 'shop 1+5',\n"
+    "'pick 7'). Commands: 'board' shows the board again, 'log' the whole game so far,\n"
+    "'save PATH' saves the game (continue with --resume PATH), 'help', 'quit'."
+)
+
+
+class PlaySetupError(ValueError):
+    """Bad play options or save file; the message names the problem and the valid values."""
+
+
+@dataclass
+class PlayGame:
+    """A game in progress: the engine state plus who sits where."""
+
+    state: GameState
+    seat: int
+    agents: list[str]  # per seat; HUMAN for the human's seat
+    seed: int
+    zero_is_ten: bool
+    actions: list[int] | None = field(default_factory=list)  # None: history unknown
+
+    def to_save(self) -> dict[str, Any]:
+        return {
+            "format": SAVE_FORMAT,
+            "version": SAVE_VERSION,
+            "seat": self.seat,
+            "agents": self.agents,
+            "seed": self.seed,
+            "zero_is_ten": self.zero_is_ten,
+            "actions": self.actions,
+            "state": self.state.to_dict(),
+        }
+
+
+def parse_opponents(text: str, num_players: int, seat: int) -> list[str]:
+    """'heuristic,ismcts' -> per-seat specs with HUMAN at ``seat``."""
+    specs = [s.strip() for s in text.split(",") if s.strip()]
+    need = num_players - 1
+    if len(specs) == 1:
+        specs = specs * need
+    if len(specs) != need:
+        raise PlaySetupError(
+            f"--opponents: {num_players} players need {need} opponent spec(s) (comma separated) "
+            f"or one spec for all, got {len(specs)}: {text!r}"
+        )
+    return specs[:seat] + [HUMAN] + specs[seat:]
+
+
+def new_play_game(
+    num_players: int, seat: int, opponents: str, seed: int | None, zero_is_ten: bool
+) -> PlayGame:
+    if not MIN_PLAYERS <= num_players <= MAX_PLAYERS:
+        raise PlaySetupError(
+            f"--players must be in {MIN_PLAYERS}..{MAX_PLAYERS}, got {num_players}"
+        )
+    if not 0 <= seat < num_players:
+        raise PlaySetupError(f"--seat must be in 0..{num_players - 1}, got {seat}")
+    agents = parse_opponents(opponents, num_players, seat)
+    if seed is None:
+        seed = random.SystemRandom().randrange(2**31)
+    state = new_game(num_players, seed, zero_is_ten=zero_is_ten)
+    return PlayGame(state, seat, agents, seed, zero_is_ten, [])
+
+
+def load_play_game(path: str | Path) -> PlayGame:
+    path = Path(path)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as err:
+        raise PlaySetupError(f"{path}: cannot read: {err.strerror or err}") from None
+    except json.JSONDecodeError as err:
+        raise PlaySetupError(f"{path}: not valid JSON: {err}") from None
+    if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
+        got = data.get("format") if isinstance(data, dict) else type(data).__name__
+        raise PlaySetupError(f"{path}: format: expected {SAVE_FORMAT!r}, got {got!r}")
+    if data.get("version") != SAVE_VERSION:
+        raise PlaySetupError(f"{path}: version: {data.get('version')!r} is not {SAVE_VERSION}")
+    try:
+        state = GameState.from_dict(data.get("state"))
+    except StateFormatError as err:
+        raise PlaySetupError(f"{path}: state.{err}") from None
+    n = state.num_players
+    seat = data.get("seat")
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
+        raise PlaySetupError(f"{path}: seat: expected a seat in 0..{n - 1}, got {seat!r}")
+    agents = data.get("agents")
+    if (
+        not isinstance(agents, list)
+        or len(agents) != n
+        or not all(isinstance(a, str) for a in agents)
+        or agents[seat] != HUMAN
+    ):
+        raise PlaySetupError(
+            f"{path}: agents: expected {n} agent specs with {HUMAN!r} at seat {seat}"
+        )
+    seed = data.get("seed")
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise PlaySetupError(f"{path}: seed: expected an int, got {seed!r}")
+    zero_is_ten = bool(data.get("zero_is_ten", False))
+    actions = data.get("actions")
+    if actions is not None and not _actions_reach(state, seed, zero_is_ten, actions):
+        actions = None  # the history does not lead to this state: no record can be written
+    return PlayGame(state, seat, agents, seed, zero_is_ten, actions)
+
+
+def _actions_reach(state: GameState, seed: int, zero_is_ten: bool, actions: Any) -> bool:
+    if not isinstance(actions, list):
+        return False
+    try:
+        replay = new_game(state.num_players, seed, zero_is_ten=zero_is_ten, card_set=state.cards)
+        for action in actions:
+            replay.apply(int(action))
+    except (ValueError, TypeError):
+        return False
+    return replay.to_dict() == state.to_dict()
+
+
+# -- the terminal session ----------------------------------------------------------------
+class _Quit(Exception):
+    def __init__(self, code: int) -> None:
+        self.code = code
+
+
+class PlaySession:
+    def __init__(
+        self,
+        game: PlayGame,
+        *,
+        stdin: TextIO,
+        stdout: TextIO,
+        save_path: str | None = None,
+        record_path: str | None = None,
+    ) -> None:
+        from rich.console import Console
+
+        self.game = game
+        self.stdin = stdin
+        self.stdout = stdout
+        self.save_path = save_path
+        self.record_path = record_path
+        tty = hasattr(stdout, "isatty") and stdout.isatty()
+        self.console = Console(
+            file=stdout,
+            highlight=False,
+            markup=False,
+            emoji=False,
+            width=None if tty else 120,
+            soft_wrap=not tty,
+        )
+        self.echo = not (hasattr(stdin, "isatty") and stdin.isatty())
+        n = game.state.num_players
+        self.names = [
+            f"P{p} (you)" if p == game.seat else f"P{p} ({game.agents[p]})" for p in range(n)
+        ]
+        # Events already narrated: a resumed game starts at its current round's beginning.
+        starts = [i for i, (kind, _) in enumerate(game.state.events) if kind == "round_start"]
+        self.shown = starts[-1] if game.actions and starts else 0
+
+    # output helpers
+    def say(self, text: str = "", style: str | None = None) -> None:
+        self.console.print(text, style=style)
+
+    def show_board(self) -> None:
+        state = self.game.state
+        viewer = None if state.is_over else self.game.seat
+        self.console.rule(f"round {state.round}")
+        self.say(render_text(state, viewer))
+
+    def narrate(self) -> None:
+        state = self.game.state
+        viewer = None if state.is_over else self.game.seat
+        lines = describe_events(state, self.shown, viewer, self.names)
+        self.shown = len(state.events)
+        if lines:
+            self.say("What happened:", style="bold")
+            for line in lines:
+                self.say("  " + line)
+
+    def choice_lines(self, legal: list[int]) -> list[str]:
+        state = self.game.state
+        lines = []
+        for i, action in enumerate(legal, 1):
+            lines.append(f"{i:>3}) {action_to_str(action):<14} {self._detail(state, action)}")
+        return lines
+
+    def _detail(self, state: GameState, action: int) -> str:
+        kind = action_kind(action)
+        seat = self.game.seat
+        if kind == "move":
+            after = state.clone()
+            after.apply(action)
+            area = after.position[seat]
+            free = 6 - len(state.bids[area])
+            if area == 0:
+                return f"-> the Shop ({free} marker spaces free)"
+            painting = state.gallery_painting[area]
+            what = f"#{painting} {state.cards.painting(painting).title}" if painting else "empty"
+            return f"-> Gallery {area}: {what} ({free} free)"
+        if kind == "bid":
+            return f"face down at {area_name(state.position[seat])}"
+        if kind == "shop":
+            tiles = [
+                f"#{state.tile_piles[p][-1]} (pile {PILE_MARKS[p]})"
+                for p in SHOP_CHOICE_PILES[action - SHOP_BASE]
+            ]
+            return "take " + ", ".join(tiles) if tiles else ""
+        return "into your hand"
+
+    def show_choices(self, legal: list[int]) -> None:
+        state = self.game.state
+        self.say(f"Your decision ({state.phase_name}) - legal choices:", style="bold")
+        for line in self.choice_lines(legal):
+            self.say(line)
+
+    def read_line(self, prompt: str) -> str:
+        self.console.print(prompt, end="")
+        self.stdout.flush()
+        line = self.stdin.readline()
+        if line == "":
+            self.say("")
+            self.say(
+                "End of input (EOF): leaving the game without saving. "
+                "Use 'save PATH' to keep a game and --resume PATH to continue it."
+            )
+            raise _Quit(1)
+        if self.echo:
+            self.say(line.rstrip("\n"))
+        return line.strip()
+
+    def save(self, path: str | None) -> None:
+        path = path or self.save_path
+        if not path:
+            self.say("save needs a file: 'save PATH' (or start with --save PATH)", style="red")
+            return
+        try:
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+            Path(path).write_text(json.dumps(self.game.to_save()) + "\n", encoding="utf-8")
+        except OSError as err:
+            self.say(f"could not save to {path}: {err.strerror or err}", style="red")
+            return
+        self.say(f"Game saved to {path}; continue with: art-gallery play --resume {path}")
+
+    def ask(self, legal: list[int]) -> int:
+        """Prompt until a legal choice; commands are handled here."""
+        self.show_choices(legal)
+        while True:
+            text = self.read_line("Your choice (number or name, 'help'): ")
+            word, _, rest = text.partition(" ")
+            command = word.lower()
+            if command in ("quit", "exit", "q"):
+                if self.save_path:
+                    self.save(self.save_path)
+                self.say("Quitting.")
+                raise _Quit(0)
+            if command in ("help", "?", "h"):
+                self.say(COMMANDS_HELP)
+                continue
+            if command == "board":
+                self.show_board()
+                self.show_choices(legal)
+                continue
+            if command == "log":
+                for line in describe_events(self.game.state, 0, self.game.seat, self.names):
+                    self.say("  " + line)
+                continue
+            if command == "save":
+                self.save(rest.strip() or None)
+                continue
+            action, reason = self.parse_choice(text, legal)
+            if action is not None:
+                return action
+            self.say(f"Not accepted: {reason}", style="red")
+            self.show_choices(legal)
+
+    @staticmethod
+    def parse_choice(text: str, legal: list[int]) -> tuple[int | None, str]:
+        if not text:
+            return None, "empty input; type a number or a choice name"
+        if text.isdigit() or (text.startswith("-") and text[1:].isdigit()):
+            k = int(text)
+            if 1 <= k <= len(legal):
+                return legal[k - 1], ""
+            return None, f"{k} is not a choice number (1..{len(legal)})"
+        try:
+            action = str_to_action(text)
+        except ValueError as err:
+            return None, str(err)
+        if action not in legal:
+            return None, f"{action_to_str(action)!r} is not legal now"
+        return action, ""
+
+    # the game loop
+    def run(self) -> int:
+        try:
+            return self._run()
+        except _Quit as q:
+            return q.code
+        except KeyboardInterrupt:
+            self.say("")
+            self.say("Interrupted; the game was not saved (type 'save PATH' to keep a game).")
+            return 130
+
+    def _run(self) -> int:
+        from agents.registry import make_agent
+        from art_gallery_env.env.aec import raw_env
+        from art_gallery_env.rules.hidden import PlayerView
+
+        game = self.game
+        n = game.state.num_players
+        env = raw_env(num_players=n, zero_is_ten=game.zero_is_ten, card_set=game.state.cards)
+        env.reset(options={"state": game.state})
+        game.state = env.state
+        bots = {}
+        for p, spec in enumerate(game.agents):
+            if p == game.seat:
+                continue
+            bots[p] = make_agent(spec, seed=derive_seed("play", game.seed, p))
+            bots[p].reset(derive_seed("play", game.seed, p, len(game.actions or [])))
+        self.say(
+            f"Art Gallery, {n} players, seed {game.seed}"
+            + (" (zero_is_ten)" if game.zero_is_ten else "")
+            + ". You are player "
+            + f"{game.seat}. Seats: "
+            + ", ".join(self.names)
+        )
+        self.say(COMMANDS_HELP)
+        while not env.state.is_over:
+            state = env.state
+            p = state.current_player
+            if p == game.seat:
+                self.narrate()
+                self.show_board()
+                action = self.ask(list(state.legal_actions()))
+            else:
+                obs = env.observe(env.agent_selection)
+                action = int(
+                    bots[p].act(obs["observation"], obs["action_mask"], PlayerView(state, p))
+                )
+            env.step(action)
+            game.state = env.state
+            if game.actions is not None:
+                game.actions.append(action)
+        self.narrate()
+        self.show_board()
+        breakdown = env.state.score_breakdown()
+        self.say("Final score:", style="bold")
+        self.say(render_breakdown(breakdown))
+        mine = breakdown[game.seat]
+        winners = [b["player"] for b in breakdown if b["rank"] == 1]
+        if mine["rank"] == 1:
+            verdict = "You win!" if len(winners) == 1 else "You share the win."
+        else:
+            verdict = f"You finish rank {mine['rank']} of {n}."
+        self.say(f"{verdict} (your total {mine['total']})", style="bold")
+        if self.record_path:
+            if game.actions is None:
+                self.say("No record written: the saved game's action history was not available.")
+            else:
+                record = make_record(
+                    num_players=n,
+                    seed=game.seed,
+                    zero_is_ten=game.zero_is_ten,
+                    agents=game.agents,
+                    actions=game.actions,
+                    breakdown=breakdown,
+                    card_set=game.state.cards,
+                )
+                save_record(record, self.record_path)
+                self.say(f"Record written to {self.record_path} (art-gallery replay FILE)")
+        return 0
+
+
+def run_play(
+    *,
+    players: int | None = None,
+    seat: int | None = None,
+    opponents: str | None = None,
+    seed: int | None = None,
+    zero_is_ten: bool = False,
+    resume: str | None = None,
+    save: str | None = None,
+    record: str | None = None,
+    stdin: TextIO | None = None,
+    stdout: TextIO | None = None,
+) -> int:
+    """Set up (or resume) a game and play it; raises PlaySetupError for bad options."""
+    if resume:
+        game = load_play_game(resume)
+        if opponents is not None:
+            game.agents = parse_opponents(opponents, game.state.num_players, game.seat)
+    else:
+        game = new_play_game(
+            2 if players is None else players,
+            0 if seat is None else seat,
+            "random" if opponents is None else opponents,
+            seed,
+            zero_is_ten,
+        )
+    from agents.registry import make_agent
+
+    for p, spec in enumerate(game.agents):  # fail early, before the first prompt
+        if p != game.seat:
+            try:
+                make_agent(spec, seed=0)
+            except Exception as err:  # noqa: BLE001 - any construction problem is a bad option
+                raise PlaySetupError(f"--opponents: {spec!r}: {err}") from None
+    session = PlaySession(
+        game,
+        stdin=stdin or sys.stdin,
+        stdout=stdout or sys.stdout,
+        save_path=save,
+        record_path=record,
+    )
+    return session.run()
