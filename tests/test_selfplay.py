@@ -66,7 +66,7 @@ def test_learner_seat_rotates_and_gets_only_its_own_reward(num_players: int) -> 
     pool = ScriptedPool()
     env = SelfPlayEnv(num_players, pool, reward_mode="score_margin", seed=3)
     seats = []
-    for episode in range(num_players):
+    for _ in range(num_players):
         learner, total, info, _ = _play_episode(env)
         seats.append(learner)
         breakdown = env.state.score_breakdown()

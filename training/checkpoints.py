@@ -13,7 +13,13 @@ from importlib import metadata as importlib_metadata
 from pathlib import Path
 from typing import Any
 
-from agents.policy import CheckpointError, export_torch_mlp, layout_fingerprint
+from agents.policy import (
+    CheckpointError,
+    MLPPolicy,
+    export_torch_mlp,
+    layout_fingerprint,
+    policy_from_torch_mlp,
+)
 
 FORMAT = "art-gallery-env/checkpoint"
 VERSION = 1
@@ -110,3 +116,10 @@ def load_sb3_model(zip_path: str | Path, env: Any = None) -> tuple[Any, dict[str
         return MaskablePPO.load(str(zip_path), env=env, device="cpu"), meta
     except Exception as err:  # zipfile/pickle/torch errors of a corrupted file
         raise CheckpointError(f"{zip_path}: cannot load the SB3 checkpoint: {err}") from None
+
+
+def load_zip_policy(zip_path: str | Path) -> MLPPolicy:
+    """The actor of an SB3 zip as the numpy policy ``PolicyAgent`` plays (the .zip hook)."""
+    model, meta = load_sb3_model(zip_path)
+    name = f"{meta.get('config', {}).get('name', 'policy')}@{Path(zip_path).stem}"
+    return policy_from_torch_mlp(actor_network(model), extra_meta={"name": name})

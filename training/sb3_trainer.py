@@ -13,7 +13,7 @@ import yaml
 
 from .checkpoints import load_sb3_model, save_checkpoint
 from .config import TrainConfig
-from .selfplay import OpponentPool, SelfPlayEnv, make_selfplay_env_fn
+from .selfplay import OpponentPool, make_selfplay_env_fn
 
 
 def _pool_factory(config: TrainConfig, snapshot_dir: str, seed: int) -> OpponentPool:
@@ -46,7 +46,11 @@ def build_vec_env(config: TrainConfig, snapshot_dir: Path) -> Any:
 
 
 def evaluate_policy_file(
-    weights: Path, config: TrainConfig, games: int | None = None, seed: int = 12345
+    weights: Path,
+    config: TrainConfig,
+    games: int | None = None,
+    workers: int | None = None,
+    seed: int = 12345,
 ) -> dict[str, dict[str, float]]:
     """Win share and mean score of a weights file against each configured opponent,
     seat-rotated, one learner against N-1 copies of the opponent."""
@@ -61,7 +65,7 @@ def evaluate_policy_file(
             games=games or config.eval.games,
             seed=seed,
             zero_is_ten=config.env.zero_is_ten,
-            workers=config.eval.workers,
+            workers=workers or config.eval.workers,
         )
         summary = run_match(match, progress=False).summaries[0]
         results[opponent] = {
@@ -205,16 +209,37 @@ def train(config: TrainConfig, resume: str | Path | None = None, progress_bar: b
         callbacks[0].evaluate_and_save()
     finally:
         vec_env.close()
+    if config.eval.final_games:
+        final_evaluation(run_dir, config)
     return run_dir
 
 
-def smoke_env(config: TrainConfig) -> SelfPlayEnv:
-    """One in-process self-play env built like the training ones (for tests and debugging)."""
-    return make_selfplay_env_fn(
-        config.env.num_players,
-        functools.partial(_pool_factory, config, None),
-        config.seed,
-        0,
-        zero_is_ten=config.env.zero_is_ten,
-        reward_mode=config.env.reward_mode,
-    )()
+def final_evaluation(run_dir: Path, config: TrainConfig) -> dict[str, Any]:
+    """Evaluate ``best`` with more games once training is over; store and print the table."""
+    results = evaluate_policy_file(
+        run_dir / "best.safetensors",
+        config,
+        games=config.eval.final_games,
+        workers=config.eval.final_workers,
+        seed=54321,
+    )
+    meta_path = run_dir / "best.json"
+    meta = json.loads(meta_path.read_text())
+    meta["final_eval"] = results
+    meta_path.write_text(json.dumps(meta, indent=2, sort_keys=True))
+    print(format_results_table(f"{run_dir}/best (step {meta['steps']})", results))
+    return results
+
+
+def format_results_table(policy: str, results: dict[str, dict[str, float]]) -> str:
+    lines = [
+        f"{'policy':<32} {'opponent':<12} {'games':>6} {'win share [95% CI]':>24} "
+        f"{'mean score':>11}",
+        "-" * 89,
+    ]
+    for opponent, r in results.items():
+        ci = f"{r['win_share']:.1%} [{r['win_ci_low']:.1%}, {r['win_ci_high']:.1%}]"
+        lines.append(
+            f"{policy:<32} {opponent:<12} {r['games']:>6} {ci:>24} {r['mean_score']:>11.1f}"
+        )
+    return "\n".join(lines)
