@@ -74,3 +74,49 @@ def test_bad_config_is_rejected_with_the_key_path(tmp_path: Path, text: str, exp
 def test_missing_config_file(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="no such config file"):
         load_config(tmp_path / "nope.yaml")
+
+
+def test_rllib_section_is_validated_and_defaults_fit_a_laptop() -> None:
+    from training.config import config_from_dict
+
+    config = config_from_dict({"name": "x", "total_steps": 10, "algorithm": "rllib_ppo"})
+    assert config.rllib.num_env_runners == 0 and config.rllib.num_learners == 0
+    assert config.rllib.num_gpus_per_learner == 0 and config.rllib.ray_address is None
+    config = config_from_dict(
+        {
+            "name": "x",
+            "total_steps": 10,
+            "algorithm": "rllib_ppo",
+            "rllib": {"num_env_runners": 8, "num_learners": 2, "num_gpus_per_learner": 1},
+        }
+    )
+    assert config.rllib.num_gpus_per_learner == 1.0
+
+
+@pytest.mark.parametrize(
+    ("data", "expected"),
+    [
+        (
+            {"rllib": {"num_env_runners": 2}},
+            r"rllib: section is only used with algorithm: rllib_ppo",
+        ),
+        (
+            {"algorithm": "rllib_ppo", "rllib": {"num_runners": 2}},
+            r"rllib\.num_runners: unknown key; known keys here: num_env_runners",
+        ),
+        (
+            {"algorithm": "rllib_ppo", "n_envs": 4, "ppo": {"n_steps": 64}},
+            r"does not use n_envs .*ppo\.n_steps \(use rllib\.train_batch_size\)",
+        ),
+        (
+            {"algorithm": "rllib_ppo", "rllib": {"train_batch_size": 100, "minibatch_size": 200}},
+            r"minibatch_size 200 is larger than the batch per learner",
+        ),
+        ({"algorithm": "ppo"}, r"algorithm: Input should be 'maskable_ppo' or 'rllib_ppo'"),
+    ],
+)
+def test_bad_rllib_config_is_rejected(data: dict, expected: str) -> None:
+    from training.config import config_from_dict
+
+    with pytest.raises(ConfigError, match=expected):
+        config_from_dict({"name": "x", "total_steps": 10, **data})

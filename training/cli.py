@@ -29,10 +29,182 @@ def _demo(args: argparse.Namespace) -> int:
     return 0
 
 
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number >= 1, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be >= 1, got {value}")
+    return value
+
+
+def _viewer(text: str) -> int | None:
+    if text.lower() == "all":
+        return None
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected 'all' or a seat number 0..5, got {text!r}"
+        ) from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected 'all' or a seat number 0..5, got {value}")
+    return value
+
+
+def _check_agent_specs(parser: argparse.ArgumentParser, option: str, specs: list[str]) -> None:
+    """Build each agent once so that a bad name or option is reported before any game."""
+    from agents.registry import agent_names, make_agent
+
+    for spec in specs:
+        try:
+            make_agent(spec, seed=0)
+        except Exception as err:  # noqa: BLE001 - any construction failure is a bad argument
+            message = str(err)
+            if "known agents" not in message and "valid options" not in message:
+                message += f" (known agents: {', '.join(agent_names())})"
+            parser.error(f"{option}: bad agent spec {spec!r}: {message}")
+
+
+def _eval(args: argparse.Namespace) -> int:
+    from .evaluate import (
+        MatchConfig,
+        MatchError,
+        print_table,
+        run_match,
+        save_game_records,
+        write_results,
+    )
+
+    parser = args.parser
+    try:
+        config = MatchConfig(
+            num_players=args.players,
+            agents=tuple(args.agents),
+            games=args.games,
+            seed=args.seed,
+            zero_is_ten=args.zero_is_ten,
+            workers=args.workers,
+        )
+    except MatchError as err:
+        parser.error(str(err))
+    _check_agent_specs(parser, "--agents", list(args.agents))
+    progress = False if args.no_progress else None
+    result = run_match(config, progress=progress)
+    print_table(result)
+    if args.out:
+        paths = write_results(result, args.out)
+        print("wrote " + ", ".join(str(p) for p in paths))
+    if args.save_games:
+        paths = save_game_records(result, args.save_games)
+        print(f"wrote {len(paths)} game records to {args.save_games}")
+    return 0
+
+
+def _play(args: argparse.Namespace) -> int:
+    from .play import PlaySetupError, run_play
+
+    parser = args.parser
+    if args.resume and (args.players is not None or args.seat is not None):
+        print("note: --players and --seat come from the saved game when resuming")
+    try:
+        return run_play(
+            players=args.players,
+            seat=args.seat,
+            opponents=args.opponents,
+            seed=args.seed,
+            zero_is_ten=args.zero_is_ten,
+            resume=args.resume,
+            save=args.save,
+            record=args.record,
+        )
+    except PlaySetupError as err:
+        parser.error(str(err))
+    return 2  # not reached: parser.error exits
+
+
+def _replay(args: argparse.Namespace) -> int:
+    from .records import run_replay
+
+    return run_replay(args.file, step=args.step, viewer=args.viewer)
+
+
+def _missing_train_extra(err: ImportError) -> int:
+    print(
+        f"error: training needs the [train] extra ({err.name} is not installed): "
+        f"pip install -e '.[train]'  (or: bash scripts/bootstrap.sh dev,train)",
+        file=sys.stderr,
+    )
+    return 2
+
+
+def _missing_rllib_extra(err: ImportError) -> int:
+    print(
+        f"error: algorithm rllib_ppo needs the [rllib] extra "
+        f"({(err.name or 'ray').split('.')[0]} is not installed): "
+        f"pip install -e '.[rllib]'  (or: bash scripts/bootstrap.sh dev,train,rllib)",
+        file=sys.stderr,
+    )
+    return 2
+
+
+def _train(args: argparse.Namespace) -> int:
+    try:
+        from .config import ConfigError, load_config
+        from .sb3_trainer import train
+    except ImportError as err:
+        return _missing_train_extra(err)
+    from agents.policy import CheckpointError
+
+    try:
+        config = load_config(args.config)
+    except ConfigError as err:
+        args.parser.error(str(err))
+    if args.run_dir:
+        config = config.model_copy(update={"run_dir": args.run_dir})
+    if args.total_steps:
+        config = config.model_copy(update={"total_steps": args.total_steps})
+    files = "best.zip / best.safetensors, latest.*, logs/, eval.csv"
+    if config.algorithm == "rllib_ppo":
+        try:
+            from .rllib_trainer import train
+        except ImportError as err:
+            return _missing_rllib_extra(err)
+        files = "best.safetensors, latest.*, rllib_checkpoint/, logs/, eval.csv"
+    try:
+        run_dir = train(config, resume=args.resume, progress_bar=not args.no_progress)
+    except CheckpointError as err:
+        args.parser.error(str(err))
+    print(f"run folder: {run_dir} ({files})")
+    return 0
+
+
+def _plot(args: argparse.Namespace) -> int:
+    try:
+        from .plots import PlotError, plot_run
+    except ImportError as err:
+        return _missing_train_extra(err)
+    try:
+        paths = plot_run(args.run_dir, args.out)
+    except PlotError as err:
+        args.parser.error(str(err))
+    print("wrote " + ", ".join(str(p) for p in paths))
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="art-gallery",
         description="Art Gallery: a PettingZoo environment, agents and tools.",
+        epilog=(
+            "examples:\n"
+            "  art-gallery eval --players 4 --agents random heuristic ismcts --games 400\n"
+            "  art-gallery play --players 3 --opponents heuristic,ismcts\n"
+            "  art-gallery replay games/game_0000.json --viewer all\n"
+            "Run 'art-gallery COMMAND --help' for a command's options."
+        ),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     demo = sub.add_parser("demo", help="play one seeded demo game and print the score breakdown")
@@ -40,13 +212,151 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--seed", type=int, default=7)
     demo.add_argument("--zero-is-ten", action="store_true", help="rule variant R5.6")
     demo.add_argument("--verbose", action="store_true", help="print every decision")
-    demo.set_defaults(func=_demo)
+    demo.set_defaults(func=_demo, parser=demo)
+
+    from .evaluate import default_workers
+
+    ev = sub.add_parser(
+        "eval",
+        help="seat-rotated matches between agents: win share, scores, ratings",
+        description=(
+            "Play seeded, seat-rotated games between registry agents in parallel processes "
+            "and print per agent: win share with a 95% Wilson interval (shared wins count "
+            "1/k), mean score with a 95% interval, the mean score breakdown (rows, "
+            "souvenirs, hand, start card), an OpenSkill Plackett-Luce rating and the mean "
+            "decision time. Fewer agents than seats are cycled to fill the table. Results "
+            "are identical for any --workers."
+        ),
+    )
+    ev.add_argument(
+        "--players",
+        type=int,
+        choices=range(2, 7),
+        default=2,
+        metavar="{2..6}",
+        help="seats at the table (default 2)",
+    )
+    ev.add_argument(
+        "--agents",
+        nargs="+",
+        required=True,
+        metavar="SPEC",
+        help="agent specs, e.g. random heuristic ismcts:iters=400 or a checkpoint path "
+        "(at most --players specs)",
+    )
+    ev.add_argument("--games", type=_positive_int, default=100, help="games (default 100)")
+    ev.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
+    ev.add_argument(
+        "--workers",
+        type=_positive_int,
+        default=default_workers(),
+        help=f"worker processes (default {default_workers()})",
+    )
+    ev.add_argument("--zero-is-ten", action="store_true", help="rule variant R5.6")
+    ev.add_argument("--out", metavar="DIR", help="write results.json, results.csv, games.csv")
+    ev.add_argument("--save-games", metavar="DIR", help="write one game record per game")
+    ev.add_argument("--no-progress", action="store_true", help="no progress bar")
+    ev.set_defaults(func=_eval, parser=ev)
+
+    play = sub.add_parser(
+        "play",
+        help="play against agents in the terminal",
+        description=(
+            "Play one game in the terminal against registry agents. Give a choice by its "
+            "number or name; 'save PATH' at any prompt saves the game, 'quit' leaves."
+        ),
+    )
+    play.add_argument(
+        "--players",
+        type=int,
+        choices=range(2, 7),
+        default=None,
+        metavar="{2..6}",
+        help="seats at the table (default 2)",
+    )
+    play.add_argument("--seat", type=int, default=None, help="your seat 0..players-1 (default 0)")
+    play.add_argument(
+        "--opponents",
+        default=None,
+        metavar="SPECS",
+        help="comma-separated agent specs, one per other seat, or one for all (default random)",
+    )
+    play.add_argument("--seed", type=int, default=None, help="game seed (default: random)")
+    play.add_argument("--zero-is-ten", action="store_true", help="rule variant R5.6")
+    play.add_argument("--resume", metavar="FILE", help="continue a game saved with 'save PATH'")
+    play.add_argument(
+        "--save",
+        metavar="FILE",
+        help="file for 'save' without a path; the game is also saved there on 'quit'",
+    )
+    play.add_argument("--record", metavar="FILE", help="write the game record when it ends")
+    play.set_defaults(func=_play, parser=play)
+
+    replay = sub.add_parser(
+        "replay",
+        help="step through a saved game record",
+        description=(
+            "Replay a game record: every decision, the board at each round end (or every "
+            "step with --step), the final breakdown, and whether the replayed scores match "
+            "the stored ones (exit status 1 if not)."
+        ),
+    )
+    replay.add_argument(
+        "file", metavar="FILE", help="a record (JSON) from eval --save-games or play --record"
+    )
+    replay.add_argument(
+        "--step",
+        action="store_true",
+        help="show the board after every decision and wait for Enter (on a terminal)",
+    )
+    replay.add_argument(
+        "--viewer",
+        type=_viewer,
+        default=None,
+        metavar="N|all",
+        help="show what seat N could see (hidden bids as '?'), or all (default)",
+    )
+    replay.set_defaults(func=_replay, parser=replay)
+
+    train = sub.add_parser(
+        "train",
+        help="self-play training (MaskablePPO or Ray RLlib PPO) from a YAML config",
+        description=(
+            "Train a policy by self-play: sb3-contrib MaskablePPO (algorithm: maskable_ppo) "
+            "or Ray RLlib PPO, locally or on a Ray cluster (algorithm: rllib_ppo, needs the "
+            "[rllib] extra; RAY_ADDRESS=auto uses a running cluster). Writes "
+            "RUN_DIR/best.safetensors, latest.*, logs and eval.csv (plus best.zip for SB3, "
+            "rllib_checkpoint/ for RLlib); prints the periodic evaluation against the "
+            "configured opponents."
+        ),
+    )
+    train.add_argument("config", metavar="CONFIG", help="a YAML config, e.g. configs/quick.yaml")
+    train.add_argument(
+        "--resume",
+        metavar="CKPT",
+        help="continue from a checkpoint: RUN_DIR/latest.zip (SB3) or RUN_DIR/rllib_checkpoint",
+    )
+    train.add_argument("--run-dir", help="override the config's run folder")
+    train.add_argument("--total-steps", type=_positive_int, help="override total_steps")
+    train.add_argument("--no-progress", action="store_true", help="no progress bar")
+    train.set_defaults(func=_train, parser=train)
+
+    plot = sub.add_parser("plot", help="write PNG training curves of a run folder")
+    plot.add_argument("run_dir", metavar="RUN_DIR", help="a folder made by 'art-gallery train'")
+    plot.add_argument("--out", help="where to write the PNGs (default RUN_DIR/plots)")
+    plot.set_defaults(func=_plot, parser=plot)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    return args.func(args)
+    try:
+        return args.func(args)
+    except BrokenPipeError:  # e.g. `art-gallery replay FILE | head`
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
 
 
 if __name__ == "__main__":

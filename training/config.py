@@ -67,15 +67,63 @@ class PoolConfig(_Strict):
 
 
 class EvalConfig(_Strict):
+    """Periodic evaluation during training, and the final one of ``best`` at the end."""
+
     every_steps: int = Field(50_000, ge=1)
     games: int = Field(100, ge=1)
     opponents: list[str] = Field(default_factory=lambda: ["random", "heuristic"], min_length=1)
     workers: int = Field(1, ge=1)
+    final_games: int = Field(200, ge=0)
+    final_workers: int = Field(2, ge=1)
+
+
+class RLlibConfig(_Strict):
+    """Ray RLlib PPO (``algorithm: rllib_ppo``): where it runs and its batch sizes.
+
+    The defaults run on a 2-core laptop: sampling and learning in the driver process. Steps
+    are env steps (one per decision of any seat); the PPO coefficients come from ``ppo:``.
+    """
+
+    num_env_runners: int = Field(0, ge=0)  # 0: sample in the driver process
+    num_envs_per_env_runner: int = Field(1, ge=1)
+    num_cpus_per_env_runner: int = Field(1, ge=1)
+    num_learners: int = Field(0, ge=0)  # 0: one learner in the driver process
+    num_gpus_per_learner: float = Field(0, ge=0)  # with num_learners 0: the driver's GPU
+    train_batch_size: int = Field(4000, ge=8)  # env steps per iteration, all learners
+    minibatch_size: int = Field(256, ge=8)
+    num_epochs: int = Field(4, ge=1)
+    league: bool = False  # main vs frozen copies of itself instead of one shared policy
+    league_snapshot_every_iters: int = Field(10, ge=1)
+    league_max_policies: int = Field(4, ge=1)  # frozen copies kept (oldest replaced)
+    ray_address: str | None = None  # None: $RAY_ADDRESS if set, else a local Ray
+
+    @model_validator(mode="after")
+    def _minibatch_fits(self) -> RLlibConfig:
+        per_learner = self.train_batch_size // max(1, self.num_learners)
+        if self.minibatch_size > per_learner:
+            raise ValueError(
+                f"rllib.minibatch_size {self.minibatch_size} is larger than the batch per "
+                f"learner ({per_learner} = train_batch_size / max(1, num_learners))"
+            )
+        return self
+
+
+# Keys of the MaskablePPO path that mean nothing to RLlib, and what to use instead.
+_SB3_ONLY = {
+    "n_envs": "rllib.num_env_runners / rllib.num_envs_per_env_runner",
+    "vec_env": "rllib.num_env_runners",
+    "pool": "rllib.league",
+}
+_SB3_ONLY_PPO = {
+    "n_steps": "rllib.train_batch_size",
+    "batch_size": "rllib.minibatch_size",
+    "n_epochs": "rllib.num_epochs",
+}
 
 
 class TrainConfig(_Strict):
     name: str = Field(min_length=1)
-    algorithm: Literal["maskable_ppo"] = "maskable_ppo"
+    algorithm: Literal["maskable_ppo", "rllib_ppo"] = "maskable_ppo"
     seed: int = 0
     total_steps: int = Field(ge=1)
     n_envs: int = Field(2, ge=1)
@@ -87,6 +135,21 @@ class TrainConfig(_Strict):
     ppo: PPOConfig = Field(default_factory=PPOConfig)
     pool: PoolConfig = Field(default_factory=PoolConfig)
     eval: EvalConfig = Field(default_factory=EvalConfig)
+    rllib: RLlibConfig = Field(default_factory=RLlibConfig)
+
+    @model_validator(mode="after")
+    def _keys_match_algorithm(self) -> TrainConfig:
+        if self.algorithm == "maskable_ppo":
+            if "rllib" in self.model_fields_set:
+                raise ValueError("the rllib: section is only used with algorithm: rllib_ppo")
+            return self
+        misplaced = [f"{k} (use {v})" for k, v in _SB3_ONLY.items() if k in self.model_fields_set]
+        misplaced += [
+            f"ppo.{k} (use {v})" for k, v in _SB3_ONLY_PPO.items() if k in self.ppo.model_fields_set
+        ]
+        if misplaced:
+            raise ValueError("algorithm rllib_ppo does not use " + ", ".join(misplaced))
+        return self
 
     @property
     def resolved_run_dir(self) -> Path:

@@ -1,0 +1,456 @@
+"""Self-play PPO on Ray RLlib's new API stack (``art-gallery train`` with ``algorithm: rllib_ppo``).
+
+* The env: :mod:`training.rllib_env` (the AEC env through RLlib's ``PettingZooEnv``).
+* The policy: :class:`training.rllib_module.MaskedPPOTorchRLModule`, RLlib's PPO torch
+  module with action masking, pinned to an MLP that exports to the weights-only format.
+* Who plays: one shared policy ``main`` for every seat (all seats' decisions are training
+  data), or with ``rllib.league: true`` one seat per episode plays ``main`` and the others
+  play frozen copies ``frozen_0..K-1`` of it, refreshed round-robin every
+  ``league_snapshot_every_iters`` iterations (only ``main`` is trained).
+* Where it runs: a local Ray started with this machine's CPUs, or an existing cluster
+  (``rllib.ray_address`` or ``$RAY_ADDRESS``); ``rllib.num_env_runners``, ``num_learners``
+  and ``num_gpus_per_learner`` spread sampling and learning over it.
+
+Every ``eval.every_steps`` env steps the ``main`` policy is exported to
+``RUN_DIR/latest.safetensors`` (+ ``latest.json``), evaluated with the same seat-rotated
+matches as the SB3 path, copied to ``best.*`` when it is at least as good on the last
+opponent listed, and the whole algorithm is saved to ``RUN_DIR/rllib_checkpoint/`` (for
+``--resume``; ``RLModule.from_checkpoint(RUN_DIR/rllib_checkpoint/learner_group/learner/
+rl_module/main)`` loads the module alone, without Ray running).
+"""
+
+from __future__ import annotations
+
+import csv
+import functools
+import json
+import os
+import shutil
+import time
+import zlib
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import yaml
+
+from agents.policy import CheckpointError, layout_fingerprint
+
+from .checkpoints import ENV_VERSION, FORMAT, VERSION, package_versions
+from .config import TrainConfig
+from .rllib_env import ENV_NAME, make_rllib_env, register_rllib_env
+from .rllib_module import MaskedPPOTorchRLModule, export_rllib_module, module_spec
+
+MAIN = "main"
+CHECKPOINT_DIR = "rllib_checkpoint"
+MODULE_PATH = ("learner_group", "learner", "rl_module")  # inside an algorithm checkpoint
+
+
+def frozen_ids(config: TrainConfig) -> list[str]:
+    return [f"frozen_{k}" for k in range(config.rllib.league_max_policies)]
+
+
+def policy_ids(config: TrainConfig) -> list[str]:
+    return [MAIN, *frozen_ids(config)] if config.rllib.league else [MAIN]
+
+
+def _stable_hash(text: str) -> int:
+    return zlib.crc32(text.encode("utf-8"))
+
+
+def shared_policy_mapping(agent_id: str, episode: Any, **kwargs: Any) -> str:
+    """Every seat plays (and trains) the one shared policy."""
+    return MAIN
+
+
+def league_policy_mapping(
+    agent_id: str, episode: Any, *, num_players: int, num_frozen: int, **kwargs: Any
+) -> str:
+    """One seat per episode plays ``main``, each other seat a frozen copy, chosen from the
+    episode id (so every call for the same episode and seat agrees)."""
+    episode_key = str(episode.id_)
+    seat = int(str(agent_id).rsplit("_", 1)[1])
+    if seat == _stable_hash(episode_key) % num_players:
+        return MAIN
+    return f"frozen_{_stable_hash(f'{episode_key}:{agent_id}') % num_frozen}"
+
+
+def env_config(config: TrainConfig) -> dict[str, Any]:
+    return {
+        "num_players": config.env.num_players,
+        "zero_is_ten": config.env.zero_is_ten,
+        "reward_mode": config.env.reward_mode,
+    }
+
+
+def build_algorithm_config(config: TrainConfig) -> Any:
+    """The ``PPOConfig`` of a project config (new API stack, torch, action masking)."""
+    from ray.rllib.algorithms.ppo import PPOConfig
+    from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
+
+    r = config.rllib
+    register_rllib_env()
+    if r.league:
+        mapping = functools.partial(
+            league_policy_mapping,
+            num_players=config.env.num_players,
+            num_frozen=r.league_max_policies,
+        )
+    else:
+        mapping = shared_policy_mapping
+    spec = functools.partial(module_spec, config.network.hidden_sizes, config.network.activation)
+    ppo = config.ppo
+    return (
+        PPOConfig()
+        .api_stack(enable_rl_module_and_learner=True, enable_env_runner_and_connector_v2=True)
+        # RLlib's env check steps random unmasked actions, which this env (rightly) refuses.
+        .environment(env=ENV_NAME, env_config=env_config(config), disable_env_checking=True)
+        .framework("torch")
+        .env_runners(
+            num_env_runners=r.num_env_runners,
+            num_envs_per_env_runner=r.num_envs_per_env_runner,
+            num_cpus_per_env_runner=r.num_cpus_per_env_runner,
+        )
+        .learners(num_learners=r.num_learners, num_gpus_per_learner=r.num_gpus_per_learner)
+        .training(
+            lr=ppo.learning_rate,
+            gamma=ppo.gamma,
+            lambda_=ppo.gae_lambda,
+            clip_param=ppo.clip_range,
+            entropy_coeff=ppo.ent_coef,
+            vf_loss_coeff=ppo.vf_coef,
+            grad_clip=ppo.max_grad_norm,
+            use_kl_loss=False,  # clipped PPO only, as MaskablePPO
+            train_batch_size_per_learner=r.train_batch_size // max(1, r.num_learners),
+            minibatch_size=r.minibatch_size,
+            num_epochs=r.num_epochs,
+        )
+        .multi_agent(
+            policies=set(policy_ids(config)),
+            policy_mapping_fn=mapping,
+            policies_to_train=[MAIN],
+        )
+        .rl_module(
+            rl_module_spec=MultiRLModuleSpec(
+                rl_module_specs={pid: spec() for pid in policy_ids(config)}
+            )
+        )
+        .debugging(seed=config.seed)
+    )
+
+
+def init_ray(config: TrainConfig) -> bool:
+    """Connect to ``rllib.ray_address`` / ``$RAY_ADDRESS``, or start a local Ray sized for
+    the config; returns True when this call started (and should shut down) Ray."""
+    import ray
+
+    if ray.is_initialized():
+        return False
+    address = config.rllib.ray_address or os.environ.get("RAY_ADDRESS")
+    if address:
+        print(f"connecting to the Ray cluster at {address}", flush=True)
+        ray.init(address=address)
+        return True
+    r = config.rllib
+    # Logical CPUs for the actors this config asks for (the driver samples and learns
+    # without any): e.g. 2 env runners on a 2-core laptop share its cores, and a big
+    # machine does not get a Ray worker pool sized for all of its cores.
+    needed = r.num_env_runners * r.num_cpus_per_env_runner + r.num_learners
+    ray.init(num_cpus=max(1, needed), include_dashboard=False)
+    return True
+
+
+def module_checkpoint_path(checkpoint_dir: str | Path, module_id: str = MAIN) -> Path:
+    """Where one module's checkpoint lies inside an algorithm checkpoint."""
+    return Path(checkpoint_dir).joinpath(*MODULE_PATH, module_id)
+
+
+class _MainExporter:
+    """A local copy of the ``main`` module to pull the learner's weights into and export."""
+
+    def __init__(self, config: TrainConfig) -> None:
+        env = make_rllib_env(env_config(config))
+        agent = env.possible_agents[0]
+        spec = module_spec(config.network.hidden_sizes, config.network.activation)
+        spec.observation_space = env.observation_spaces[agent]
+        spec.action_space = env.action_spaces[agent]
+        spec.inference_only = True
+        self.module: MaskedPPOTorchRLModule = spec.build()
+        env.close()
+
+    def export(self, algo: Any, path: Path, name: str) -> Path:
+        state = main_module_state(algo)
+        self.module.set_state(state)
+        return export_rllib_module(self.module, path, {"name": name})
+
+
+def main_module_state(algo: Any) -> dict[str, Any]:
+    """The learner's current state of the ``main`` module (works with remote learners)."""
+    component = "/".join(MODULE_PATH[1:] + (MAIN,))
+    state = algo.learner_group.get_state(components=component)
+    return state["learner"]["rl_module"][MAIN]
+
+
+def snapshot_to_league(algo: Any, frozen_id: str) -> None:
+    """Copy ``main``'s weights into the frozen module ``frozen_id`` (learner and runners).
+
+    The env runners are set directly: ``Algorithm.set_state`` syncs them with the learner's
+    weights sequence number, which has not moved since the last ``train()``, so they would
+    skip the update. A state without a sequence number is always applied.
+    """
+    import ray
+
+    state = main_module_state(algo)
+    algo.learner_group.set_state({"learner": {"rl_module": {frozen_id: state}}})
+    ref = ray.put({"rl_module": {frozen_id: state}})
+    algo.env_runner_group.foreach_env_runner(
+        lambda runner, _ref=ref: runner.set_state(ray.get(_ref)), local_env_runner=True
+    )
+
+
+def _result(result: dict[str, Any], *path: str, default: Any = None) -> Any:
+    for key in path:
+        if not isinstance(result, dict) or key not in result:
+            return default
+        result = result[key]
+    return result
+
+
+class _RunLog:
+    """``logs/progress.csv`` (the columns ``art-gallery plot`` reads) and ``eval.csv``."""
+
+    FIELDS = (
+        "time/total_timesteps",
+        "time/iterations",
+        "time/fps",
+        "time/wall_s",
+        "rollout/ep_rew_mean",
+        "rollout/ep_len_mean",
+        "rollout/episodes",
+        "train/policy_loss",
+        "train/value_loss",
+        "train/entropy",
+    )
+
+    def __init__(self, run_dir: Path) -> None:
+        self.progress = run_dir / "logs" / "progress.csv"
+        self.progress.parent.mkdir(parents=True, exist_ok=True)
+        self.eval_csv = run_dir / "eval.csv"
+
+    def row(self, values: dict[str, Any]) -> None:
+        new = not self.progress.exists()
+        with self.progress.open("a", newline="") as handle:
+            writer = csv.DictWriter(handle, fieldnames=self.FIELDS)
+            if new:
+                writer.writeheader()
+            writer.writerow({k: ("" if values.get(k) is None else values[k]) for k in self.FIELDS})
+
+    def eval_rows(self, steps: int, results: dict[str, dict[str, float]], wall: float) -> None:
+        new = not self.eval_csv.exists()
+        with self.eval_csv.open("a", newline="") as handle:
+            writer = csv.writer(handle)
+            if new:
+                writer.writerow(["steps", "opponent", "win_share", "mean_score", "wall_s"])
+            for opponent, r in results.items():
+                writer.writerow([steps, opponent, r["win_share"], r["mean_score"], round(wall, 1)])
+
+
+def _summarise(
+    result: dict[str, Any], steps_before: int, wall: float, league: bool
+) -> dict[str, Any]:
+    """One progress row. The reward column is ``main``'s mean final reward in league mode
+    (one seat per episode). With one shared policy it is left empty: RLlib sums a module's
+    returns over its seats, and the seats' rewards of one game nearly cancel out."""
+    from ray.rllib.utils.metrics import (
+        ENV_RUNNER_RESULTS,
+        EPISODE_LEN_MEAN,
+        LEARNER_RESULTS,
+        NUM_ENV_STEPS_SAMPLED,
+        NUM_EPISODES,
+    )
+
+    # This iteration's env steps (counted here, so a resumed run continues its own count).
+    sampled = int(_result(result, ENV_RUNNER_RESULTS, NUM_ENV_STEPS_SAMPLED, default=0))
+    seconds = float(result.get("time_this_iter_s") or 0.0)
+    learner = _result(result, LEARNER_RESULTS, MAIN, default={}) or {}
+    return {
+        "time/total_timesteps": steps_before + sampled,
+        "time/iterations": int(result.get("training_iteration", 0)),
+        "time/fps": round(sampled / seconds, 1) if seconds > 0 else None,
+        "time/wall_s": round(wall, 1),
+        "rollout/ep_rew_mean": (
+            _finite(_result(result, ENV_RUNNER_RESULTS, "module_episode_returns_mean", MAIN))
+            if league
+            else None
+        ),
+        "rollout/ep_len_mean": _result(result, ENV_RUNNER_RESULTS, EPISODE_LEN_MEAN),
+        "rollout/episodes": _result(result, ENV_RUNNER_RESULTS, NUM_EPISODES),
+        "train/policy_loss": learner.get("policy_loss"),
+        "train/value_loss": learner.get("vf_loss"),
+        "train/entropy": learner.get("entropy"),
+    }
+
+
+def _finite(value: Any) -> float | None:
+    if value is None or not np.isfinite(float(value)):
+        return None
+    return float(value)
+
+
+def _format_line(row: dict[str, Any], total_steps: int) -> str:
+    def num(key: str, fmt: str) -> str:
+        value = row.get(key)
+        return "-" if value is None else format(float(value), fmt)
+
+    return (
+        f"iter {row['time/iterations']:>4}  steps {row['time/total_timesteps']:>9,}/"
+        f"{total_steps:,}  {num('time/fps', '.0f'):>5} steps/s  "
+        f"ep_len {num('rollout/ep_len_mean', '.0f')}  "
+        f"return(main) {num('rollout/ep_rew_mean', '+.3f')}  "
+        f"pi_loss {num('train/policy_loss', '+.3f')}  vf_loss {num('train/value_loss', '.3f')}  "
+        f"entropy {num('train/entropy', '.3f')}"
+    )
+
+
+def _checkpoint_meta(
+    config: TrainConfig, steps: int, iteration: int, weights: str, evaluation: dict[str, Any]
+) -> dict[str, Any]:
+    versions = package_versions()
+    try:
+        import ray
+
+        versions["ray"] = ray.__version__
+    except ImportError:  # pragma: no cover - this module is only used with ray installed
+        versions["ray"] = "not installed"
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "env_version": ENV_VERSION,
+        "layout_fingerprint": layout_fingerprint(),
+        "versions": versions,
+        "trainer": "rllib_ppo",
+        "files": {"weights": weights, "rllib": CHECKPOINT_DIR},
+        "config": config.model_dump(),
+        "steps": steps,
+        "iteration": iteration,
+        "eval": evaluation,
+    }
+
+
+def save_algorithm(algo: Any, run_dir: Path) -> Path:
+    """``algo.save_to_path`` into ``RUN_DIR/rllib_checkpoint`` (written beside, then swapped
+    in, so an interrupted save leaves the previous checkpoint intact)."""
+    final = run_dir / CHECKPOINT_DIR
+    tmp = run_dir / f"{CHECKPOINT_DIR}.tmp"
+    shutil.rmtree(tmp, ignore_errors=True)
+    algo.save_to_path(str(tmp.resolve()))
+    old = run_dir / f"{CHECKPOINT_DIR}.old"
+    shutil.rmtree(old, ignore_errors=True)
+    if final.exists():
+        final.rename(old)
+    tmp.rename(final)
+    shutil.rmtree(old, ignore_errors=True)
+    return final
+
+
+def train(config: TrainConfig, resume: str | Path | None = None, progress_bar: bool = True) -> Path:
+    """Run a config to ``total_steps`` env steps; returns the run folder.
+
+    ``resume`` is an algorithm checkpoint folder (``RUN_DIR/rllib_checkpoint``).
+    ``progress_bar`` is accepted for the CLI's sake: progress is one line per iteration.
+    """
+    del progress_bar
+    import torch
+
+    from .sb3_trainer import evaluate_policy_file, final_evaluation
+
+    if config.algorithm != "rllib_ppo":
+        raise ValueError(f"this trainer runs algorithm rllib_ppo, not {config.algorithm}")
+    if resume is not None and not (Path(resume) / MODULE_PATH[0]).is_dir():
+        raise CheckpointError(
+            f"{resume}: not an RLlib algorithm checkpoint folder (expected "
+            f"RUN_DIR/{CHECKPOINT_DIR} with a {MODULE_PATH[0]}/ inside)"
+        )
+    torch.set_num_threads(config.torch_threads)
+    run_dir = config.resolved_run_dir
+    run_dir.mkdir(parents=True, exist_ok=True)
+    (run_dir / "config.yaml").write_text(yaml.safe_dump(config.model_dump(), sort_keys=False))
+    log = _RunLog(run_dir)
+    exporter = _MainExporter(config)
+    started_ray = init_ray(config)
+    algo = None
+    start = time.time()
+    try:
+        algo = build_algorithm_config(config).build_algo()
+        if resume is not None:
+            algo.restore_from_path(str(Path(resume).resolve()))
+            print(f"resumed from {resume} at iteration {algo.iteration}", flush=True)
+        elif config.rllib.league:
+            for frozen in frozen_ids(config):  # every slot starts as the initial policy
+                snapshot_to_league(algo, frozen)
+        best_score = -float("inf")
+        steps = 0
+        for name in ("best.json", "latest.json"):
+            meta_path = run_dir / name
+            if resume is not None and meta_path.is_file():
+                meta = json.loads(meta_path.read_text())
+                if name == "best.json":
+                    best_score = meta["eval"].get("selection", best_score)
+                else:
+                    steps = int(meta.get("steps", 0))
+        next_eval = steps + config.eval.every_steps
+
+        def evaluate_and_save() -> None:
+            nonlocal best_score
+            latest = exporter.export(algo, run_dir / "latest.safetensors", f"{config.name}@latest")
+            results = evaluate_policy_file(latest, config)
+            selection = results[config.eval.opponents[-1]]["win_share"]
+            evaluation = {"results": results, "selection": selection}
+            save_algorithm(algo, run_dir)
+            meta = _checkpoint_meta(config, steps, algo.iteration, "latest.safetensors", evaluation)
+            (run_dir / "latest.json").write_text(json.dumps(meta, indent=2, sort_keys=True))
+            line = [f"step {steps}:"]
+            for opponent, r in results.items():
+                line.append(
+                    f"vs {opponent} win {r['win_share']:.1%} "
+                    f"[{r['win_ci_low']:.1%}, {r['win_ci_high']:.1%}] score {r['mean_score']:.1f}"
+                )
+            if selection >= best_score:
+                best_score = selection
+                exporter.export(algo, run_dir / "best.safetensors", f"{config.name}@best")
+                meta["files"]["weights"] = "best.safetensors"
+                (run_dir / "best.json").write_text(json.dumps(meta, indent=2, sort_keys=True))
+                line.append("(new best)")
+            print("  ".join(line), flush=True)
+            log.eval_rows(steps, results, time.time() - start)
+
+        evaluated_at = None
+        while steps < config.total_steps:
+            result = algo.train()
+            row = _summarise(result, steps, time.time() - start, config.rllib.league)
+            steps = row["time/total_timesteps"]
+            log.row(row)
+            print(_format_line(row, config.total_steps), flush=True)
+            every = config.rllib.league_snapshot_every_iters
+            if config.rllib.league and algo.iteration % every == 0:
+                # Round-robin over the slots by iteration, so a resumed run continues it.
+                slot = (algo.iteration // every - 1) % config.rllib.league_max_policies
+                snapshot_to_league(algo, frozen_ids(config)[slot])
+                print(f"  league: main copied to frozen_{slot}", flush=True)
+            if steps >= next_eval:
+                while next_eval <= steps:
+                    next_eval += config.eval.every_steps
+                evaluate_and_save()
+                evaluated_at = steps
+        if evaluated_at != steps:
+            evaluate_and_save()
+    finally:
+        if algo is not None:
+            algo.stop()
+        if started_ray:
+            import ray
+
+            ray.shutdown()
+    if config.eval.final_games:
+        final_evaluation(run_dir, config)
+    return run_dir
