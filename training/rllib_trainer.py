@@ -38,6 +38,7 @@ from agents.policy import CheckpointError, layout_fingerprint
 
 from .checkpoints import ENV_VERSION, FORMAT, VERSION, package_versions
 from .config import TrainConfig
+from .plots import append_eval_csv
 from .rllib_env import ENV_NAME, make_rllib_env, register_rllib_env
 from .rllib_module import MaskedPPOTorchRLModule, export_rllib_module, module_spec
 
@@ -246,13 +247,7 @@ class _RunLog:
             writer.writerow({k: ("" if values.get(k) is None else values[k]) for k in self.FIELDS})
 
     def eval_rows(self, steps: int, results: dict[str, dict[str, float]], wall: float) -> None:
-        new = not self.eval_csv.exists()
-        with self.eval_csv.open("a", newline="") as handle:
-            writer = csv.writer(handle)
-            if new:
-                writer.writerow(["steps", "opponent", "win_share", "mean_score", "wall_s"])
-            for opponent, r in results.items():
-                writer.writerow([steps, opponent, r["win_share"], r["mean_score"], round(wall, 1)])
+        append_eval_csv(self.eval_csv, steps, results, wall)
 
 
 def _summarise(

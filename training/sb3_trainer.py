@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import csv
 import functools
 import json
 import time
@@ -13,6 +12,7 @@ import yaml
 
 from .checkpoints import load_sb3_model, save_checkpoint
 from .config import TrainConfig
+from .plots import append_eval_csv
 from .selfplay import OpponentPool, make_selfplay_env_fn
 
 
@@ -146,21 +146,7 @@ def make_callbacks(config: TrainConfig, run_dir: Path, snapshot_dir: Path) -> li
                 save_checkpoint(self.model, run_dir / "best", info)
                 line.append("(new best)")
             print("  ".join(line), flush=True)
-            new_file = not self.eval_csv.exists()
-            with self.eval_csv.open("a", newline="") as handle:
-                writer = csv.writer(handle)
-                if new_file:
-                    writer.writerow(["steps", "opponent", "win_share", "mean_score", "wall_s"])
-                for opponent, r in results.items():
-                    writer.writerow(
-                        [
-                            self.num_timesteps,
-                            opponent,
-                            r["win_share"],
-                            r["mean_score"],
-                            round(time.time() - start_time, 1),
-                        ]
-                    )
+            append_eval_csv(self.eval_csv, self.num_timesteps, results, time.time() - start_time)
 
     start_time = time.time()
     return [SelfPlayCallback()]
