@@ -144,7 +144,7 @@ def make_agent(spec: str, seed: int | None = None) -> Agent:
     if name not in _REGISTRY:
         raise ValueError(
             f"unknown agent {name!r}; known agents: {', '.join(agent_names())}, "
-            f"or the path of a .safetensors checkpoint"
+            f"or the path of a checkpoint (.safetensors, or .zip from art-gallery train)"
         )
     if "seed" in options:
         raise ValueError(

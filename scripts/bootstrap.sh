@@ -9,4 +9,5 @@ if [ ! -x .venv/bin/python ]; then
   python3 -m venv .venv
   .venv/bin/python -m pip install -q --upgrade pip
 fi
-.venv/bin/python -m pip install -q -c constraints.txt -e ".[${extras}]"
+# PYTHONWARNINGS hides setuptools' generic editable-install notice in the build subprocess.
+PYTHONWARNINGS=ignore .venv/bin/python -m pip install -q -c constraints.txt -e ".[${extras}]"
