@@ -9,6 +9,14 @@ import numpy as np
 from art_gallery_env.rules.hidden import PlayerView
 
 
+def legal_from_mask(action_mask: np.ndarray) -> np.ndarray:
+    """The legal action ids of a mask; an all-zero mask means the caller asked the wrong seat."""
+    legal = np.flatnonzero(action_mask)
+    if legal.size == 0:
+        raise ValueError("the action mask has no legal action; is it this seat's turn?")
+    return legal
+
+
 class Agent(ABC):
     """Chooses one legal action per decision.
 

@@ -51,7 +51,7 @@ from art_gallery_env.rules.cards import CardSet
 from art_gallery_env.rules.hidden import PlayerView
 from art_gallery_env.rules.state import BID, MOVE, PICK, SHOP, GameState
 
-from .base import Agent
+from .base import Agent, legal_from_mask
 
 _VALUES = range(NUM_CARD_VALUES)
 NUM_ROWS = 4
@@ -431,9 +431,7 @@ class HeuristicAgent(Agent):
     def act(
         self, observation: np.ndarray, action_mask: np.ndarray, view: PlayerView | None = None
     ) -> int:
-        legal = np.flatnonzero(action_mask)
-        if legal.size == 0:
-            raise ValueError("the action mask has no legal action; is it this seat's turn?")
+        legal = legal_from_mask(action_mask)
         if view is None or not view.is_my_turn:
             return int(legal[self._rng.randrange(legal.size)])
         world = view.determinize(self._rng)

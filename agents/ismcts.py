@@ -40,7 +40,7 @@ from art_gallery_env.rules.scoring import (
 )
 from art_gallery_env.rules.state import GameState
 
-from .base import Agent
+from .base import Agent, legal_from_mask
 from .heuristic import HeuristicParams, HeuristicPolicy, _tables, chain_summary
 
 ROLLOUTS = ("random", "heuristic")
@@ -167,9 +167,7 @@ class ISMCTSAgent(Agent):
     def act(
         self, observation: np.ndarray, action_mask: np.ndarray, view: PlayerView | None = None
     ) -> int:
-        legal = [int(a) for a in np.flatnonzero(action_mask)]
-        if not legal:
-            raise ValueError("the action mask has no legal action; is it this seat's turn?")
+        legal = legal_from_mask(action_mask).tolist()
         if view is None:
             raise ValueError(
                 "ISMCTSAgent needs a PlayerView of its seat (act(obs, mask, view)); "

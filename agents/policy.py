@@ -33,7 +33,7 @@ from art_gallery_env.env.observation import FIELDS, OBSERVATION_SIZE
 from art_gallery_env.rules.actions import NUM_ACTIONS
 from art_gallery_env.rules.hidden import PlayerView
 
-from .base import Agent
+from .base import Agent, legal_from_mask
 
 FORMAT = "art-gallery-policy"
 VERSION = 1
@@ -326,9 +326,8 @@ class PolicyAgent(Agent):
     def act(
         self, observation: np.ndarray, action_mask: np.ndarray, view: PlayerView | None = None
     ) -> int:
+        legal_from_mask(action_mask)
         mask = np.asarray(action_mask).astype(bool)
-        if not mask.any():
-            raise ValueError("the action mask has no legal action; is it this seat's turn?")
         logits = self.policy.logits(observation).astype(np.float64)
         masked = np.where(mask, logits, -np.inf)
         if self.deterministic:

@@ -6,7 +6,7 @@ import numpy as np
 
 from art_gallery_env.rules.hidden import PlayerView
 
-from .base import Agent
+from .base import Agent, legal_from_mask
 
 
 class RandomAgent(Agent):
@@ -21,7 +21,5 @@ class RandomAgent(Agent):
     def act(
         self, observation: np.ndarray, action_mask: np.ndarray, view: PlayerView | None = None
     ) -> int:
-        legal = np.flatnonzero(action_mask)
-        if legal.size == 0:
-            raise ValueError("the action mask has no legal action; is it this seat's turn?")
+        legal = legal_from_mask(action_mask)
         return int(self._rng.choice(legal))
