@@ -101,6 +101,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         self.action_spaces = {a: spaces.Discrete(NUM_ACTIONS) for a in self.possible_agents}
         self._seed_rng = random.Random()
         self.state: GameState | None = None
+        self._masks: dict[tuple[int, ...], bytearray] = {}
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]
@@ -153,10 +154,15 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
 
     def action_mask(self, agent: str) -> np.ndarray:
         """1 for each legal action of ``agent``; all 0 when it is not its turn."""
-        mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
-        if self.state is not None and self.agent_name_mapping[agent] == self.state.current_player:
-            mask[self.state.legal_actions()] = 1
-        return mask
+        if self.state is None or self.agent_name_mapping[agent] != self.state.current_player:
+            return np.zeros(NUM_ACTIONS, dtype=np.int8)
+        legal = tuple(self.state.legal_actions())
+        mask = self._masks.get(legal)
+        if mask is None:  # a few hundred distinct sets occur, so they are kept
+            mask = self._masks[legal] = bytearray(NUM_ACTIONS)
+            for action in legal:
+                mask[action] = 1
+        return np.array(mask, dtype=np.int8)  # a new array: callers may write to it
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection

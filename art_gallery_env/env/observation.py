@@ -9,8 +9,8 @@ test checks that determinized states give the same vector.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
 from itertools import chain
+from operator import itemgetter
 from typing import Any
 
 import numpy as np
@@ -125,28 +125,29 @@ O_POSITION, O_OWNER, O_VALUE = _O["position"], _O["marker_owner"], _O["bid_value
 O_RES_AREA, O_RES_MARKER, O_SPACE = _O["resolving_area"], _O["resolving_marker"], _O["space_cards"]
 O_HAND, O_HIDDEN, O_MOVED = _O["hand"], _O["hidden_cards"], _O["moved_cards"]
 PUBLIC_BLOCK_START = _O["start_card"]
-assert O_HIDDEN == O_HAND + S * V and O_MOVED == O_HIDDEN + S * V  # filled as one block
 """Fields from here to the end change only during distribution, so they are cached."""
-COUNT_SCALE = np.float32(1.0 / S)
-_NO_CARDS = [0] * V
+PUBLIC_BLOCK_SIZE = OBSERVATION_SIZE - PUBLIC_BLOCK_START
+assert O_HIDDEN == O_HAND + S * V and O_MOVED == O_HIDDEN + S * V  # filled as one block
+COUNT_SCALE = 1.0 / S
+BARS_SIZE = A * B * (S + V)
+assert O_VALUE == O_OWNER + A * B * S  # marker_owner and bid_value are written as one region
+PRIVATE_SCALE = np.ones(PUBLIC_BLOCK_START, dtype=np.float32)
+"""Per entry before the public block: counts are stored as count / 6, the rest as is."""
+PRIVATE_SCALE[O_HAND : O_HAND + 3 * S * V] = COUNT_SCALE
+PRIVATE_SCALE[O_SPACE : O_SPACE + V] = COUNT_SCALE
 _CACHE_LIMIT = 4096
 
-
-def _marker_bar_indices(
-    area: int, bids: list[tuple[int, int]], seat_of: list[int], observer: int, hidden: bool
-) -> list[int]:
-    """One-hot indices of an area's marker owners and of the bid values ``observer`` knows."""
-    indices = []
-    owner_base = O_OWNER + area * B * S
-    value_base = O_VALUE + area * B * V
-    for k, (owner, value) in enumerate(bids):
-        indices.append(owner_base + k * S + seat_of[owner])
-        if owner == observer or not hidden:
-            indices.append(value_base + k * V + value)
-    return indices
+Sparse = tuple[np.ndarray, np.ndarray]
+"""Indices into the public block and the values to write there."""
 
 
-@cache
+def _sparse(index: list[int], value: list[float]) -> Sparse:
+    return (
+        np.array(index, dtype=np.intp) - PUBLIC_BLOCK_START,
+        np.array(value, dtype=np.float32),
+    )
+
+
 def _seat_permutation(num_players: int, observer: int) -> np.ndarray:
     """Index map turning the public block for seat 0 into the block for ``observer``."""
     seat_map = [(r + observer) % num_players if r < num_players else r for r in range(S)]
@@ -163,12 +164,118 @@ def _seat_permutation(num_players: int, observer: int) -> np.ndarray:
     return perm[PUBLIC_BLOCK_START:] - PUBLIC_BLOCK_START
 
 
+class _SeatLayout:
+    """What depends only on (players, areas, observer), computed once per table (the
+    static one-hots, the seat order), and the marker bars as this observer saw them
+    last, updated area by area (a turn adds one bid to one area)."""
+
+    __slots__ = (
+        "observer",
+        "static",
+        "seat_of",
+        "in_seat_order",
+        "position_base",
+        "public_rotation",
+        "seen_bids",
+        "seen_hidden",
+        "seen_hidden_cards",
+        "bars",
+        "hidden_bids",
+        "hidden_bids_array",
+        "num_hidden_bids",
+    )
+
+    def __init__(self, num_players: int, num_areas: int, observer: int) -> None:
+        static = bytearray(PUBLIC_BLOCK_START)
+        static[_O["num_players"] + num_players - 2] = 1
+        static[_O["seat_active"] : _O["seat_active"] + num_players] = b"\x01" * num_players
+        static[_O["area_exists"] : _O["area_exists"] + num_areas] = b"\x01" * num_areas
+        self.static = bytes(static)
+        self.observer = observer
+        self.seat_of = [(p - observer) % num_players for p in range(num_players)]  # abs -> rel
+        # players' lists (hands, moved cards) rearranged into relative seat order
+        self.in_seat_order = itemgetter(*[(observer + r) % num_players for r in range(num_players)])
+        self.position_base = [O_POSITION + r * A for r in self.seat_of]
+        self.public_rotation = _seat_permutation(num_players, observer)
+        self.seen_bids: list[list[tuple[int, int]]] = [[] for _ in range(num_areas)]
+        self.seen_hidden = [False] * num_areas
+        self.seen_hidden_cards: list[list[int]] = [[] for _ in range(num_areas)]
+        # marker_owner + bid_value as the observer knows them (its own bids, and all
+        # bids of revealed areas) ...
+        self.bars = bytearray(BARS_SIZE)
+        # ... and the opponents' bids in unrevealed areas, laid out like hidden_cards
+        self.hidden_bids = bytearray(S * V)
+        self.hidden_bids_array = np.frombuffer(self.hidden_bids, dtype=np.uint8)
+        self.num_hidden_bids = 0
+
+    def update_bars(self, bids: list[list[tuple[int, int]]], first_hidden_area: int) -> None:
+        seen_bids, seen_hidden = self.seen_bids, self.seen_hidden
+        for area, area_bids in enumerate(bids):
+            hidden = area >= first_hidden_area
+            if hidden != seen_hidden[area] or area_bids != seen_bids[area]:
+                self._update_bar(area, area_bids, hidden)
+
+    def _update_bar(self, area: int, bids: list[tuple[int, int]], hidden: bool) -> None:
+        seen = self.seen_bids[area]
+        start = len(seen)
+        if not (hidden == self.seen_hidden[area] and bids[:start] == seen):  # not appended to
+            self._clear_bar(area)
+            seen, start = self.seen_bids[area], 0
+        owners = area * B * S
+        values = A * B * S + area * B * V
+        bars, counts, hidden_cards = self.bars, self.hidden_bids, self.seen_hidden_cards[area]
+        for k in range(start, len(bids)):
+            owner, value = bids[k]
+            r = self.seat_of[owner]
+            bars[owners + k * S + r] = 1
+            if owner == self.observer or not hidden:
+                bars[values + k * V + value] = 1
+            else:
+                hidden_cards.append(r * V + value)
+                counts[r * V + value] += 1
+                self.num_hidden_bids += 1
+        seen += bids[start:]
+        self.seen_hidden[area] = hidden
+
+    def _clear_bar(self, area: int) -> None:
+        owners = area * B * S
+        values = A * B * S + area * B * V
+        self.bars[owners : owners + B * S] = bytes(B * S)
+        self.bars[values : values + B * V] = bytes(B * V)
+        for index in self.seen_hidden_cards[area]:
+            self.hidden_bids[index] -= 1
+        self.num_hidden_bids -= len(self.seen_hidden_cards[area])
+        self.seen_bids[area] = []
+        self.seen_hidden_cards[area] = []
+
+
+def public_key(state: GameState) -> tuple:
+    """Exactly the public data the public block encodes (start card onwards).
+
+    The engine clears ``state._public_key`` whenever the distribution or a new round may
+    change it, so the key is built once per change rather than at every decision."""
+    key = state._public_key
+    if key is None:
+        key = state._public_key = (
+            state.num_players,
+            state.start_player,
+            tuple(state.gallery_painting),
+            tuple([(len(pile), pile[-1] if pile else 0) for pile in state.tile_piles]),
+            tuple(map(tuple, state.tiles_held)),
+            tuple(map(tuple, state.collections)),
+            len(state.painting_pile),
+        )
+    return key
+
+
 class ObservationEncoder:
     """Fills the vector for one observer.
 
     The public block (start card, paintings, collections, tiles, piles, scores) only
     changes during distribution; it is cached under a key made of exactly the public
-    data it encodes, so the cache can never serve a block from another game.
+    data it encodes, so the cache can never serve a block from another game. It is
+    assembled from cached parts (the paintings on display, each seat's collection and
+    tiles), since one distribution step changes only one or two of them.
     """
 
     def __init__(self, cards: CardSet) -> None:
@@ -182,174 +289,202 @@ class ObservationEncoder:
             for p in cards.paintings
         }
         self._chains: dict[tuple[int, ...], tuple[list[int], list[tuple[int, int]]]] = {}
-        self._public_blocks: dict[tuple, np.ndarray] = {}
-        self._static: dict[tuple[int, int], list[int]] = {}
-        self._bars: dict[tuple, list[int]] = {}
+        self._layouts: dict[tuple[int, int, int], _SeatLayout] = {}
+        self._public_blocks: dict[tuple, dict[int, np.ndarray]] = {}  # by observer
+        self._last_public: tuple[tuple | None, dict[int, np.ndarray]] = (None, {})
+        self._seat_parts: dict[tuple, Sparse] = {}
+        self._gallery_parts: dict[tuple[int, int], Sparse] = {}
+        self._last_build: tuple[int, np.ndarray, dict[object, Sparse | None]] = (0, np.zeros(0), {})
+        self._private = bytearray(PUBLIC_BLOCK_START)  # reused: see encode
+        self._private_array = np.frombuffer(self._private, dtype=np.uint8)
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickle without byte buffers: a copied numpy view would stop sharing them."""
+        state = self.__dict__.copy()
+        del state["_private"], state["_private_array"]
+        state["_layouts"] = {}  # they hold views too; rebuilt on demand
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._private = bytearray(PUBLIC_BLOCK_START)
+        self._private_array = np.frombuffer(self._private, dtype=np.uint8)
 
     def reset(self) -> None:
+        """Forget the previous game (the caches are exact, this only bounds memory)."""
         self._chains.clear()
         self._public_blocks.clear()
-        self._bars.clear()
+        self._last_public = (None, {})
+        self._seat_parts.clear()
+        self._gallery_parts.clear()
+        self._last_build = (0, np.zeros(0), {})
 
     def encode(self, state: GameState, observer: int) -> np.ndarray:
-        vec = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
         n = state.num_players
-        hot = list(self._static_hot(n, state.num_areas))
-        seat_of = [(p - observer) % n for p in range(n)]  # absolute -> relative
+        layout_key = (n, state.num_areas, observer)
+        layout = self._layouts.get(layout_key)
+        if layout is None:
+            layout = self._layouts[layout_key] = _SeatLayout(n, state.num_areas, observer)
+        # Everything before the public block is small integers (one-hots and card
+        # counts): it is written as bytes and scaled to floats in one numpy call.
+        private = self._private
+        private[:] = layout.static
         phase = state.phase
         over = phase == GAME_OVER
         distributing = phase in (SHOP, PICK)
         if not over:
-            hot.append(O_PHASE + phase)
+            private[O_PHASE + phase] = 1
+        for base, area in zip(layout.position_base, state.position):
+            private[base + area] = 1
+        size = n * V
+        private[O_MOVED : O_MOVED + size] = bytes(
+            chain.from_iterable(layout.in_seat_order(state.moved))
+        )
+        hands = layout.in_seat_order(state.hands)
+        # A player's hidden cards (R8) are hand + face-down bids during the turns; once
+        # the distribution starts hands are public and only unrevealed bids stay hidden.
+        if distributing or over:
+            private[O_HAND : O_HAND + size] = bytes(chain.from_iterable(hands))
+        else:
+            private[O_HAND : O_HAND + V] = hands[0]
+            private[O_HIDDEN + V : O_HIDDEN + size] = bytes(chain.from_iterable(hands[1:]))
+        layout.update_bars(state.bids, state.dist_area + 1 if distributing else 0)
+        private[O_OWNER : O_OWNER + BARS_SIZE] = layout.bars
+        if distributing:
+            private[O_RES_AREA + state.dist_area] = 1
+            private[O_RES_MARKER + state.dist_marker] = 1
+            private[O_SPACE : O_SPACE + V] = state.space_cards
+        private_array = self._private_array
+        if layout.num_hidden_bids and not over:
+            private_array[O_HIDDEN : O_HIDDEN + S * V] += layout.hidden_bids_array
+
+        vec = np.empty(OBSERVATION_SIZE, dtype=np.float32)
+        np.multiply(private_array, PRIVATE_SCALE, out=vec[:PUBLIC_BLOCK_START])
         vec[O_ROUND] = min(state.round, 20) / 20.0
         vec[O_TURNS] = state.turn / (4.0 * n)
-
-        position = state.position
-        append = hot.append
-        for p in range(n):
-            append(O_POSITION + seat_of[p] * A + position[p])
-
-        # Marker bars, and which of each player's cards nobody else can locate (R8).
-        # During the turns a player's hidden cards are hand + face-down bids; once the
-        # distribution starts hands are public and only unrevealed bids stay hidden.
-        hidden = [[0] * V for _ in range(n)] if distributing else [h[:] for h in state.hands]
-        first_hidden_area = state.dist_area + 1 if distributing else 0
-        bar_cache = self._bars
-        for area, bids in enumerate(state.bids):
-            if not bids:
-                continue
-            area_hidden = area >= first_hidden_area
-            key = (n, observer, area, area_hidden, tuple(bids))
-            indices = bar_cache.get(key)
-            if indices is None:
-                if len(bar_cache) >= _CACHE_LIMIT:
-                    bar_cache.clear()
-                indices = bar_cache[key] = _marker_bar_indices(
-                    area, bids, seat_of, observer, area_hidden
-                )
-            hot += indices
-            if area_hidden:
-                for owner, value in bids:
-                    hidden[owner][value] += 1
-        if distributing:
-            append(O_RES_AREA + state.dist_area)
-            append(O_RES_MARKER + state.dist_marker)
-            _counts(vec, O_SPACE, state.space_cards)
-        vec.put(hot, 1.0)
-
-        # hand, hidden_cards and moved_cards: three contiguous (S, V) fields of counts.
-        rows = [_NO_CARDS] * (3 * S)
-        for p in range(n):
-            r = seat_of[p]
-            hand = state.hands[p]
-            if p == observer or distributing or over:
-                rows[r] = hand
-            if p != observer and not over:
-                rows[S + r] = hidden[p]
-            rows[2 * S + r] = state.moved[p]
-        counts = np.frombuffer(bytes(chain.from_iterable(rows)), dtype=np.uint8)
-        np.multiply(counts, COUNT_SCALE, out=vec[O_HAND : O_HAND + 3 * S * V])
-        vec[PUBLIC_BLOCK_START:] = self._public_block(state, observer)
+        vec[PUBLIC_BLOCK_START:] = self._public_block(state, layout)
         return vec
 
-    def _static_hot(self, n: int, num_areas: int) -> list[int]:
-        key = (n, num_areas)
-        if key not in self._static:
-            self._static[key] = (
-                [_O["num_players"] + n - 2]
-                + list(range(_O["seat_active"], _O["seat_active"] + n))
-                + list(range(_O["area_exists"], _O["area_exists"] + num_areas))
-            )
-        return self._static[key]
-
-    def _public_block(self, state: GameState, observer: int) -> np.ndarray:
-        """The public block for ``observer``: the absolute-seat block, rows rotated."""
-        key = (
-            state.num_players,
-            state.start_player,
-            tuple(state.gallery_painting),
-            tuple((len(pile), pile[-1] if pile else 0) for pile in state.tile_piles),
-            tuple(map(tuple, state.tiles_held)),
-            tuple(map(tuple, state.collections)),
-            len(state.painting_pile),
-        )
-        rotated = self._public_blocks.get((key, observer))
-        if rotated is not None:
-            return rotated
-        block = self._public_blocks.get(key)
+    def _public_block(self, state: GameState, layout: _SeatLayout) -> np.ndarray:
+        """The public block for the layout's observer: seat 0's block, seats rotated."""
+        key = public_key(state)
+        last_key, rotated = self._last_public
+        if key is not last_key:
+            rotated = self._public_blocks.get(key)
+            if rotated is None:
+                if len(self._public_blocks) >= _CACHE_LIMIT:
+                    self._public_blocks.clear()
+                rotated = self._public_blocks[key] = {0: self._build_public_block(state, key)}
+            self._last_public = (key, rotated)
+        block = rotated.get(layout.observer)
         if block is None:
-            if len(self._public_blocks) >= _CACHE_LIMIT:
-                self._public_blocks.clear()
-            full = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
-            seats = list(range(state.num_players))
-            hot = [_O["start_card"] + state.start_player]
-            self._encode_paintings(full, hot, state, seats)
-            self._encode_collections(full, hot, state, seats)
-            full[hot] = 1.0
-            block = self._public_blocks[key] = full[PUBLIC_BLOCK_START:]
-        if observer != 0:
-            block = block[_seat_permutation(state.num_players, observer)]
-        self._public_blocks[(key, observer)] = block
+            block = rotated[layout.observer] = rotated[0][layout.public_rotation]
         return block
 
-    def _encode_paintings(
-        self, vec: np.ndarray, hot: list[int], state: GameState, seat_of: list[int]
-    ) -> None:
-        o_paint, o_tile = _O["gallery_painting"], _O["gallery_tile"]
-        width = 1 + R * Y
+    def _build_public_block(self, state: GameState, key: tuple) -> np.ndarray:
+        """Seat 0's public block, made from the last one built by rewriting only the
+        parts that differ (a distribution step changes one or two of them)."""
+        _, start_player, galleries, _, tiles_held, collections, _ = key
+        parts: dict[object, Sparse | None] = {
+            p: self._seat_part(p, collections[p], tiles_held[p], p == start_player)
+            for p in range(state.num_players)
+        }
+        for g, number in enumerate(galleries[1:]):
+            parts[("gallery", g)] = self._gallery_part(g, number) if number else None
+        parts["tiles"] = self._tiles_and_piles(state)
+        last_players, block, last_parts = self._last_build
+        if last_players == state.num_players:
+            block = block.copy()
+        else:
+            block, last_parts = np.zeros(PUBLIC_BLOCK_SIZE, dtype=np.float32), {}
+        for name, part in parts.items():
+            last = last_parts.get(name)
+            if part is last:
+                continue
+            if last is not None:
+                block[last[0]] = 0.0
+            if part is not None:
+                block[part[0]] = part[1]
+        self._last_build = (state.num_players, block, parts)
+        return block
+
+    def _gallery_part(self, gallery: int, number: int) -> Sparse:
+        """gallery_painting of one gallery 1..8 (``gallery`` counts from 0)."""
+        part = self._gallery_parts.get((gallery, number))
+        if part is None:
+            base = _O["gallery_painting"] + gallery * (1 + R * Y)
+            rows = self._painting_rows[number]
+            part = self._gallery_parts[(gallery, number)] = _sparse(
+                [base] + [base + 1 + i for i, _ in rows], [1.0] + [v for _, v in rows]
+            )
+        return part
+
+    def _tiles_and_piles(self, state: GameState) -> Sparse:
+        """gallery_tile, pile_size, pile_top and painting_pile."""
+        o_tile = _O["gallery_tile"]
         holder = {t: p for p, held in enumerate(state.tiles_held) for t in held}
         tops = {pile[-1]: i for i, pile in enumerate(state.tile_piles) if pile}
+        index: list[int] = []
         for g in range(state.num_galleries):
             number = state.gallery_painting[g + 1]
-            if not number:
-                continue
-            base = o_paint + g * width
-            vec[base] = 1.0
-            for index, value in self._painting_rows[number]:
-                vec[base + 1 + index] = value
             if number in holder:
-                hot.append(o_tile + g * (S + 4) + seat_of[holder[number]])
+                index.append(o_tile + g * (S + 4) + holder[number])
             elif number in tops:
-                hot.append(o_tile + g * (S + 4) + S + tops[number])
+                index.append(o_tile + g * (S + 4) + S + tops[number])
         o_size, o_top = _O["pile_size"], _O["pile_top"]
-        for i, pile in enumerate(state.tile_piles):
-            vec[o_size + i] = len(pile) / PILE_SIZES[i]
-            if pile:
-                hot.append(o_top + i * P + pile[-1] - 1)
-        vec[_O["painting_pile"]] = len(state.painting_pile) / float(P)
+        index += [o_top + i * P + pile[-1] - 1 for i, pile in enumerate(state.tile_piles) if pile]
+        value = [1.0] * len(index)
+        index += [o_size + i for i in range(len(PILE_SIZES))]
+        value += [len(pile) / size for pile, size in zip(state.tile_piles, PILE_SIZES)]
+        index.append(_O["painting_pile"])
+        value.append(len(state.painting_pile) / float(P))
+        return _sparse(index, value)
 
-    def _encode_collections(
-        self, vec: np.ndarray, hot: list[int], state: GameState, seat_of: list[int]
-    ) -> None:
+    def _seat_part(
+        self, r: int, collection: tuple[int, ...], tiles: tuple[int, ...], has_start: bool
+    ) -> Sparse:
+        """start_card, chain_best, chain_open, collection, tiles and score of seat ``r``."""
+        key = (r, collection, tiles, has_start)  # r is absolute here: seat 0's view
+        part = self._seat_parts.get(key)
+        if part is not None:
+            return part
         o_best, o_open = _O["chain_best"], _O["chain_open"]
-        o_col, o_tiles, o_score = _O["collection"], _O["tiles"], _O["score"]
-        for p in range(state.num_players):
-            r = seat_of[p]
-            collection = state.collections[p]
-            best, open_chains = self._chain_summary(collection)
-            for row in range(R):
-                vec[o_best + r * R + row] = best[row] / CHAIN_SCALE
-                symbol, total = open_chains[row]
+        o_col, o_tiles = _O["collection"], _O["tiles"]
+        best, open_chains = self._chain_summary(collection)
+        index = [o_best + r * R + row for row in range(R)]
+        value = [b / CHAIN_SCALE for b in best]
+        for row, (symbol, total) in enumerate(open_chains):
+            if total:
                 base = o_open + (r * R + row) * (Y + 1)
-                if total:
-                    hot.append(base + symbol)
-                    vec[base + Y] = total / CHAIN_SCALE
-            hot.extend(o_col + r * P + number - 1 for number in collection)
-            hot.extend(o_tiles + r * P + tile - 1 for tile in state.tiles_held[p])
-            score = sum(best) + souvenir_points(state.tiles_held[p], collection)
-            score += START_CARD_POINTS * (state.start_player == p)
-            vec[o_score + r] = score / SCORE_SCALE
+                index += (base + symbol, base + Y)
+                value += (1.0, total / CHAIN_SCALE)
+        index += [o_col + r * P + number - 1 for number in collection]
+        index += [o_tiles + r * P + tile - 1 for tile in tiles]
+        value += [1.0] * (len(collection) + len(tiles))
+        if has_start:
+            index.append(_O["start_card"] + r)
+            value.append(1.0)
+        score = sum(best) + souvenir_points(list(tiles), list(collection))
+        score += START_CARD_POINTS * has_start
+        index.append(_O["score"] + r)
+        value.append(score / SCORE_SCALE)
+        if len(self._seat_parts) >= _CACHE_LIMIT:
+            self._seat_parts.clear()
+        part = self._seat_parts[key] = _sparse(index, value)
+        return part
 
-    def _chain_summary(self, collection: list[int]) -> tuple[list[int], list[tuple[int, int]]]:
-        """Best chain per row and the open chain at the right end (R7.1), cached."""
-        key = tuple(collection)
-        cached = self._chains.get(key)
+    def _chain_summary(
+        self, collection: tuple[int, ...]
+    ) -> tuple[list[int], list[tuple[int, int]]]:
+        """Best chain per row and the open chain at the right end (R7.1), cached. A
+        collection only grows at its right end, so it extends its prefix's summary."""
+        cached = self._chains.get(collection)
         if cached is not None:
             return cached
-        best = [0] * R
-        open_chains = [(0, 0)] * R
-        for number in collection:
-            rows = self.cards.painting(number).rows
+        if collection:
+            best, open_chains = self._chain_summary(collection[:-1])
+            best, open_chains = best[:], open_chains[:]
+            rows = self.cards.painting(collection[-1]).rows
             for row in range(R):
                 entry = rows[row]
                 if entry is None:
@@ -360,16 +495,12 @@ class ObservationEncoder:
                 total = prev_total + value if prev_total and prev_symbol == symbol else value
                 open_chains[row] = (symbol, total)
                 best[row] = max(best[row], total)
+        else:
+            best, open_chains = [0] * R, [(0, 0)] * R
         if len(self._chains) >= _CACHE_LIMIT:
             self._chains.clear()
-        self._chains[key] = (best, open_chains)
+        self._chains[collection] = (best, open_chains)
         return best, open_chains
-
-
-def _counts(vec: np.ndarray, offset: int, counts: list[int]) -> None:
-    for value, k in enumerate(counts):
-        if k:
-            vec[offset + value] = k * COUNT_SCALE
 
 
 def decode_observation(vec: np.ndarray | list[float]) -> dict[str, Any]:

@@ -59,10 +59,15 @@ class GameState:
         "space_cards",
         "events",
         "_legal",
+        "_public_key",
     )
 
     def __init__(self) -> None:  # use new_game() or from_dict()
         self._legal: list[int] | None = None
+        # what the observation encoder keys its public block by; every engine function
+        # that changes paintings, tiles, piles or the start card clears it
+        # (see env.observation.public_key)
+        self._public_key: tuple | None = None
 
     # -- the public engine API -------------------------------------------------------
     @property
@@ -115,6 +120,7 @@ class GameState:
         other.space_cards = self.space_cards[:]
         other.events = self.events[:]
         other._legal = None  # recomputed on demand; a shared list could be mutated by callers
+        other._public_key = None  # a copy may be edited by hand, so it is not trusted
         return other
 
     def score_breakdown(self) -> list[dict[str, Any]]:
