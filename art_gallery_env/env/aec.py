@@ -177,8 +177,8 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
                 raise
             self._end_on_illegal_action(agent)
             return
-        for a in self.agents:
-            self.rewards[a] = 0.0
+        # Rewards come only at the end (they stay 0 until then, so there is nothing to
+        # clear or accumulate at the other steps).
         if self.state.is_over:
             breakdown = self.state.score_breakdown()
             for a, r in zip(self.possible_agents, final_rewards(breakdown, self.reward_mode)):
@@ -186,8 +186,10 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
                 self.terminations[a] = True
             for a, b in zip(self.possible_agents, breakdown):
                 self.infos[a] = {"phase": "game_over", "score": b, "breakdown": breakdown}
-        self._after_action()
-        self._accumulate_rewards()
+            self._after_action()
+            self._accumulate_rewards()
+        else:
+            self._after_action()
         if self.render_mode == "human":
             self.render()
 

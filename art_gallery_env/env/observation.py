@@ -179,6 +179,7 @@ class _SeatLayout:
         "seen_bids",
         "seen_hidden",
         "seen_hidden_cards",
+        "seen_first_hidden_area",
         "bars",
         "hidden_bids",
         "hidden_bids_array",
@@ -200,6 +201,7 @@ class _SeatLayout:
         self.seen_bids: list[list[tuple[int, int]]] = [[] for _ in range(num_areas)]
         self.seen_hidden = [False] * num_areas
         self.seen_hidden_cards: list[list[int]] = [[] for _ in range(num_areas)]
+        self.seen_first_hidden_area = -1  # every area's bars match seen_bids with this
         # marker_owner + bid_value as the observer knows them (its own bids, and all
         # bids of revealed areas) ...
         self.bars = bytearray(BARS_SIZE)
@@ -209,11 +211,15 @@ class _SeatLayout:
         self.num_hidden_bids = 0
 
     def update_bars(self, bids: list[list[tuple[int, int]]], first_hidden_area: int) -> None:
-        seen_bids, seen_hidden = self.seen_bids, self.seen_hidden
+        seen_bids = self.seen_bids
+        if first_hidden_area == self.seen_first_hidden_area and bids == seen_bids:
+            return
+        seen_hidden = self.seen_hidden
         for area, area_bids in enumerate(bids):
             hidden = area >= first_hidden_area
             if hidden != seen_hidden[area] or area_bids != seen_bids[area]:
                 self._update_bar(area, area_bids, hidden)
+        self.seen_first_hidden_area = first_hidden_area
 
     def _update_bar(self, area: int, bids: list[tuple[int, int]], hidden: bool) -> None:
         seen = self.seen_bids[area]
@@ -294,7 +300,12 @@ class ObservationEncoder:
         self._last_public: tuple[tuple | None, dict[int, np.ndarray]] = (None, {})
         self._seat_parts: dict[tuple, Sparse] = {}
         self._gallery_parts: dict[tuple[int, int], Sparse] = {}
-        self._last_build: tuple[int, np.ndarray, dict[object, Sparse | None]] = (0, np.zeros(0), {})
+        self._last_build: tuple[int, np.ndarray, list[object], list[Sparse | None]] = (
+            0,
+            np.zeros(0),
+            [],
+            [],
+        )
         self._private = bytearray(PUBLIC_BLOCK_START)  # reused: see encode
         self._private_array = np.frombuffer(self._private, dtype=np.uint8)
 
@@ -317,7 +328,7 @@ class ObservationEncoder:
         self._last_public = (None, {})
         self._seat_parts.clear()
         self._gallery_parts.clear()
-        self._last_build = (0, np.zeros(0), {})
+        self._last_build = (0, np.zeros(0), [], [])
 
     def encode(self, state: GameState, observer: int) -> np.ndarray:
         n = state.num_players
@@ -362,7 +373,10 @@ class ObservationEncoder:
         np.multiply(private_array, PRIVATE_SCALE, out=vec[:PUBLIC_BLOCK_START])
         vec[O_ROUND] = min(state.round, 20) / 20.0
         vec[O_TURNS] = state.turn / (4.0 * n)
-        vec[PUBLIC_BLOCK_START:] = self._public_block(state, layout)
+        key = state._public_key
+        last_key, rotated = self._last_public
+        block = rotated.get(observer) if key is last_key and key is not None else None
+        vec[PUBLIC_BLOCK_START:] = self._public_block(state, layout) if block is None else block
         return vec
 
     def _public_block(self, state: GameState, layout: _SeatLayout) -> np.ndarray:
@@ -383,29 +397,37 @@ class ObservationEncoder:
 
     def _build_public_block(self, state: GameState, key: tuple) -> np.ndarray:
         """Seat 0's public block, made from the last one built by rewriting only the
-        parts that differ (a distribution step changes one or two of them)."""
-        _, start_player, galleries, _, tiles_held, collections, _ = key
-        parts: dict[object, Sparse | None] = {
-            p: self._seat_part(p, collections[p], tiles_held[p], p == start_player)
-            for p in range(state.num_players)
-        }
-        for g, number in enumerate(galleries[1:]):
-            parts[("gallery", g)] = self._gallery_part(g, number) if number else None
-        parts["tiles"] = self._tiles_and_piles(state)
-        last_players, block, last_parts = self._last_build
-        if last_players == state.num_players:
+        parts whose inputs differ (a distribution step changes one or two of them):
+        one part per seat, per gallery, and one for tiles on display and piles."""
+        n, start_player, galleries, piles, tiles_held, collections, paintings_left = key
+        sources: list[object] = [
+            (collections[p], tiles_held[p], p == start_player) for p in range(n)
+        ]
+        sources += galleries[1:]
+        sources.append((galleries, piles, tiles_held, paintings_left))
+        last_players, block, last_sources, last_parts = self._last_build
+        if last_players == n:
             block = block.copy()
         else:
-            block, last_parts = np.zeros(PUBLIC_BLOCK_SIZE, dtype=np.float32), {}
-        for name, part in parts.items():
-            last = last_parts.get(name)
-            if part is last:
+            block = np.zeros(PUBLIC_BLOCK_SIZE, dtype=np.float32)
+            last_sources, last_parts = [None] * len(sources), [None] * len(sources)
+        parts = last_parts[:]
+        for i, source in enumerate(sources):
+            if source == last_sources[i]:
                 continue
+            last = last_parts[i]
             if last is not None:
                 block[last[0]] = 0.0
+            if i < n:
+                part = self._seat_part(i, *source)  # type: ignore[misc]
+            elif i < len(sources) - 1:
+                part = self._gallery_part(i - n, source) if source else None  # type: ignore[arg-type]
+            else:
+                part = self._tiles_and_piles(state)
             if part is not None:
                 block[part[0]] = part[1]
-        self._last_build = (state.num_players, block, parts)
+            parts[i] = part
+        self._last_build = (n, block, sources, parts)
         return block
 
     def _gallery_part(self, gallery: int, number: int) -> Sparse:
