@@ -8,6 +8,9 @@ docs/rules.md).
 
 from __future__ import annotations
 
+from functools import cache
+from operator import add
+
 from .actions import (
     BID_BASE,
     NUM_ACTIONS,
@@ -40,6 +43,7 @@ from .state import (
 )
 
 _VALUES = range(NUM_CARD_VALUES)
+_NO_CARDS = (0,) * NUM_CARD_VALUES
 
 
 class IllegalActionError(ValueError):
@@ -66,16 +70,16 @@ def _legal_moves(state: GameState) -> list[int]:
     """R4.3/R4.5: every (card, direction) not ending on a full bar; R4.6 if none is left."""
     player = state.current_player
     hand = state.hands[player]
-    landing = move_destinations(state.num_areas)[state.position[player]]
-    bids = state.bids
+    full = [len(b) >= MARKER_BAR_SIZE for b in state.bids]
     legal = []
-    for v in _VALUES:
-        if hand[v]:
-            a = 2 * v
-            if len(bids[landing[a]]) < MARKER_BAR_SIZE:
-                legal.append(a)
-            if v and len(bids[landing[a + 1]]) < MARKER_BAR_SIZE:
-                legal.append(a + 1)
+    for value, clockwise, to_cw, anticlockwise, to_acw in _move_table(state.num_areas)[
+        state.position[player]
+    ]:
+        if hand[value]:
+            if not full[to_cw]:
+                legal.append(clockwise)
+            if value and not full[to_acw]:
+                legal.append(anticlockwise)
     if not legal:  # R4.6 fallback: every (card, direction) move, passing full areas
         for v in _VALUES:
             if hand[v]:
@@ -83,6 +87,15 @@ def _legal_moves(state: GameState) -> list[int]:
                 if v:
                     legal.append(2 * v + 1)
     return legal
+
+
+@cache
+def _move_table(num_areas: int) -> tuple[tuple[tuple[int, int, int, int, int], ...], ...]:
+    """Per area, per card value: (value, cw action, its landing, acw action, its landing)."""
+    return tuple(
+        tuple((v, 2 * v, landing[2 * v], 2 * v + 1, landing[2 * v + 1]) for v in _VALUES)
+        for landing in move_destinations(num_areas)
+    )
 
 
 def shop_card_value(state: GameState) -> int:
@@ -203,13 +216,21 @@ def _apply_bid(state: GameState, value: int) -> None:
 def _award_start_card(state: GameState) -> None:
     """R4.7: highest last card takes the start card; ties go clockwise from the holder's left."""
     n = state.num_players
-    last_cards = [next(v for v in _VALUES if hand[v]) for hand in state.hands]
+    last_cards = [_lowest_card(hand) for hand in state.hands]
     holder = state.start_player
     order = [(holder + k) % n for k in range(1, n + 1)]  # holder checked last
     best = max(last_cards)
     state.start_player = next(p for p in order if last_cards[p] == best)
     state._public_key = None
     state.events.append(("start_card", {"player": state.start_player, "last_cards": last_cards}))
+
+
+def _lowest_card(hand: list[int]) -> int:
+    """The lowest value in a hand (at R4.7 each hand holds exactly one card)."""
+    for value, count in enumerate(hand):
+        if count:
+            return value
+    raise ValueError("empty hand")  # unreachable: the invariants keep one card in hand
 
 
 def _apply_shop(state: GameState, choice: int) -> None:
@@ -302,23 +323,27 @@ def _resolve_distribution(state: GameState) -> None:
 def bid_totals(state: GameState, area: int) -> list[int]:
     """R5.3 (and variant R5.6): each player's summed bid at a gallery."""
     totals = [0] * state.num_players
+    if not state.zero_is_ten:
+        for player, value in state.bids[area]:
+            totals[player] += value
+        return totals
     counts = [0] * state.num_players
     zeros = [0] * state.num_players
     for player, value in state.bids[area]:
         totals[player] += value
         counts[player] += 1
         zeros[player] += value == 0
-    if state.zero_is_ten:
-        for p in range(state.num_players):
-            if counts[p] >= 2:
-                totals[p] += 10 * zeros[p]
+    for p in range(state.num_players):
+        if counts[p] >= 2:
+            totals[p] += 10 * zeros[p]
     return totals
 
 
-def gallery_winner(state: GameState, area: int) -> int:
+def gallery_winner(state: GameState, area: int, totals: list[int] | None = None) -> int:
     """R5.4: highest total; ties to the matching tile's holder, else the lowest marker."""
     bids = state.bids[area]
-    totals = bid_totals(state, area)
+    if totals is None:
+        totals = bid_totals(state, area)
     bidders = {p for p, _ in bids}
     best = max(totals[p] for p in bidders)
     tied = [p for p in bidders if totals[p] == best]
@@ -333,7 +358,8 @@ def gallery_winner(state: GameState, area: int) -> int:
 
 def _award_painting(state: GameState, area: int) -> None:
     painting = state.gallery_painting[area]
-    winner = gallery_winner(state, area)
+    totals = bid_totals(state, area)
+    winner = gallery_winner(state, area, totals)
     state.collections[winner].append(painting)
     state.gallery_painting[area] = 0
     state._public_key = None
@@ -344,7 +370,7 @@ def _award_painting(state: GameState, area: int) -> None:
                 "area": area,
                 "painting": painting,
                 "player": winner,
-                "totals": bid_totals(state, area),
+                "totals": totals,
             },
         )
     )
@@ -364,9 +390,8 @@ def game_end_reason(state: GameState) -> str | None:
 def _end_round(state: GameState) -> None:
     """R6: movement cards back to hand, end check, refill clockwise, next round."""
     for hand, moved in zip(state.hands, state.moved):
-        for v in _VALUES:
-            hand[v] += moved[v]
-            moved[v] = 0
+        hand[:] = map(add, hand, moved)
+        moved[:] = _NO_CARDS
     state.space_cards = [0] * NUM_CARD_VALUES
     state.dist_area = SHOP_AREA
     state.dist_stage = STAGE_REVEAL
