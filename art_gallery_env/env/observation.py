@@ -258,8 +258,10 @@ class _SeatLayout:
 def public_key(state: GameState) -> tuple:
     """Exactly the public data the public block encodes (start card onwards).
 
-    The engine clears ``state._public_key`` whenever the distribution or a new round may
-    change it, so the key is built once per change rather than at every decision."""
+    Every engine function that changes this data (painting awarded, tiles bought, start
+    card passed, galleries refilled) clears ``state._public_key``, and ``clone`` does
+    too, so the key is built once per change rather than at every decision. Code that
+    edits a state's public fields by hand must clone it first or clear the key."""
     key = state._public_key
     if key is None:
         key = state._public_key = (
