@@ -414,23 +414,27 @@ class ObservationEncoder:
             block = np.zeros(PUBLIC_BLOCK_SIZE, dtype=np.float32)
             last_sources, last_parts = [None] * len(sources), [None] * len(sources)
         parts = last_parts[:]
-        for i, source in enumerate(sources):
-            if source == last_sources[i]:
+        for slot, source in enumerate(sources):
+            if source == last_sources[slot]:
                 continue
-            last = last_parts[i]
-            if last is not None:
-                block[last[0]] = 0.0
-            if i < n:
-                part = self._seat_part(i, *source)  # type: ignore[misc]
-            elif i < len(sources) - 1:
-                part = self._gallery_part(i - n, source) if source else None  # type: ignore[arg-type]
-            else:
-                part = self._tiles_and_piles(state)
+            if last_parts[slot] is not None:
+                block[last_parts[slot][0]] = 0.0
+            part = parts[slot] = self._public_part(state, slot, source)
             if part is not None:
                 block[part[0]] = part[1]
-            parts[i] = part
         self._last_build = (n, block, sources, parts)
         return block
+
+    def _public_part(self, state: GameState, slot: int, source: Any) -> Sparse | None:
+        """The part in ``slot`` of the public block (seats, then galleries, then tiles
+        and piles), which depends only on ``source``."""
+        n = state.num_players
+        if slot < n:
+            collection, tiles, has_start = source
+            return self._seat_part(slot, collection, tiles, has_start)
+        if slot < n + state.num_galleries:
+            return self._gallery_part(slot - n, source) if source else None
+        return self._tiles_and_piles(state)
 
     def _gallery_part(self, gallery: int, number: int) -> Sparse:
         """gallery_painting of one gallery 1..8 (``gallery`` counts from 0)."""
