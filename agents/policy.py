@@ -191,7 +191,7 @@ def load_sb3_zip(path: Path) -> MLPPolicy:
     """A Stable-Baselines3 ``.zip`` from ``art-gallery train``: unpickling it needs torch and
     sb3-contrib (the ``[train]`` extra), so the loader lives in ``training.checkpoints``."""
     try:
-        from training.checkpoints import load_zip_policy
+        from art_gallery_env.training.checkpoints import load_zip_policy
     except ImportError as exc:
         raise CheckpointError(
             f"{path}: SB3 .zip checkpoints need the [train] extra ({exc}); install it with "

@@ -20,8 +20,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from agents.heuristic import HeuristicPolicy  # noqa: E402
-from agents.ismcts import ROLLOUTS, ISMCTSAgent  # noqa: E402
+from art_gallery_env.agents.heuristic import HeuristicPolicy  # noqa: E402
+from art_gallery_env.agents.ismcts import ROLLOUTS, ISMCTSAgent  # noqa: E402
 from art_gallery_env.rules.hidden import PlayerView  # noqa: E402
 from art_gallery_env.rules.state import GameState, new_game  # noqa: E402
 

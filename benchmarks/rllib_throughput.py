@@ -33,7 +33,7 @@ HIDDEN = [128, 128]
 
 
 def _config(players: int, runners: int, envs: int):
-    from training.config import config_from_dict
+    from art_gallery_env.training.config import config_from_dict
 
     return config_from_dict(
         {
@@ -56,7 +56,7 @@ def _config(players: int, runners: int, envs: int):
 def rllib_row(players: int, runners: int, envs: int, iters: int) -> dict[str, float]:
     from ray.rllib.utils.metrics import ENV_RUNNER_RESULTS, NUM_ENV_STEPS_SAMPLED
 
-    from training.rllib_trainer import build_algorithm_config
+    from art_gallery_env.training.rllib_trainer import build_algorithm_config
 
     algo = build_algorithm_config(_config(players, runners, envs)).build_algo()
     try:
@@ -84,8 +84,8 @@ def sb3_row(iters: int) -> dict[str, float]:
     import torch
     from sb3_contrib import MaskablePPO
 
-    from training.config import load_config
-    from training.sb3_trainer import build_vec_env
+    from art_gallery_env.training.config import load_config
+    from art_gallery_env.training.sb3_trainer import build_vec_env
 
     config = load_config(Path(__file__).resolve().parents[1] / "configs" / "quick.yaml")
     torch.set_num_threads(config.torch_threads)

@@ -25,12 +25,12 @@ import torch  # noqa: E402
 from ray.rllib.core.columns import Columns  # noqa: E402
 from ray.rllib.core.rl_module.rl_module import RLModule  # noqa: E402
 
-from agents.policy import PolicyAgent, load_policy  # noqa: E402
+from art_gallery_env.agents.policy import PolicyAgent, load_policy  # noqa: E402
 from art_gallery_env import raw_env  # noqa: E402
-from training.cli import main as cli_main  # noqa: E402
-from training.rllib_env import make_rllib_env  # noqa: E402
-from training.rllib_module import MaskedPPOTorchRLModule, export_rllib_module  # noqa: E402
-from training.rllib_trainer import (  # noqa: E402
+from art_gallery_env.cli import main as cli_main  # noqa: E402
+from art_gallery_env.training.rllib_env import make_rllib_env  # noqa: E402
+from art_gallery_env.training.rllib_module import MaskedPPOTorchRLModule, export_rllib_module  # noqa: E402
+from art_gallery_env.training.rllib_trainer import (  # noqa: E402
     MAIN,
     league_policy_mapping,
     module_checkpoint_path,
@@ -72,7 +72,7 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     ray.init(num_cpus=1, include_dashboard=False)
     try:
         assert cli_main(["train", str(config_path), "--no-progress"]) == 0
-        from training.config import config_from_dict
+        from art_gallery_env.training.config import config_from_dict
 
         train(config_from_dict(_config(league, players=3, league=True, total_steps=512)))
     finally:

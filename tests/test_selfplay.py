@@ -6,12 +6,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from agents.base import Agent
+from art_gallery_env.agents.base import Agent
 from art_gallery_env.env.aec import final_rewards
 from art_gallery_env.env.observation import decode_observation
 
 pytest.importorskip("gymnasium")
-from training.selfplay import OpponentPool, SelfPlayEnv  # noqa: E402
+from art_gallery_env.training.selfplay import OpponentPool, SelfPlayEnv  # noqa: E402
 
 
 class ScriptedAgent(Agent):

@@ -9,7 +9,7 @@ import pytest
 
 pytest.importorskip("pydantic", reason="training configs need the [train] extra")
 
-from training.config import ConfigError, load_config  # noqa: E402
+from art_gallery_env.training.config import ConfigError, load_config  # noqa: E402
 
 CONFIGS = Path(__file__).resolve().parents[1] / "configs"
 
@@ -77,7 +77,7 @@ def test_missing_config_file(tmp_path: Path) -> None:
 
 
 def test_rllib_section_is_validated_and_defaults_fit_a_laptop() -> None:
-    from training.config import config_from_dict
+    from art_gallery_env.training.config import config_from_dict
 
     config = config_from_dict({"name": "x", "total_steps": 10, "algorithm": "rllib_ppo"})
     assert config.rllib.num_env_runners == 0 and config.rllib.num_learners == 0
@@ -116,7 +116,7 @@ def test_rllib_section_is_validated_and_defaults_fit_a_laptop() -> None:
     ],
 )
 def test_bad_rllib_config_is_rejected(data: dict, expected: str) -> None:
-    from training.config import config_from_dict
+    from art_gallery_env.training.config import config_from_dict
 
     with pytest.raises(ConfigError, match=expected):
         config_from_dict({"name": "x", "total_steps": 10, **data})

@@ -13,7 +13,7 @@ from importlib import metadata as importlib_metadata
 from pathlib import Path
 from typing import Any
 
-from agents.policy import (
+from art_gallery_env.agents.policy import (
     CheckpointError,
     MLPPolicy,
     export_torch_mlp,

@@ -33,7 +33,7 @@ from ray.rllib.core.columns import Columns
 from ray.rllib.core.rl_module.rl_module import RLModuleSpec
 from torch import nn
 
-from agents.policy import CheckpointError, save_policy_weights
+from art_gallery_env.agents.policy import CheckpointError, save_policy_weights
 
 OBS_KEY = "observations"
 MASK_KEY = "action_mask"

@@ -34,7 +34,7 @@ from typing import Any
 import numpy as np
 import yaml
 
-from agents.policy import CheckpointError, layout_fingerprint
+from art_gallery_env.agents.policy import CheckpointError, layout_fingerprint
 
 from .checkpoints import ENV_VERSION, FORMAT, VERSION, package_versions
 from .config import TrainConfig

@@ -54,7 +54,7 @@ def evaluate_policy_file(
 ) -> dict[str, dict[str, float]]:
     """Win share and mean score of a weights file against each configured opponent,
     seat-rotated, one learner against N-1 copies of the opponent."""
-    from .evaluate import MatchConfig, run_match
+    from art_gallery_env.arena.evaluate import MatchConfig, run_match
 
     results = {}
     n = config.env.num_players
@@ -109,7 +109,7 @@ def make_callbacks(config: TrainConfig, run_dir: Path, snapshot_dir: Path) -> li
             return True
 
         def _snapshot(self) -> None:
-            from agents.policy import export_torch_mlp
+            from art_gallery_env.agents.policy import export_torch_mlp
 
             from .checkpoints import actor_network
 
@@ -117,7 +117,7 @@ def make_callbacks(config: TrainConfig, run_dir: Path, snapshot_dir: Path) -> li
             export_torch_mlp(actor_network(self.model), path, extra_meta={"name": path.stem})
 
         def evaluate_and_save(self) -> None:
-            from agents.policy import export_torch_mlp
+            from art_gallery_env.agents.policy import export_torch_mlp
 
             from .checkpoints import actor_network
 

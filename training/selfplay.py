@@ -18,8 +18,8 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 
-from agents.base import Agent
-from agents.registry import make_agent
+from art_gallery_env.agents.base import Agent
+from art_gallery_env.agents.registry import make_agent
 from art_gallery_env.env.aec import final_rewards
 from art_gallery_env.env.observation import OBSERVATION_SIZE, ObservationEncoder
 from art_gallery_env.rules.actions import NUM_ACTIONS

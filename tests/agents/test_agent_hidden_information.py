@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from agent_test_helpers import mid_round_state
 
-from agents import HeuristicAgent, ISMCTSAgent
+from art_gallery_env.agents import HeuristicAgent, ISMCTSAgent
 from art_gallery_env.env.observation import ObservationEncoder
 from art_gallery_env.rules.actions import NUM_ACTIONS
 from art_gallery_env.rules.hidden import PlayerView

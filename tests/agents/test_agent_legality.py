@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from agents import HeuristicAgent, ISMCTSAgent, RandomAgent, make_agent
-from agents.match import play_game
+from art_gallery_env.agents import HeuristicAgent, ISMCTSAgent, RandomAgent, make_agent
+from art_gallery_env.agents.match import play_game
 from art_gallery_env.env.aec import raw_env
 
 

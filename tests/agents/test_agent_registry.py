@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from agents import HeuristicAgent, ISMCTSAgent, RandomAgent, agent_names, make_agent
-from agents.registry import parse_spec
+from art_gallery_env.agents import HeuristicAgent, ISMCTSAgent, RandomAgent, agent_names, make_agent
+from art_gallery_env.agents.registry import parse_spec
 
 
 def test_names() -> None:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from agents import make_agent
-from agents.match import play_game
+from art_gallery_env.agents import make_agent
+from art_gallery_env.agents.match import play_game
 
 
 @pytest.mark.parametrize(

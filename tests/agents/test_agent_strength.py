@@ -6,8 +6,8 @@ import time
 
 from agent_test_helpers import mid_round_state
 
-from agents import HeuristicAgent, ISMCTSAgent, RandomAgent
-from agents.match import play_game
+from art_gallery_env.agents import HeuristicAgent, ISMCTSAgent, RandomAgent
+from art_gallery_env.agents.match import play_game
 from art_gallery_env.rules.hidden import PlayerView
 
 

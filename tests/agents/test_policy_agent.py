@@ -11,9 +11,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from agents import CheckpointError, PolicyAgent, layout_fingerprint, load_policy, make_agent
-from agents.match import play_game
-from agents.policy import (
+from art_gallery_env.agents import CheckpointError, PolicyAgent, layout_fingerprint, load_policy, make_agent
+from art_gallery_env.agents.match import play_game
+from art_gallery_env.agents.policy import (
     METADATA_KEY,
     export_torch_mlp,
     policy_from_torch_mlp,
@@ -189,7 +189,7 @@ def test_save_policy_weights_round_trip(tmp_path: Path) -> None:
 
 
 def test_unsupported_checkpoint_types(tmp_path: Path, monkeypatch) -> None:
-    monkeypatch.setitem(sys.modules, "training.checkpoints", None)  # no [train] hook here
+    monkeypatch.setitem(sys.modules, "art_gallery_env.training.checkpoints", None)  # no [train] hook here
     zip_path = tmp_path / "model.zip"
     zip_path.write_bytes(b"PK")
     with pytest.raises(CheckpointError, match=r"SB3 \.zip checkpoints need the \[train\] extra"):
@@ -210,9 +210,9 @@ def test_zip_hook_and_in_memory_policy(tmp_path: Path, monkeypatch) -> None:
         calls.append(Path(path))
         return in_memory
 
-    hook = types.ModuleType("training.checkpoints")
+    hook = types.ModuleType("art_gallery_env.training.checkpoints")
     hook.load_zip_policy = load_zip_policy
-    monkeypatch.setitem(sys.modules, "training.checkpoints", hook)
+    monkeypatch.setitem(sys.modules, "art_gallery_env.training.checkpoints", hook)
     zip_path = tmp_path / "model.zip"
     zip_path.write_bytes(b"PK")
     agent = make_agent(str(zip_path))

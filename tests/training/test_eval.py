@@ -8,9 +8,9 @@ from collections import Counter
 
 import pytest
 
-from agents.registry import agent_names
-from training.cli import main
-from training.evaluate import (
+from art_gallery_env.agents.registry import agent_names
+from art_gallery_env.cli import main
+from art_gallery_env.arena.evaluate import (
     MatchConfig,
     MatchError,
     agent_labels,
@@ -139,7 +139,7 @@ def test_results_files_written_and_parseable(tmp_path, capsys):
     assert len(seat_rows) == 4 * 3
     records = sorted(games.glob("*.json"))
     assert len(records) == 4
-    from training.records import load_record, replay_record
+    from art_gallery_env.arena.records import load_record, replay_record
 
     record = load_record(records[1])
     final = replay_record(record)

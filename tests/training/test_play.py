@@ -8,9 +8,9 @@ import sys
 
 import pytest
 
-from training.cli import main
-from training.play import PlaySession, load_play_game, parse_opponents
-from training.records import load_record, replay_record
+from art_gallery_env.cli import main
+from art_gallery_env.arena.terminal import PlaySession, load_play_game, parse_opponents
+from art_gallery_env.arena.records import load_record, replay_record
 
 # Each prompt gets: nonsense (unknown name), 99 (bad number), then the first legal choice.
 BAD_THEN_FIRST = "nonsense\n99\n1\n"
@@ -60,7 +60,7 @@ def test_choice_by_name_and_illegal_name(monkeypatch, capsys):
     # Seat 0 with start player chosen by seed; answer by names; 'move 0 cw' is always legal
     # as a first move; 'bid 9' is no action at all; 'pick 3' is not legal while moving.
     session_out = io.StringIO()
-    from training.play import new_play_game
+    from art_gallery_env.arena.terminal import new_play_game
 
     game = new_play_game(2, 0, "random", seed=1, zero_is_ten=False)
     session = PlaySession(game, stdin=io.StringIO("pick 3\nbid 9\n\nmove 0 cw\nquit\n"),

@@ -10,8 +10,8 @@ import random
 import pytest
 
 from art_gallery_env import new_game
-from training.cli import main
-from training.records import (
+from art_gallery_env.cli import main
+from art_gallery_env.arena.records import (
     RECORD_FORMAT,
     RecordFormatError,
     describe_events,

@@ -55,7 +55,7 @@ def _viewer(text: str) -> int | None:
 
 def _check_agent_specs(parser: argparse.ArgumentParser, option: str, specs: list[str]) -> None:
     """Build each agent once so that a bad name or option is reported before any game."""
-    from agents.registry import agent_names, make_agent
+    from art_gallery_env.agents.registry import agent_names, make_agent
 
     for spec in specs:
         try:
@@ -68,7 +68,7 @@ def _check_agent_specs(parser: argparse.ArgumentParser, option: str, specs: list
 
 
 def _eval(args: argparse.Namespace) -> int:
-    from .evaluate import (
+    from art_gallery_env.arena.evaluate import (
         MatchConfig,
         MatchError,
         print_table,
@@ -103,7 +103,7 @@ def _eval(args: argparse.Namespace) -> int:
 
 
 def _play(args: argparse.Namespace) -> int:
-    from .play import PlaySetupError, run_play
+    from art_gallery_env.arena.terminal import PlaySetupError, run_play
 
     parser = args.parser
     if args.resume and (args.players is not None or args.seat is not None):
@@ -125,7 +125,7 @@ def _play(args: argparse.Namespace) -> int:
 
 
 def _replay(args: argparse.Namespace) -> int:
-    from .records import run_replay
+    from art_gallery_env.arena.records import run_replay
 
     return run_replay(args.file, step=args.step, viewer=args.viewer)
 
@@ -151,11 +151,11 @@ def _missing_rllib_extra(err: ImportError) -> int:
 
 def _train(args: argparse.Namespace) -> int:
     try:
-        from .config import ConfigError, load_config
-        from .sb3_trainer import train
+        from art_gallery_env.training.config import ConfigError, load_config
+        from art_gallery_env.training.sb3_trainer import train
     except ImportError as err:
         return _missing_train_extra(err)
-    from agents.policy import CheckpointError
+    from art_gallery_env.agents.policy import CheckpointError
 
     try:
         config = load_config(args.config)
@@ -168,7 +168,7 @@ def _train(args: argparse.Namespace) -> int:
     files = "best.zip / best.safetensors, latest.*, logs/, eval.csv"
     if config.algorithm == "rllib_ppo":
         try:
-            from .rllib_trainer import train
+            from art_gallery_env.training.rllib_trainer import train
         except ImportError as err:
             return _missing_rllib_extra(err)
         files = "best.safetensors, latest.*, rllib_checkpoint/, logs/, eval.csv"
@@ -182,7 +182,7 @@ def _train(args: argparse.Namespace) -> int:
 
 def _plot(args: argparse.Namespace) -> int:
     try:
-        from .plots import PlotError, plot_run
+        from art_gallery_env.training.plots import PlotError, plot_run
     except ImportError as err:
         return _missing_train_extra(err)
     try:
@@ -214,7 +214,7 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--verbose", action="store_true", help="print every decision")
     demo.set_defaults(func=_demo, parser=demo)
 
-    from .evaluate import default_workers
+    from art_gallery_env.arena.evaluate import default_workers
 
     ev = sub.add_parser(
         "eval",

@@ -131,7 +131,7 @@ def _agent(spec: str, seat: int) -> Any:
     global _TORCH_LIMITED
     key = (spec, seat)
     if key not in _AGENTS:
-        from agents.registry import make_agent
+        from art_gallery_env.agents.registry import make_agent
 
         _AGENTS[key] = make_agent(spec, seed=0)
         if not _TORCH_LIMITED and "torch" in sys.modules:

@@ -340,7 +340,7 @@ class PlaySession:
             return 130
 
     def _run(self) -> int:
-        from agents.registry import make_agent
+        from art_gallery_env.agents.registry import make_agent
         from art_gallery_env.env.aec import raw_env
         from art_gallery_env.rules.hidden import PlayerView
 
@@ -435,7 +435,7 @@ def run_play(
             seed,
             zero_is_ten,
         )
-    from agents.registry import make_agent
+    from art_gallery_env.agents.registry import make_agent
 
     for p, spec in enumerate(game.agents):  # fail early, before the first prompt
         if p != game.seat:
