@@ -46,15 +46,28 @@ from art_gallery_env.rules.actions import (
     SHOP_CHOICE_COST,
     SHOP_CHOICE_PILES,
 )
-from art_gallery_env.rules.board import MARKER_BAR_SIZE, SHOP_AREA, move_destinations
-from art_gallery_env.rules.cards import CardSet
+from art_gallery_env.rules.board import (
+    MARKER_BAR_SIZE,
+    SHOP_AREA,
+    TURNS_PER_ROUND,
+    move_destinations,
+)
+from art_gallery_env.rules.cards import NUM_ROWS, CardSet
 from art_gallery_env.rules.hidden import PlayerView
+from art_gallery_env.rules.scoring import (
+    MATCHED_SOUVENIR_POINTS,
+    UNMATCHED_SOUVENIR_POINTS,
+    ChainSummary,
+    RowEntries,
+    chain_summary,
+)
 from art_gallery_env.rules.state import BID, MOVE, PICK, SHOP, GameState
 
 from .base import Agent, legal_from_mask
 
 _VALUES = range(NUM_CARD_VALUES)
-NUM_ROWS = 4
+# What holding a painting's souvenir adds when the painting joins the collection (R7.2).
+SOUVENIR_MATCH_BONUS = MATCHED_SOUVENIR_POINTS - UNMATCHED_SOUVENIR_POINTS
 
 
 @dataclass(frozen=True)
@@ -80,58 +93,7 @@ class HeuristicParams:
         return replace(self, **options)
 
 
-class _CardTables:
-    """Per card set: each painting's row entries, as flat tuples for speed."""
-
-    __slots__ = ("entries",)
-
-    def __init__(self, cards: CardSet) -> None:
-        self.entries: list[tuple[tuple[int, int] | None, ...]] = [()] + [
-            p.rows for p in cards.paintings
-        ]
-
-
-_TABLES: dict[str, _CardTables] = {}
-
-
-def _tables(cards: CardSet) -> _CardTables:
-    table = _TABLES.get(cards.fingerprint)
-    if table is None:
-        table = _TABLES[cards.fingerprint] = _CardTables(cards)
-    return table
-
-
-def chain_summary(
-    collection: list[int], entries: list[tuple[tuple[int, int] | None, ...]]
-) -> tuple[list[int], list[int], list[int]]:
-    """Per row: best chain value, symbol of the open chain at the right end (-1: none), its sum."""
-    best = [0] * NUM_ROWS
-    open_symbol = [-1] * NUM_ROWS
-    open_sum = [0] * NUM_ROWS
-    for number in collection:
-        rows = entries[number]
-        for r in range(NUM_ROWS):
-            entry = rows[r]
-            if entry is None:
-                open_symbol[r] = -1
-                open_sum[r] = 0
-                continue
-            symbol, value = entry
-            if symbol == open_symbol[r]:
-                open_sum[r] += value
-            else:
-                open_symbol[r] = symbol
-                open_sum[r] = value
-            if open_sum[r] > best[r]:
-                best[r] = open_sum[r]
-    return best, open_symbol, open_sum
-
-
-def painting_gain(
-    summary: tuple[list[int], list[int], list[int]],
-    rows: tuple[tuple[int, int] | None, ...],
-    potential: float,
-) -> float:
+def painting_gain(summary: ChainSummary, rows: RowEntries, potential: float) -> float:
     """Points (plus a share of open-chain growth) that appending a painting adds (R7.1)."""
     best, open_symbol, open_sum = summary
     gain = 0.0
@@ -157,7 +119,7 @@ class HeuristicPolicy:
 
     def __init__(self, params: HeuristicParams | None = None) -> None:
         self.params = params or HeuristicParams()
-        self._summaries: dict[tuple[int, ...], tuple[list[int], list[int], list[int]]] = {}
+        self._summaries: dict[tuple[int, ...], ChainSummary] = {}
 
     # -- entry point -----------------------------------------------------------------
     def choose(self, state: GameState, rng: random.Random) -> int:
@@ -222,13 +184,13 @@ class HeuristicPolicy:
                 continue
             t = pile[-1]
             if t in mine:
-                values.append(3.0)
+                values.append(float(MATCHED_SOUVENIR_POINTS))
             elif t in state.gallery_painting:
-                values.append(1.0 + p.tile_on_display)
+                values.append(UNMATCHED_SOUVENIR_POINTS + p.tile_on_display)
             elif any(t in state.collections[q] for q in range(state.num_players) if q != player):
-                values.append(1.0 + p.tile_denial)
+                values.append(UNMATCHED_SOUVENIR_POINTS + p.tile_denial)
             else:
-                values.append(1.0 + p.tile_later)
+                values.append(UNMATCHED_SOUVENIR_POINTS + p.tile_later)
         return values
 
     def _shop_choice(self, state: GameState, legal: list[int]) -> int:
@@ -257,14 +219,14 @@ class HeuristicPolicy:
             out.append(best)
         return out
 
-    def summary(self, collection: list[int], cards: CardSet):
-        """:func:`chain_summary` of a collection, cached."""
+    def summary(self, collection: list[int], cards: CardSet) -> ChainSummary:
+        """:func:`~art_gallery_env.rules.scoring.chain_summary` of a collection, cached."""
         key = tuple(collection)
         summary = self._summaries.get(key)
         if summary is None:
             if len(self._summaries) > 20000:
                 self._summaries.clear()
-            summary = self._summaries[key] = chain_summary(collection, _tables(cards).entries)
+            summary = self._summaries[key] = chain_summary(collection, cards)
         return summary
 
 
@@ -298,7 +260,8 @@ class _TurnTable:
         done = state.turn
         starter = state.round_starter
         self.remaining = [
-            4 - (done // n) - (1 if ((q - starter) % n) < done % n else 0) for q in range(n)
+            TURNS_PER_ROUND - (done // n) - (1 if ((q - starter) % n) < done % n else 0)
+            for q in range(n)
         ]
         # The start card (R4.7): keep the highest card if no rival can beat it.
         hand = state.hands[me]
@@ -318,17 +281,17 @@ class _TurnTable:
             self._summaries = [
                 self.policy.summary(state.collections[q], state.cards) for q in range(n)
             ]
-        rows = _tables(state.cards).entries[number]
+        rows = state.cards.rows_by_number[number]
         me = self.me
         value = painting_gain(self._summaries[me], rows, p.potential)
         if number in state.tiles_held[me]:
-            value += 2.0
+            value += SOUVENIR_MATCH_BONUS
         rival = 0.0
         for q in range(n):
             if q != me:
                 g = painting_gain(self._summaries[q], rows, p.potential)
                 if number in state.tiles_held[q]:
-                    g += 2.0
+                    g += SOUVENIR_MATCH_BONUS
                 if g > rival:
                     rival = g
         denial = p.denial if n == 2 else p.denial / (n - 1)

@@ -33,15 +33,11 @@ import time
 import numpy as np
 
 from art_gallery_env.rules.hidden import PlayerView
-from art_gallery_env.rules.scoring import (
-    MATCHED_SOUVENIR_POINTS,
-    START_CARD_POINTS,
-    UNMATCHED_SOUVENIR_POINTS,
-)
+from art_gallery_env.rules.scoring import souvenir_points, start_card_points, win_shares
 from art_gallery_env.rules.state import GameState
 
 from .base import Agent, legal_from_mask
-from .heuristic import HeuristicParams, HeuristicPolicy, _tables, chain_summary
+from .heuristic import HeuristicParams, HeuristicPolicy
 
 ROLLOUTS = ("random", "heuristic")
 _KEY = 64  # child key = seat * _KEY + action
@@ -60,49 +56,43 @@ class _Node:
 class Evaluator:
     """Per-seat values in [0, 1] of a (possibly unfinished) game."""
 
-    def __init__(self, scale: float = 4.0, potential: float = 0.3, hand_weight: float = 0.25):
+    def __init__(
+        self,
+        scale: float = 4.0,
+        potential: float = 0.3,
+        hand_weight: float = 0.25,
+        policy: HeuristicPolicy | None = None,
+    ):
         self.scale = scale
         self.potential = potential
         self.hand_weight = hand_weight
-        self._summaries: dict[tuple[int, ...], tuple[list[int], list[int], list[int]]] = {}
+        self._summary = (policy or HeuristicPolicy()).summary  # R7.1, cached per collection
 
     def scores(self, state: GameState) -> list[float]:
-        """R7 estimate per seat: rows + souvenirs + hand + start card + open-chain potential."""
-        entries = _tables(state.cards).entries
+        """R7 estimate per seat: rows + souvenirs + hand + start card + open-chain potential.
+
+        Unlike the final score, the hand counts every card the seat owns (hand, face-up and
+        face-down cards) at ``hand_weight`` per pip, and open chains count a share."""
         out = []
         for p in range(state.num_players):
             collection = state.collections[p]
-            key = tuple(collection)
-            summary = self._summaries.get(key)
-            if summary is None:
-                if len(self._summaries) > 50000:
-                    self._summaries.clear()
-                summary = self._summaries[key] = chain_summary(collection, entries)
-            best, _, open_sum = summary
-            owned = set(collection)
-            souvenirs = sum(
-                MATCHED_SOUVENIR_POINTS if t in owned else UNMATCHED_SOUVENIR_POINTS
-                for t in state.tiles_held[p]
-            )
+            best, _, open_sum = self._summary(collection, state.cards)
             hand = state.hands[p]
             moved = state.moved[p]
             pips = sum(v * (hand[v] + moved[v]) for v in range(len(hand)))
             for owner, v in (bid for bids in state.bids for bid in bids):
                 if owner == p:
                     pips += v
-            value = sum(best) + self.potential * sum(open_sum) + souvenirs
-            value += self.hand_weight * pips
-            if state.start_player == p:
-                value += START_CARD_POINTS
+            value = sum(best) + self.potential * sum(open_sum)
+            value += souvenir_points(state.tiles_held[p], collection)
+            value += self.hand_weight * pips + start_card_points(state, p)
             out.append(value)
         return out
 
     def rewards(self, state: GameState) -> list[float]:
-        n = state.num_players
         if state.is_over:
-            breakdown = state.score_breakdown()
-            top = [row["player"] for row in breakdown if row["rank"] == 1]
-            return [1.0 / len(top) if p in top else 0.0 for p in range(n)]
+            return win_shares(state.score_breakdown())
+        n = state.num_players
         scores = self.scores(state)
         rewards = []
         for p in range(n):
@@ -156,8 +146,8 @@ class ISMCTSAgent(Agent):
         self.c = float(c)
         self.rollout = rollout
         self.rounds = rounds
-        self.evaluator = Evaluator(scale=scale)
         self.policy = HeuristicPolicy(heuristic)
+        self.evaluator = Evaluator(scale=scale, policy=self.policy)
         self.last_iterations = 0
         self.reset(seed)
 

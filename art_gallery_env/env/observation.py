@@ -18,7 +18,13 @@ import numpy as np
 from ..rules.actions import NUM_CARD_VALUES, PILE_MARKS
 from ..rules.board import MARKER_BAR_SIZE, MAX_AREAS, MAX_GALLERIES, MAX_PLAYERS, PILE_SIZES
 from ..rules.cards import MAX_SYMBOLS_PER_ROW, NUM_PAINTINGS, NUM_ROWS, CardSet
-from ..rules.scoring import START_CARD_POINTS, souvenir_points
+from ..rules.scoring import (
+    EMPTY_CHAIN_SUMMARY,
+    START_CARD_POINTS,
+    ChainSummary,
+    extend_chain_summary,
+    souvenir_points,
+)
 from ..rules.state import GAME_OVER, PICK, SHOP, GameState
 
 S, A, V, B = MAX_PLAYERS, MAX_AREAS, NUM_CARD_VALUES, MARKER_BAR_SIZE
@@ -296,7 +302,7 @@ class ObservationEncoder:
             ]
             for p in cards.paintings
         }
-        self._chains: dict[tuple[int, ...], tuple[list[int], list[tuple[int, int]]]] = {}
+        self._chains: dict[tuple[int, ...], ChainSummary] = {}
         self._layouts: dict[tuple[int, int, int], _SeatLayout] = {}
         self._public_blocks: dict[tuple, dict[int, np.ndarray]] = {}  # by observer
         self._last_public: tuple[tuple | None, dict[int, np.ndarray]] = (None, {})
@@ -478,14 +484,14 @@ class ObservationEncoder:
             return part
         o_best, o_open = _O["chain_best"], _O["chain_open"]
         o_col, o_tiles = _O["collection"], _O["tiles"]
-        best, open_chains = self._chain_summary(collection)
+        best, open_symbol, open_sum = self._chain_summary(collection)
         index = [o_best + r * R + row for row in range(R)]
         value = [b / CHAIN_SCALE for b in best]
-        for row, (symbol, total) in enumerate(open_chains):
-            if total:
+        for row in range(R):
+            if open_sum[row]:
                 base = o_open + (r * R + row) * (Y + 1)
-                index += (base + symbol, base + Y)
-                value += (1.0, total / CHAIN_SCALE)
+                index += (base + open_symbol[row], base + Y)
+                value += (1.0, open_sum[row] / CHAIN_SCALE)
         index += [o_col + r * P + number - 1 for number in collection]
         index += [o_tiles + r * P + tile - 1 for tile in tiles]
         value += [1.0] * (len(collection) + len(tiles))
@@ -501,34 +507,22 @@ class ObservationEncoder:
         part = self._seat_parts[key] = _sparse(index, value)
         return part
 
-    def _chain_summary(
-        self, collection: tuple[int, ...]
-    ) -> tuple[list[int], list[tuple[int, int]]]:
-        """Best chain per row and the open chain at the right end (R7.1), cached. A
-        collection only grows at its right end, so it extends its prefix's summary."""
+    def _chain_summary(self, collection: tuple[int, ...]) -> ChainSummary:
+        """R7.1 of a collection, cached. A collection only grows at its right end, so it
+        extends its prefix's summary."""
         cached = self._chains.get(collection)
         if cached is not None:
             return cached
         if collection:
-            best, open_chains = self._chain_summary(collection[:-1])
-            best, open_chains = best[:], open_chains[:]
-            rows = self.cards.painting(collection[-1]).rows
-            for row in range(R):
-                entry = rows[row]
-                if entry is None:
-                    open_chains[row] = (0, 0)
-                    continue
-                symbol, value = entry
-                prev_symbol, prev_total = open_chains[row]
-                total = prev_total + value if prev_total and prev_symbol == symbol else value
-                open_chains[row] = (symbol, total)
-                best[row] = max(best[row], total)
+            summary = extend_chain_summary(
+                self._chain_summary(collection[:-1]), self.cards.rows_by_number[collection[-1]]
+            )
         else:
-            best, open_chains = [0] * R, [(0, 0)] * R
+            summary = EMPTY_CHAIN_SUMMARY
         if len(self._chains) >= _CACHE_LIMIT:
             self._chains.clear()
-        self._chains[collection] = (best, open_chains)
-        return best, open_chains
+        self._chains[collection] = summary
+        return summary
 
 
 def decode_observation(vec: np.ndarray | list[float]) -> dict[str, Any]:

@@ -13,6 +13,7 @@ import hashlib
 import json
 import os
 from dataclasses import dataclass
+from functools import cached_property
 from importlib import resources
 from typing import Any, NoReturn
 
@@ -65,6 +66,12 @@ class CardSet:
         if not 1 <= number <= len(self.paintings):
             raise CardDataError(f"painting number {number} is not in 1..{len(self.paintings)}")
         return self.paintings[number - 1]
+
+    @cached_property
+    def rows_by_number(self) -> tuple[tuple[tuple[int, int] | None, ...], ...]:
+        """``rows_by_number[n]`` is painting n's rows (index 0 is empty): a flat table for
+        the hot paths (scoring, observation, heuristic) that look rows up by number."""
+        return ((),) + tuple(p.rows for p in self.paintings)
 
     def to_dict(self) -> dict[str, Any]:
         """The set in the JSON schema; ``card_set_from_dict(s.to_dict()) == s``."""
