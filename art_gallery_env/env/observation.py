@@ -8,6 +8,7 @@ test checks that determinized states give the same vector.
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass
 from itertools import chain
 from operator import itemgetter
@@ -262,24 +263,16 @@ class _SeatLayout:
 
 
 def public_key(state: GameState) -> tuple:
-    """Exactly the public data the public block encodes (start card onwards).
-
-    Every engine function that changes this data (painting awarded, tiles bought, start
-    card passed, galleries refilled) clears ``state._public_key``, and ``clone`` does
-    too, so the key is built once per change rather than at every decision. Code that
-    edits a state's public fields by hand must clone it first or clear the key."""
-    key = state._public_key
-    if key is None:
-        key = state._public_key = (
-            state.num_players,
-            state.start_player,
-            tuple(state.gallery_painting),
-            tuple([(len(pile), pile[-1] if pile else 0) for pile in state.tile_piles]),
-            tuple(map(tuple, state.tiles_held)),
-            tuple(map(tuple, state.collections)),
-            len(state.painting_pile),
-        )
-    return key
+    """Exactly the public data the public block encodes (start card onwards)."""
+    return (
+        state.num_players,
+        state.start_player,
+        tuple(state.gallery_painting),
+        tuple([(len(pile), pile[-1] if pile else 0) for pile in state.tile_piles]),
+        tuple(map(tuple, state.tiles_held)),
+        tuple(map(tuple, state.collections)),
+        len(state.painting_pile),
+    )
 
 
 class ObservationEncoder:
@@ -316,12 +309,16 @@ class ObservationEncoder:
         )
         self._private = bytearray(PUBLIC_BLOCK_START)  # reused: see encode
         self._private_array = np.frombuffer(self._private, dtype=np.uint8)
+        # The public key of the last state encoded, valid while that very state object
+        # lives and its public_version is unchanged (the engine bumps it at every change).
+        self._key_of: tuple[weakref.ref[GameState] | None, int, tuple | None] = (None, -1, None)
 
     def __getstate__(self) -> dict[str, Any]:
         """Pickle without byte buffers: a copied numpy view would stop sharing them."""
         state = self.__dict__.copy()
         del state["_private"], state["_private_array"]
         state["_layouts"] = {}  # they hold views too; rebuilt on demand
+        state["_key_of"] = (None, -1, None)  # weak references do not pickle
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
@@ -337,6 +334,15 @@ class ObservationEncoder:
         self._seat_parts.clear()
         self._gallery_parts.clear()
         self._last_build = (0, np.zeros(0), [], [])
+        self._key_of = (None, -1, None)
+
+    def _public_key(self, state: GameState) -> tuple:
+        """:func:`public_key`, rebuilt only when the state object or its public_version changed."""
+        ref, version, key = self._key_of
+        if key is None or version != state.public_version or ref() is not state:
+            key = public_key(state)
+            self._key_of = (weakref.ref(state), state.public_version, key)
+        return key
 
     def encode(self, state: GameState, observer: int) -> np.ndarray:
         n = state.num_players
@@ -381,15 +387,16 @@ class ObservationEncoder:
         np.multiply(private_array, PRIVATE_SCALE, out=vec[:PUBLIC_BLOCK_START])
         vec[O_ROUND] = min(state.round, 20) / 20.0
         vec[O_TURNS] = state.turn / (4.0 * n)
-        key = state._public_key
+        key = self._public_key(state)
         last_key, rotated = self._last_public
-        block = rotated.get(observer) if key is last_key and key is not None else None
-        vec[PUBLIC_BLOCK_START:] = self._public_block(state, layout) if block is None else block
+        block = rotated.get(observer) if key is last_key else None
+        vec[PUBLIC_BLOCK_START:] = (
+            self._public_block(state, key, layout) if block is None else block
+        )
         return vec
 
-    def _public_block(self, state: GameState, layout: _SeatLayout) -> np.ndarray:
+    def _public_block(self, state: GameState, key: tuple, layout: _SeatLayout) -> np.ndarray:
         """The public block for the layout's observer: seat 0's block, seats rotated."""
-        key = public_key(state)
         last_key, rotated = self._last_public
         if key is not last_key:
             rotated = self._public_blocks.get(key)

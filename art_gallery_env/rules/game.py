@@ -221,7 +221,7 @@ def _award_start_card(state: GameState) -> None:
     order = [(holder + k) % n for k in range(1, n + 1)]  # holder checked last
     best = max(last_cards)
     state.start_player = next(p for p in order if last_cards[p] == best)
-    state._public_key = None
+    state.public_changed()
     state.events.append(("start_card", {"player": state.start_player, "last_cards": last_cards}))
 
 
@@ -238,7 +238,7 @@ def _apply_shop(state: GameState, choice: int) -> None:
     player = state.bids[SHOP_AREA][state.dist_marker][0]
     taken = [state.tile_piles[p].pop() for p in SHOP_CHOICE_PILES[choice]]
     state.tiles_held[player].extend(taken)
-    state._public_key = None
+    state.public_changed()
     state.events.append(
         ("shop", {"player": player, "marker": state.dist_marker, "choice": choice, "tiles": taken})
     )
@@ -362,7 +362,7 @@ def _award_painting(state: GameState, area: int) -> None:
     winner = gallery_winner(state, area, totals)
     state.collections[winner].append(painting)
     state.gallery_painting[area] = 0
-    state._public_key = None
+    state.public_changed()
     state.events.append(
         (
             "painting",
@@ -403,7 +403,7 @@ def _end_round(state: GameState) -> None:
         state.events.append(("game_over", {"reason": reason, "rounds": state.round}))
         return
     refilled = []
-    state._public_key = None
+    state.public_changed()
     for area in range(1, state.num_galleries + 1):
         if state.gallery_painting[area] == 0:
             state.gallery_painting[area] = state.painting_pile.pop()

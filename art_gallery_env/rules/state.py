@@ -58,16 +58,21 @@ class GameState:
         "dist_marker",
         "space_cards",
         "events",
+        "public_version",
         "_legal",
-        "_public_key",
+        "__weakref__",
     )
 
     def __init__(self) -> None:  # use new_game() or from_dict()
         self._legal: list[int] | None = None
-        # what the observation encoder keys its public block by; every engine function
-        # that changes paintings, tiles, piles or the start card clears it
-        # (see env.observation.public_key)
-        self._public_key: tuple | None = None
+        self.public_version = 0
+
+    def public_changed(self) -> None:
+        """Note that public data changed: a painting won, tiles bought, the start card
+        passed or galleries refilled. The engine calls this at each such change, so
+        observers can cache what they derive from that data per ``public_version``; code
+        that edits those fields of a state by hand must call it too (or edit a clone)."""
+        self.public_version += 1
 
     # -- the public engine API -------------------------------------------------------
     @property
@@ -119,8 +124,8 @@ class GameState:
         other.dist_marker = self.dist_marker
         other.space_cards = self.space_cards[:]
         other.events = self.events[:]
+        other.public_version = self.public_version
         other._legal = None  # recomputed on demand; a shared list could be mutated by callers
-        other._public_key = None  # a copy may be edited by hand, so it is not trusted
         return other
 
     def score_breakdown(self) -> list[dict[str, Any]]:
