@@ -37,7 +37,11 @@ from pathlib import Path
 from typing import Any
 
 from art_gallery_env import ENV_VERSION
+from art_gallery_env.env.seat import SeatObserver
 from art_gallery_env.rules.board import MAX_PLAYERS, MIN_PLAYERS
+from art_gallery_env.rules.state import new_game
+
+from . import loop
 
 Z95 = 1.959963984540054
 
@@ -122,73 +126,56 @@ class GameTask:
 
 
 _AGENTS: dict[tuple[str, int], Any] = {}
-_ENVS: dict[tuple[int, bool], Any] = {}
-_TORCH_LIMITED = False
+_OBSERVERS: dict[str, SeatObserver] = {}
 
 
 def _agent(spec: str, seat: int) -> Any:
     """One agent object per (spec, seat) in each process, reset before every game."""
-    global _TORCH_LIMITED
     key = (spec, seat)
     if key not in _AGENTS:
         from art_gallery_env.agents.registry import make_agent
 
         _AGENTS[key] = make_agent(spec, seed=0)
-        if not _TORCH_LIMITED and "torch" in sys.modules:
-            sys.modules["torch"].set_num_threads(1)
-            _TORCH_LIMITED = True
     return _AGENTS[key]
 
 
 def play_game(task: GameTask) -> dict[str, Any]:
     """Play one game; returns its result (JSON-ready)."""
-    from art_gallery_env.env.aec import raw_env
-    from art_gallery_env.rules.hidden import PlayerView
-
-    key = (task.num_players, task.zero_is_ten)
-    if key not in _ENVS:
-        _ENVS[key] = raw_env(num_players=task.num_players, zero_is_ten=task.zero_is_ten)
-    env = _ENVS[key]
-    env.reset(seed=task.seed)
+    state = new_game(task.num_players, task.seed, zero_is_ten=task.zero_is_ten)
+    observer = _OBSERVERS.get(state.cards.fingerprint)
+    if observer is None:
+        observer = _OBSERVERS[state.cards.fingerprint] = SeatObserver(state.cards)
+    observer.reset()
     players = [_agent(spec, seat) for seat, spec in enumerate(task.specs)]
     for agent, seed in zip(players, task.agent_seeds):
         agent.reset(seed)
-    actions: list[int] = []
-    think = [0.0] * task.num_players
-    decisions = [0] * task.num_players
-    state = env.state
-    while not state.is_over:
-        seat = state.current_player
-        obs = env.observe(env.agent_selection)
-        mask = obs["action_mask"]
-        start = time.perf_counter()
-        try:
-            action = int(players[seat].act(obs["observation"], mask, PlayerView(state, seat)))
-        except Exception as err:
-            raise RuntimeError(
-                f"game {task.index} (seed {task.seed}): agent {task.specs[seat]!r} in seat "
-                f"{seat} raised {type(err).__name__}: {err}"
-            ) from err
-        think[seat] += time.perf_counter() - start
-        decisions[seat] += 1
-        if not 0 <= action < len(mask) or not mask[action]:
-            raise RuntimeError(
-                f"game {task.index} (seed {task.seed}): agent {task.specs[seat]!r} in seat "
-                f"{seat} chose illegal action {action}"
-            )
-        actions.append(action)
-        env.step(action)
-        state = env.state
+    try:
+        result = loop.play_game(state, players, observer)
+    except loop.AgentError as err:
+        raise RuntimeError(
+            f"game {task.index} (seed {task.seed}): agent {task.specs[err.seat]!r}: {err}"
+        ) from err
     return {
         "index": task.index,
         "seed": task.seed,
         "specs": list(task.specs),
-        "rounds": state.round,
-        "actions": actions,
-        "breakdown": state.score_breakdown(),
-        "decisions": decisions,
-        "think_s": think,
+        "rounds": result.rounds,
+        "actions": result.actions,
+        "breakdown": result.breakdown,
+        "decisions": result.decisions,
+        "think_s": result.think_s,
     }
+
+
+def init_worker() -> None:
+    """One compute thread per evaluation worker: the workers already fill the cores, and
+    two threads per process collapse under contention on small machines. Set here, in
+    each worker, never in the caller (an in-process evaluation must not change the
+    trainer's own thread count)."""
+    for name in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
+        os.environ[name] = "1"  # for libraries loaded from now on
+    if "torch" in sys.modules:
+        sys.modules["torch"].set_num_threads(1)
 
 
 def _play_chunk(tasks: list[GameTask]) -> list[dict[str, Any]]:
@@ -232,7 +219,9 @@ def run_games(
     chunks = [[task] for task in tasks]
     # spawn: workers import what they need; no inherited torch/OpenMP state from a fork.
     context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(max_workers=config.workers, mp_context=context) as pool:
+    with ProcessPoolExecutor(
+        max_workers=config.workers, mp_context=context, initializer=init_worker
+    ) as pool:
         futures = [pool.submit(_play_chunk, c) for c in chunks]
         try:
             for future in as_completed(futures):

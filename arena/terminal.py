@@ -17,7 +17,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
+import numpy as np
+
+from art_gallery_env.agents.base import Agent, legal_from_mask
 from art_gallery_env.env.render import render_breakdown, render_text
+from art_gallery_env.env.seat import SeatObserver
 from art_gallery_env.rules.actions import (
     PILE_MARKS,
     SHOP_BASE,
@@ -27,10 +31,12 @@ from art_gallery_env.rules.actions import (
     str_to_action,
 )
 from art_gallery_env.rules.board import MAX_PLAYERS, MIN_PLAYERS
+from art_gallery_env.rules.hidden import PlayerView
 from art_gallery_env.rules.serialize import StateFormatError
 from art_gallery_env.rules.state import GameState, new_game
 
 from .evaluate import derive_seed
+from .loop import Decision, play
 from .records import area_name, describe_events, make_record, save_record
 
 SAVE_FORMAT = "art-gallery-env/play-save"
@@ -155,7 +161,7 @@ def _actions_reach(state: GameState, seed: int, zero_is_ten: bool, actions: Any)
 
 
 # -- the terminal session ----------------------------------------------------------------
-class _Quit(Exception):
+class _Quit(BaseException):  # control flow through the game loop, not an agent error
     def __init__(self, code: int) -> None:
         self.code = code
 
@@ -187,6 +193,9 @@ class PlaySession:
             soft_wrap=not tty,
         )
         self.echo = not (hasattr(stdin, "isatty") and stdin.isatty())
+        # Determinizations shown to the human differ only in what the seat cannot see,
+        # which the board and the narration never show; any seed gives the same screen.
+        self.rng = random.Random(0)
         n = game.state.num_players
         self.names = [
             f"P{p} (you)" if p == game.seat else f"P{p} ({game.agents[p]})" for p in range(n)
@@ -199,24 +208,23 @@ class PlaySession:
     def say(self, text: str = "", style: str | None = None) -> None:
         self.console.print(text, style=style)
 
-    def show_board(self) -> None:
-        state = self.game.state
-        viewer = None if state.is_over else self.game.seat
-        self.console.rule(f"round {state.round}")
-        self.say(render_text(state, viewer))
+    def show_board(self, world: GameState) -> None:
+        """The board as the human's seat sees it (``world`` is a determinization of the
+        seat's information set, or the finished game, which everyone may see)."""
+        viewer = None if world.is_over else self.game.seat
+        self.console.rule(f"round {world.round}")
+        self.say(render_text(world, viewer))
 
-    def narrate(self) -> None:
-        state = self.game.state
-        viewer = None if state.is_over else self.game.seat
-        lines = describe_events(state, self.shown, viewer, self.names)
-        self.shown = len(state.events)
+    def narrate(self, world: GameState) -> None:
+        viewer = None if world.is_over else self.game.seat
+        lines = describe_events(world, self.shown, viewer, self.names)
+        self.shown = len(world.events)
         if lines:
             self.say("What happened:", style="bold")
             for line in lines:
                 self.say("  " + line)
 
-    def choice_lines(self, legal: list[int]) -> list[str]:
-        state = self.game.state
+    def choice_lines(self, legal: list[int], state: GameState) -> list[str]:
         lines = []
         for i, action in enumerate(legal, 1):
             lines.append(f"{i:>3}) {action_to_str(action):<14} {self._detail(state, action)}")
@@ -245,10 +253,9 @@ class PlaySession:
             return "take " + ", ".join(tiles) if tiles else ""
         return "into your hand"
 
-    def show_choices(self, legal: list[int]) -> None:
-        state = self.game.state
-        self.say(f"Your decision ({state.phase_name}) - legal choices:", style="bold")
-        for line in self.choice_lines(legal):
+    def show_choices(self, legal: list[int], world: GameState) -> None:
+        self.say(f"Your decision ({world.phase_name}) - legal choices:", style="bold")
+        for line in self.choice_lines(legal, world):
             self.say(line)
 
     def read_line(self, prompt: str) -> str:
@@ -279,9 +286,17 @@ class PlaySession:
             return
         self.say(f"Game saved to {path}; continue with: art-gallery play --resume {path}")
 
-    def ask(self, legal: list[int]) -> int:
+    def decide(self, view: PlayerView, legal: list[int]) -> int:
+        """The human's decision: what happened, the board and the choices as the seat may
+        see them (R8), then a prompt until a legal choice."""
+        world = view.determinize(self.rng)
+        self.narrate(world)
+        self.show_board(world)
+        return self.ask(legal, world)
+
+    def ask(self, legal: list[int], world: GameState) -> int:
         """Prompt until a legal choice; commands are handled here."""
-        self.show_choices(legal)
+        self.show_choices(legal, world)
         while True:
             text = self.read_line("Your choice (number or name, 'help'): ")
             word, _, rest = text.partition(" ")
@@ -295,11 +310,11 @@ class PlaySession:
                 self.say(COMMANDS_HELP)
                 continue
             if command == "board":
-                self.show_board()
-                self.show_choices(legal)
+                self.show_board(world)
+                self.show_choices(legal, world)
                 continue
             if command == "log":
-                for line in describe_events(self.game.state, 0, self.game.seat, self.names):
+                for line in describe_events(world, 0, self.game.seat, self.names):
                     self.say("  " + line)
                 continue
             if command == "save":
@@ -309,7 +324,7 @@ class PlaySession:
             if action is not None:
                 return action
             self.say(f"Not accepted: {reason}", style="red")
-            self.show_choices(legal)
+            self.show_choices(legal, world)
 
     @staticmethod
     def parse_choice(text: str, legal: list[int]) -> tuple[int | None, str]:
@@ -341,20 +356,14 @@ class PlaySession:
 
     def _run(self) -> int:
         from art_gallery_env.agents.registry import make_agent
-        from art_gallery_env.env.aec import raw_env
-        from art_gallery_env.rules.hidden import PlayerView
 
         game = self.game
         n = game.state.num_players
-        env = raw_env(num_players=n, zero_is_ten=game.zero_is_ten, card_set=game.state.cards)
-        env.reset(options={"state": game.state})
-        game.state = env.state
-        bots = {}
+        agents: dict[int, Agent] = {game.seat: TerminalHuman(self)}
         for p, spec in enumerate(game.agents):
-            if p == game.seat:
-                continue
-            bots[p] = make_agent(spec, seed=derive_seed("play", game.seed, p))
-            bots[p].reset(derive_seed("play", game.seed, p, len(game.actions or [])))
+            if p != game.seat:
+                agents[p] = make_agent(spec, seed=derive_seed("play", game.seed, p))
+                agents[p].reset(derive_seed("play", game.seed, p, len(game.actions or [])))
         self.say(
             f"Art Gallery, {n} players, seed {game.seed}"
             + (" (zero_is_ten)" if game.zero_is_ten else "")
@@ -363,25 +372,15 @@ class PlaySession:
             + ", ".join(self.names)
         )
         self.say(COMMANDS_HELP)
-        while not env.state.is_over:
-            state = env.state
-            p = state.current_player
-            if p == game.seat:
-                self.narrate()
-                self.show_board()
-                action = self.ask(list(state.legal_actions()))
-            else:
-                obs = env.observe(env.agent_selection)
-                action = int(
-                    bots[p].act(obs["observation"], obs["action_mask"], PlayerView(state, p))
-                )
-            env.step(action)
-            game.state = env.state
+
+        def remember(decision: Decision) -> None:
             if game.actions is not None:
-                game.actions.append(action)
-        self.narrate()
-        self.show_board()
-        breakdown = env.state.score_breakdown()
+                game.actions.append(decision.action)
+
+        play(game.state, agents, SeatObserver(game.state.cards), on_decision=remember)
+        self.narrate(game.state)
+        self.show_board(game.state)
+        breakdown = game.state.score_breakdown()
         self.say("Final score:", style="bold")
         self.say(render_breakdown(breakdown))
         mine = breakdown[game.seat]
@@ -407,6 +406,23 @@ class PlaySession:
                 save_record(record, self.record_path)
                 self.say(f"Record written to {self.record_path} (art-gallery replay FILE)")
         return 0
+
+
+class TerminalHuman(Agent):
+    """A person at the terminal as an :class:`Agent` (as OpenSpiel's ``HumanBot``): it
+    decides from what its seat's view allows, through the session's prompts."""
+
+    name = HUMAN
+
+    def __init__(self, session: PlaySession) -> None:
+        self.session = session
+
+    def act(
+        self, observation: np.ndarray, action_mask: np.ndarray, view: PlayerView | None = None
+    ) -> int:
+        if view is None:
+            raise ValueError("a human player needs the PlayerView of its seat")
+        return self.session.decide(view, legal_from_mask(action_mask).tolist())
 
 
 def run_play(

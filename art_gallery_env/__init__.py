@@ -1,6 +1,6 @@
 """art-gallery-env: the board game Art Gallery as a PettingZoo AEC environment."""
 
-from .env.aec import env, raw_env
+from .env.aec import ENV_VERSION, env, raw_env
 from .env.observation import OBSERVATION_SIZE, decode_observation
 from .rules.actions import NUM_ACTIONS, action_to_str, str_to_action
 from .rules.cards import CardSet, load_card_set
@@ -8,7 +8,6 @@ from .rules.game import IllegalActionError
 from .rules.state import GameState, new_game
 
 __version__ = "0.1.0"
-ENV_VERSION = "art_gallery_v0"
 
 __all__ = [
     "ENV_VERSION",

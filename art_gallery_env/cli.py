@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import random
 import sys
 
 from art_gallery_env import new_game
@@ -12,20 +11,21 @@ from art_gallery_env.rules.actions import action_to_str
 
 
 def _demo(args: argparse.Namespace) -> int:
-    """Play one seeded game with uniformly random legal moves and print how it ended."""
+    """Play one seeded game between random agents and print how it ended."""
+    from art_gallery_env.agents.random_agent import RandomAgent
+    from art_gallery_env.arena.loop import Decision, play_game
+
     state = new_game(args.players, args.seed, zero_is_ten=args.zero_is_ten)
-    rng = random.Random(args.seed)
-    decisions = 0
-    while not state.is_over:
-        action = rng.choice(state.legal_actions())
-        if args.verbose:
-            print(f"round {state.round} player {state.current_player}: {action_to_str(action)}")
-        state.apply(action)
-        decisions += 1
+    agents = [RandomAgent(seed=args.seed * 100 + seat) for seat in range(args.players)]
+
+    def show(decision: Decision) -> None:
+        print(f"decision {decision.index + 1} player {decision.seat}: {action_to_str(decision.action)}")
+
+    result = play_game(state, agents, on_decision=show if args.verbose else None)
     print(render_text(state, viewer=None))
     print()
-    print(f"{decisions} decisions, {state.round} rounds, seed {args.seed}")
-    print(render_breakdown(state.score_breakdown()))
+    print(f"{len(result.actions)} decisions, {state.round} rounds, seed {args.seed}")
+    print(render_breakdown(result.breakdown))
     return 0
 
 

@@ -25,8 +25,8 @@ import torch  # noqa: E402
 from ray.rllib.core.columns import Columns  # noqa: E402
 from ray.rllib.core.rl_module.rl_module import RLModule  # noqa: E402
 
-from art_gallery_env.agents.policy import PolicyAgent, load_policy  # noqa: E402
 from art_gallery_env import raw_env  # noqa: E402
+from art_gallery_env.agents.policy import PolicyAgent, load_policy  # noqa: E402
 from art_gallery_env.cli import main as cli_main  # noqa: E402
 from art_gallery_env.training.rllib_env import make_rllib_env  # noqa: E402
 from art_gallery_env.training.rllib_module import MaskedPPOTorchRLModule, export_rllib_module  # noqa: E402

@@ -20,11 +20,12 @@ import numpy as np
 
 from art_gallery_env.agents.base import Agent
 from art_gallery_env.agents.registry import make_agent
+from art_gallery_env.arena.loop import play
 from art_gallery_env.env.aec import final_rewards
-from art_gallery_env.env.observation import OBSERVATION_SIZE, ObservationEncoder
+from art_gallery_env.env.observation import OBSERVATION_SIZE
+from art_gallery_env.env.seat import SeatObserver
 from art_gallery_env.rules.actions import NUM_ACTIONS
 from art_gallery_env.rules.cards import default_card_set
-from art_gallery_env.rules.hidden import PlayerView
 from art_gallery_env.rules.state import GameState, new_game
 
 SNAPSHOT_SUFFIX = ".safetensors"
@@ -115,7 +116,7 @@ class SelfPlayEnv(gym.Env):
         self.fixed_learner_seat = learner_seat
         self.observation_space = gym.spaces.Box(0.0, np.inf, (OBSERVATION_SIZE,), np.float32)
         self.action_space = gym.spaces.Discrete(NUM_ACTIONS)
-        self._encoder = ObservationEncoder(default_card_set())
+        self._seats = SeatObserver(default_card_set())
         self._seed_rng = random.Random(seed)
         self._episode = 0
         self.state: GameState | None = None
@@ -140,7 +141,7 @@ class SelfPlayEnv(gym.Env):
         for k, agent in enumerate(self.opponents.values()):
             agent.reset(game_seed + k)
         self.state = new_game(self.num_players, game_seed, zero_is_ten=self.zero_is_ten)
-        self._encoder.reset()
+        self._seats.reset()
         self._play_opponents()
         return self._observe(), {"learner_seat": self.learner}
 
@@ -161,22 +162,20 @@ class SelfPlayEnv(gym.Env):
 
     def action_masks(self) -> np.ndarray:
         """MaskablePPO reads this: the learner's legal actions (all False once over)."""
-        mask = np.zeros(NUM_ACTIONS, dtype=bool)
-        if not self.state.is_over:
-            mask[self.state.legal_actions()] = True
-        return mask
+        return self._seats.action_mask(self.state, self.learner).astype(bool)
 
     def _observe(self) -> np.ndarray:
-        return self._encoder.encode(self.state, self.learner)
+        return self._seats.observation(self.state, self.learner)
 
     def _play_opponents(self) -> None:
-        state = self.state
-        while not state.is_over and state.current_player != self.learner:
-            seat = state.current_player
-            mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
-            mask[state.legal_actions()] = 1
-            obs = self._encoder.encode(state, seat)
-            state.apply(self.opponents[seat].act(obs, mask, PlayerView(state, seat)))
+        """The other seats move until it is the learner's turn or the game is over."""
+        learner = self.learner
+        play(
+            self.state,
+            self.opponents,
+            self._seats,
+            stop=lambda state: state.current_player == learner,
+        )
 
 
 def make_selfplay_env_fn(

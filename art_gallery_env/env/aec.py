@@ -27,9 +27,12 @@ from ..rules.cards import CardSet, default_card_set
 from ..rules.game import IllegalActionError
 from ..rules.scoring import winners
 from ..rules.state import GameState, new_game
-from .observation import OBSERVATION_SIZE, ObservationEncoder
+from .observation import OBSERVATION_SIZE
 from .render import render_breakdown, render_text
+from .seat import SeatObserver
 
+ENV_VERSION = "art_gallery_v0"
+"""The env's name and version (PettingZoo's convention); records and checkpoints store it."""
 REWARD_MODES = ("win", "score_margin")
 ILLEGAL_ACTION_MODES = ("raise", "terminate")
 RENDER_MODES = ("ansi", "human")
@@ -52,7 +55,7 @@ def final_rewards(breakdown: list[dict[str, Any]], reward_mode: str) -> list[flo
 class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
     metadata = {
         "render_modes": list(RENDER_MODES),
-        "name": "art_gallery_v0",
+        "name": ENV_VERSION,
         "is_parallelizable": False,
     }
 
@@ -90,7 +93,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         self.card_set = card_set or default_card_set()
         self.possible_agents = [f"player_{i}" for i in range(num_players)]
         self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
-        self.encoder = ObservationEncoder(self.card_set)
+        self.seats = SeatObserver(self.card_set)
         obs_space = spaces.Dict(
             {
                 "observation": spaces.Box(0.0, np.inf, (OBSERVATION_SIZE,), np.float32),
@@ -101,7 +104,6 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         self.action_spaces = {a: spaces.Discrete(NUM_ACTIONS) for a in self.possible_agents}
         self._seed_rng = random.Random()
         self.state: GameState | None = None
-        self._masks: dict[tuple[int, ...], bytearray] = {}
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]
@@ -135,7 +137,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
                 start_player=options.get("start_player"),
                 card_set=self.card_set,
             )
-        self.encoder.reset()
+        self.seats.reset()
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -148,21 +150,15 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         player = self.agent_name_mapping[agent]
         return {
-            "observation": self.encoder.encode(self.state, player),
-            "action_mask": self.action_mask(agent),
+            "observation": self.seats.observation(self.state, player),
+            "action_mask": self.seats.action_mask(self.state, player),
         }
 
     def action_mask(self, agent: str) -> np.ndarray:
         """1 for each legal action of ``agent``; all 0 when it is not its turn."""
-        if self.state is None or self.agent_name_mapping[agent] != self.state.current_player:
+        if self.state is None:
             return np.zeros(NUM_ACTIONS, dtype=np.int8)
-        legal = tuple(self.state.legal_actions())
-        mask = self._masks.get(legal)
-        if mask is None:  # a few hundred distinct sets occur, so they are kept
-            mask = self._masks[legal] = bytearray(NUM_ACTIONS)
-            for action in legal:
-                mask[action] = 1
-        return np.array(mask, dtype=np.int8)  # a new array: callers may write to it
+        return self.seats.action_mask(self.state, self.agent_name_mapping[agent])
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+from art_gallery_env.arena.loop import GameResult, play_game
 from art_gallery_env.rules.hidden import bid_is_hidden
 from art_gallery_env.rules.state import BID, MOVE, GameState, new_game
 
@@ -48,3 +49,16 @@ def _movable(state: GameState, rival: int) -> bool:
     if state.phase in (MOVE, BID):
         pool.update(v for v in range(9) if state.hands[rival][v])
     return bool(bids) and len(pool) > 1
+
+
+def play_seeded(
+    agents: list,
+    seed: int,
+    agent_seeds: list[int] | None = None,
+    max_decisions: int | None = None,
+) -> GameResult:
+    """One game through the arena's game loop: a game seed, optional agent seeds."""
+    if agent_seeds is not None:
+        for agent, agent_seed in zip(agents, agent_seeds, strict=True):
+            agent.reset(agent_seed)
+    return play_game(new_game(len(agents), seed), agents, max_decisions=max_decisions)

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from agent_test_helpers import play_seeded
 
 from art_gallery_env.agents import HeuristicAgent, ISMCTSAgent, RandomAgent, make_agent
-from art_gallery_env.agents.match import play_game
 from art_gallery_env.env.aec import raw_env
 
 
@@ -19,14 +19,14 @@ def test_heuristic_and_random_play_legally(num_players: int) -> None:
             for seat in range(num_players)
         ]
         seeds = [game * 10 + seat for seat in range(num_players)]
-        result = play_game(agents, seed=1000 * num_players + game, agent_seeds=seeds)
-        assert result.breakdown and len(result.rewards) == num_players
+        result = play_seeded(agents, seed=1000 * num_players + game, agent_seeds=seeds)
+        assert result.breakdown and len(result.breakdown) == num_players
 
 
 @pytest.mark.parametrize("num_players", [2, 3, 4, 5, 6])
 def test_all_heuristic_tables_play_legally(num_players: int) -> None:
     agents = [HeuristicAgent() for _ in range(num_players)]
-    play_game(agents, seed=77 + num_players, agent_seeds=list(range(num_players)))
+    play_seeded(agents, seed=77 + num_players, agent_seeds=list(range(num_players)))
 
 
 @pytest.mark.parametrize("num_players", [2, 3, 4, 5, 6])
@@ -35,7 +35,7 @@ def test_ismcts_plays_legally(num_players: int) -> None:
     agents = [ISMCTSAgent(iters=4, rollout=rollout)] + [
         HeuristicAgent() if seat % 2 else RandomAgent() for seat in range(1, num_players)
     ]
-    play_game(agents, seed=5 + num_players, agent_seeds=list(range(num_players)))
+    play_seeded(agents, seed=5 + num_players, agent_seeds=list(range(num_players)))
 
 
 def test_heuristic_without_view_plays_randomly_but_legally() -> None:

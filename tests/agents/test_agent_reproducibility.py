@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
+from agent_test_helpers import play_seeded
 
 from art_gallery_env.agents import make_agent
-from art_gallery_env.agents.match import play_game
 
 
 @pytest.mark.parametrize(
@@ -20,7 +20,7 @@ from art_gallery_env.agents.match import play_game
 def test_same_seeds_same_game(specs: list[str], num_players: int) -> None:
     def run(agent_seed_base: int) -> list[int]:
         agents = [make_agent(spec, seed=agent_seed_base + i) for i, spec in enumerate(specs)]
-        return play_game(agents, seed=11, max_decisions=150).actions
+        return play_seeded(agents, seed=11, max_decisions=150).actions
 
     first = run(100)
     assert run(100) == first
@@ -30,6 +30,6 @@ def test_same_seeds_same_game(specs: list[str], num_players: int) -> None:
 
 def test_reset_restarts_the_random_stream() -> None:
     agents = [make_agent("heuristic", seed=4), make_agent("ismcts:iters=5", seed=5)]
-    first = play_game(agents, seed=2, agent_seeds=[4, 5], max_decisions=100).actions
-    second = play_game(agents, seed=2, agent_seeds=[4, 5], max_decisions=100).actions
+    first = play_seeded(agents, seed=2, agent_seeds=[4, 5], max_decisions=100).actions
+    second = play_seeded(agents, seed=2, agent_seeds=[4, 5], max_decisions=100).actions
     assert first == second

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import time
 
-from agent_test_helpers import mid_round_state
+from agent_test_helpers import mid_round_state, play_seeded
 
 from art_gallery_env.agents import HeuristicAgent, ISMCTSAgent, RandomAgent
-from art_gallery_env.agents.match import play_game
 from art_gallery_env.rules.hidden import PlayerView
 
 
@@ -17,13 +16,13 @@ def test_heuristic_beats_random() -> None:
         seat = game % 2
         agents = [RandomAgent(), RandomAgent()]
         agents[seat] = HeuristicAgent()
-        result = play_game(agents, seed=500 + game, agent_seeds=[game, game + 1])
+        result = play_seeded(agents, seed=500 + game, agent_seeds=[game, game + 1])
         wins += seat in result.winners
     assert wins >= 9
 
 
 def test_ismcts_beats_random() -> None:
-    result = play_game(
+    result = play_seeded(
         [RandomAgent(), ISMCTSAgent(iters=20, rollout="random")], seed=3, agent_seeds=[1, 2]
     )
     assert result.winners == [1]

@@ -10,9 +10,15 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from agent_test_helpers import play_seeded
 
-from art_gallery_env.agents import CheckpointError, PolicyAgent, layout_fingerprint, load_policy, make_agent
-from art_gallery_env.agents.match import play_game
+from art_gallery_env.agents import (
+    CheckpointError,
+    PolicyAgent,
+    layout_fingerprint,
+    load_policy,
+    make_agent,
+)
 from art_gallery_env.agents.policy import (
     METADATA_KEY,
     export_torch_mlp,
@@ -87,7 +93,7 @@ def test_policy_agent_plays_whole_games(tmp_path: Path) -> None:
     path = export_torch_mlp(_tiny_mlp(3), tmp_path / "p.safetensors")
     for n in (2, 5):
         agents = [make_agent(str(path)), *[make_agent("random", seed=i) for i in range(n - 1)]]
-        play_game(agents, seed=n)
+        play_seeded(agents, seed=n)
 
 
 def test_registry_policy_spec(tmp_path: Path) -> None:
@@ -189,7 +195,9 @@ def test_save_policy_weights_round_trip(tmp_path: Path) -> None:
 
 
 def test_unsupported_checkpoint_types(tmp_path: Path, monkeypatch) -> None:
-    monkeypatch.setitem(sys.modules, "art_gallery_env.training.checkpoints", None)  # no [train] hook here
+    monkeypatch.setitem(
+        sys.modules, "art_gallery_env.training.checkpoints", None
+    )  # no [train] hook here
     zip_path = tmp_path / "model.zip"
     zip_path.write_bytes(b"PK")
     with pytest.raises(CheckpointError, match=r"SB3 \.zip checkpoints need the \[train\] extra"):

@@ -9,7 +9,6 @@ from collections import Counter
 import pytest
 
 from art_gallery_env.agents.registry import agent_names
-from art_gallery_env.cli import main
 from art_gallery_env.arena.evaluate import (
     MatchConfig,
     MatchError,
@@ -21,6 +20,7 @@ from art_gallery_env.arena.evaluate import (
     run_match,
     wilson_interval,
 )
+from art_gallery_env.cli import main
 
 TIMING_KEYS = {"think_s", "ms_per_decision", "wall_s"}
 

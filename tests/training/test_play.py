@@ -8,9 +8,9 @@ import sys
 
 import pytest
 
-from art_gallery_env.cli import main
-from art_gallery_env.arena.terminal import PlaySession, load_play_game, parse_opponents
 from art_gallery_env.arena.records import load_record, replay_record
+from art_gallery_env.arena.terminal import PlaySession, load_play_game, parse_opponents
+from art_gallery_env.cli import main
 
 # Each prompt gets: nonsense (unknown name), 99 (bad number), then the first legal choice.
 BAD_THEN_FIRST = "nonsense\n99\n1\n"

@@ -10,7 +10,6 @@ import random
 import pytest
 
 from art_gallery_env import new_game
-from art_gallery_env.cli import main
 from art_gallery_env.arena.records import (
     RECORD_FORMAT,
     RecordFormatError,
@@ -22,6 +21,7 @@ from art_gallery_env.arena.records import (
     save_record,
     validate_record,
 )
+from art_gallery_env.cli import main
 
 
 def _random_record(num_players: int = 3, seed: int = 9, zero_is_ten: bool = False) -> dict:
