@@ -15,7 +15,7 @@ action with the highest logit (or samples from the masked softmax with its seed 
 and ``safetensors`` (the ``[tools]`` extra), not torch.
 
 ``load_policy`` dispatches on the file suffix; SB3 ``.zip`` checkpoints from
-``art-gallery train`` go through :func:`load_sb3_zip` (needs the ``[train]`` extra).
+``art-gallery train`` go through :mod:`.run_checkpoint` (needs the ``[train]`` extra).
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ from typing import Any
 import numpy as np
 
 from art_gallery_env.env.observation import FIELDS, OBSERVATION_SIZE
+from art_gallery_env.files import atomic_write_bytes
 from art_gallery_env.rules.actions import NUM_ACTIONS
 from art_gallery_env.rules.hidden import PlayerView
 
@@ -111,8 +112,8 @@ def save_policy_weights(
     header = {**_layout_header(), **dict(meta)}
     tensors = {name: np.ascontiguousarray(a, dtype=np.float32) for name, a in weights.items()}
     _check(str(path), header, tensors)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    safetensors_numpy.save_file(tensors, str(path), metadata={METADATA_KEY: json.dumps(header)})
+    data = safetensors_numpy.save(tensors, metadata={METADATA_KEY: json.dumps(header)})
+    atomic_write_bytes(path, data)
     load_policy(path)
     return path
 
@@ -179,26 +180,14 @@ def load_policy(path: str | os.PathLike[str]) -> MLPPolicy:
     """Load a checkpoint for play, dispatching on the suffix."""
     path = Path(path)
     if path.suffix == ".zip":
-        return load_sb3_zip(path)
+        from .run_checkpoint import load_zip_policy  # needs the [train] extra
+
+        return load_zip_policy(path)
     if path.suffix != SUFFIX:
         raise CheckpointError(f"{path}: unknown checkpoint type; expected a {SUFFIX} file")
     if not path.is_file():
         raise CheckpointError(f"{path}: no such checkpoint file")
     return _load_safetensors(path)
-
-
-def load_sb3_zip(path: Path) -> MLPPolicy:
-    """A Stable-Baselines3 ``.zip`` from ``art-gallery train``: unpickling it needs torch and
-    sb3-contrib (the ``[train]`` extra), so the loader lives in ``training.checkpoints``."""
-    try:
-        from art_gallery_env.training.checkpoints import load_zip_policy
-    except ImportError as exc:
-        raise CheckpointError(
-            f"{path}: SB3 .zip checkpoints need the [train] extra ({exc}); install it with "
-            f"pip install 'art-gallery-env[train]', or play the weights-only {SUFFIX} file "
-            f"written beside the zip"
-        ) from exc
-    return load_zip_policy(path)
 
 
 def _safetensors_numpy():

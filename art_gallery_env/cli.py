@@ -19,7 +19,8 @@ def _demo(args: argparse.Namespace) -> int:
     agents = [RandomAgent(seed=args.seed * 100 + seat) for seat in range(args.players)]
 
     def show(decision: Decision) -> None:
-        print(f"decision {decision.index + 1} player {decision.seat}: {action_to_str(decision.action)}")
+        name = action_to_str(decision.action)
+        print(f"decision {decision.index + 1} player {decision.seat}: {name}")
 
     result = play_game(state, agents, on_decision=show if args.verbose else None)
     print(render_text(state, viewer=None))

@@ -14,16 +14,12 @@ import argparse
 import platform
 import random
 import statistics
-import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from art_gallery_env.agents.heuristic import HeuristicPolicy  # noqa: E402
-from art_gallery_env.agents.ismcts import ROLLOUTS, ISMCTSAgent  # noqa: E402
-from art_gallery_env.rules.hidden import PlayerView  # noqa: E402
-from art_gallery_env.rules.state import GameState, new_game  # noqa: E402
+from art_gallery_env.agents.heuristic import HeuristicPolicy
+from art_gallery_env.agents.ismcts import ROLLOUTS, ISMCTSAgent
+from art_gallery_env.rules.hidden import PlayerView
+from art_gallery_env.rules.state import GameState, new_game
 
 
 def sample_positions(num_players: int, count: int, seed: int) -> list[GameState]:

@@ -8,12 +8,9 @@ from __future__ import annotations
 
 import sys
 from collections import Counter
-from pathlib import Path
 
 # Runs from a checkout without installing the package.
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from art_gallery_env.rules.cards import CardSet, load_card_set  # noqa: E402
+from art_gallery_env.rules.cards import CardSet, load_card_set
 
 
 def _cell(card_set: CardSet, row: int, entry: tuple[int, int] | None) -> str:

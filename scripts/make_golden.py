@@ -22,11 +22,9 @@ from typing import Any
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+from art_gallery_env import raw_env
 
-from art_gallery_env import raw_env  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 GOLDEN_DIR = ROOT / "tests" / "golden"
 FORMAT = "art-gallery-env/golden"

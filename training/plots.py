@@ -5,21 +5,6 @@ from __future__ import annotations
 import csv
 from pathlib import Path
 
-EVAL_COLUMNS = ["steps", "opponent", "win_share", "mean_score", "wall_s"]
-
-
-def append_eval_csv(
-    path: Path, steps: int, results: dict[str, dict[str, float]], wall_s: float
-) -> None:
-    """One row per opponent of a periodic evaluation; the win-rate plot reads this file."""
-    new = not path.exists()
-    with path.open("a", newline="") as handle:
-        writer = csv.writer(handle)
-        if new:
-            writer.writerow(EVAL_COLUMNS)
-        for opponent, r in results.items():
-            writer.writerow([steps, opponent, r["win_share"], r["mean_score"], round(wall_s, 1)])
-
 
 class PlotError(ValueError):
     """A run folder without the logs a plot needs."""

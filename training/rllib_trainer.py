@@ -34,13 +34,14 @@ from typing import Any
 import numpy as np
 import yaml
 
-from art_gallery_env.agents.policy import CheckpointError, layout_fingerprint
+from art_gallery_env.agents.policy import CheckpointError
+from art_gallery_env.files import atomic_write_text
 
-from .checkpoints import ENV_VERSION, FORMAT, VERSION, package_versions
 from .config import TrainConfig
-from .plots import append_eval_csv
+from .legacy import legacy_module_names
 from .rllib_env import ENV_NAME, make_rllib_env, register_rllib_env
 from .rllib_module import MaskedPPOTorchRLModule, export_rllib_module, module_spec
+from .selection import CheckpointSelector, TrainerState, final_evaluation
 
 MAIN = "main"
 CHECKPOINT_DIR = "rllib_checkpoint"
@@ -218,7 +219,7 @@ def _result(result: dict[str, Any], *path: str, default: Any = None) -> Any:
 
 
 class _RunLog:
-    """``logs/progress.csv`` (the columns ``art-gallery plot`` reads) and ``eval.csv``."""
+    """``logs/progress.csv``: the columns ``art-gallery plot`` reads, as SB3 writes them."""
 
     FIELDS = (
         "time/total_timesteps",
@@ -236,7 +237,6 @@ class _RunLog:
     def __init__(self, run_dir: Path) -> None:
         self.progress = run_dir / "logs" / "progress.csv"
         self.progress.parent.mkdir(parents=True, exist_ok=True)
-        self.eval_csv = run_dir / "eval.csv"
 
     def row(self, values: dict[str, Any]) -> None:
         new = not self.progress.exists()
@@ -245,9 +245,6 @@ class _RunLog:
             if new:
                 writer.writeheader()
             writer.writerow({k: ("" if values.get(k) is None else values[k]) for k in self.FIELDS})
-
-    def eval_rows(self, steps: int, results: dict[str, dict[str, float]], wall: float) -> None:
-        append_eval_csv(self.eval_csv, steps, results, wall)
 
 
 def _summarise(
@@ -307,31 +304,6 @@ def _format_line(row: dict[str, Any], total_steps: int) -> str:
     )
 
 
-def _checkpoint_meta(
-    config: TrainConfig, steps: int, iteration: int, weights: str, evaluation: dict[str, Any]
-) -> dict[str, Any]:
-    versions = package_versions()
-    try:
-        import ray
-
-        versions["ray"] = ray.__version__
-    except ImportError:  # pragma: no cover - this module is only used with ray installed
-        versions["ray"] = "not installed"
-    return {
-        "format": FORMAT,
-        "version": VERSION,
-        "env_version": ENV_VERSION,
-        "layout_fingerprint": layout_fingerprint(),
-        "versions": versions,
-        "trainer": "rllib_ppo",
-        "files": {"weights": weights, "rllib": CHECKPOINT_DIR},
-        "config": config.model_dump(),
-        "steps": steps,
-        "iteration": iteration,
-        "eval": evaluation,
-    }
-
-
 def save_algorithm(algo: Any, run_dir: Path) -> Path:
     """``algo.save_to_path`` into ``RUN_DIR/rllib_checkpoint`` (written beside, then swapped
     in, so an interrupted save leaves the previous checkpoint intact)."""
@@ -348,6 +320,22 @@ def save_algorithm(algo: Any, run_dir: Path) -> Path:
     return final
 
 
+class RLlibState(TrainerState):
+    """The algorithm's exports: ``main``'s actor as weights, the algorithm as a folder."""
+
+    trainer = "rllib_ppo"
+
+    def __init__(self, algo: Any, exporter: _MainExporter) -> None:
+        self.algo = algo
+        self.exporter = exporter
+
+    def export_weights(self, path: Path, name: str) -> None:
+        self.exporter.export(self.algo, path, name)
+
+    def save_resume_state(self, run_dir: Path, stem: str) -> dict[str, str]:
+        return {"rllib": save_algorithm(self.algo, run_dir).name}
+
+
 def train(config: TrainConfig, resume: str | Path | None = None, progress_bar: bool = True) -> Path:
     """Run a config to ``total_steps`` env steps; returns the run folder.
 
@@ -356,8 +344,6 @@ def train(config: TrainConfig, resume: str | Path | None = None, progress_bar: b
     """
     del progress_bar
     import torch
-
-    from .sb3_trainer import evaluate_policy_file, final_evaluation
 
     if config.algorithm != "rllib_ppo":
         raise ValueError(f"this trainer runs algorithm rllib_ppo, not {config.algorithm}")
@@ -369,76 +355,20 @@ def train(config: TrainConfig, resume: str | Path | None = None, progress_bar: b
     torch.set_num_threads(config.torch_threads)
     run_dir = config.resolved_run_dir
     run_dir.mkdir(parents=True, exist_ok=True)
-    (run_dir / "config.yaml").write_text(yaml.safe_dump(config.model_dump(), sort_keys=False))
-    log = _RunLog(run_dir)
+    atomic_write_text(run_dir / "config.yaml", yaml.safe_dump(config.model_dump(), sort_keys=False))
     exporter = _MainExporter(config)
     started_ray = init_ray(config)
     algo = None
-    start = time.time()
     try:
         algo = build_algorithm_config(config).build_algo()
-        if resume is not None:
-            algo.restore_from_path(str(Path(resume).resolve()))
-            print(f"resumed from {resume} at iteration {algo.iteration}", flush=True)
-        elif config.rllib.league:
-            for frozen in frozen_ids(config):  # every slot starts as the initial policy
-                snapshot_to_league(algo, frozen)
-        best_score = -float("inf")
-        steps = 0
-        for name in ("best.json", "latest.json"):
-            meta_path = run_dir / name
-            if resume is not None and meta_path.is_file():
-                meta = json.loads(meta_path.read_text())
-                if name == "best.json":
-                    best_score = meta["eval"].get("selection", best_score)
-                else:
-                    steps = int(meta.get("steps", 0))
-        next_eval = steps + config.eval.every_steps
-
-        def evaluate_and_save() -> None:
-            nonlocal best_score
-            latest = exporter.export(algo, run_dir / "latest.safetensors", f"{config.name}@latest")
-            results = evaluate_policy_file(latest, config)
-            selection = results[config.eval.opponents[-1]]["win_share"]
-            evaluation = {"results": results, "selection": selection}
-            save_algorithm(algo, run_dir)
-            meta = _checkpoint_meta(config, steps, algo.iteration, "latest.safetensors", evaluation)
-            (run_dir / "latest.json").write_text(json.dumps(meta, indent=2, sort_keys=True))
-            line = [f"step {steps}:"]
-            for opponent, r in results.items():
-                line.append(
-                    f"vs {opponent} win {r['win_share']:.1%} "
-                    f"[{r['win_ci_low']:.1%}, {r['win_ci_high']:.1%}] score {r['mean_score']:.1f}"
-                )
-            if selection >= best_score:
-                best_score = selection
-                exporter.export(algo, run_dir / "best.safetensors", f"{config.name}@best")
-                meta["files"]["weights"] = "best.safetensors"
-                (run_dir / "best.json").write_text(json.dumps(meta, indent=2, sort_keys=True))
-                line.append("(new best)")
-            print("  ".join(line), flush=True)
-            log.eval_rows(steps, results, time.time() - start)
-
-        evaluated_at = None
-        while steps < config.total_steps:
-            result = algo.train()
-            row = _summarise(result, steps, time.time() - start, config.rllib.league)
-            steps = row["time/total_timesteps"]
-            log.row(row)
-            print(_format_line(row, config.total_steps), flush=True)
-            every = config.rllib.league_snapshot_every_iters
-            if config.rllib.league and algo.iteration % every == 0:
-                # Round-robin over the slots by iteration, so a resumed run continues it.
-                slot = (algo.iteration // every - 1) % config.rllib.league_max_policies
-                snapshot_to_league(algo, frozen_ids(config)[slot])
-                print(f"  league: main copied to frozen_{slot}", flush=True)
-            if steps >= next_eval:
-                while next_eval <= steps:
-                    next_eval += config.eval.every_steps
-                evaluate_and_save()
-                evaluated_at = steps
-        if evaluated_at != steps:
-            evaluate_and_save()
+        steps = _restore(algo, config, run_dir, resume)
+        _train_loop(
+            algo,
+            config,
+            run_dir,
+            CheckpointSelector(config, run_dir, RLlibState(algo, exporter)),
+            steps,
+        )
     finally:
         if algo is not None:
             algo.stop()
@@ -449,3 +379,47 @@ def train(config: TrainConfig, resume: str | Path | None = None, progress_bar: b
     if config.eval.final_games:
         final_evaluation(run_dir, config)
     return run_dir
+
+
+def _restore(algo: Any, config: TrainConfig, run_dir: Path, resume: str | Path | None) -> int:
+    """Load ``resume`` into ``algo`` (or seed the league); returns the env steps done."""
+    if resume is None:
+        if config.rllib.league:
+            for frozen in frozen_ids(config):  # every slot starts as the initial policy
+                snapshot_to_league(algo, frozen)
+        return 0
+    with legacy_module_names():  # checkpoints from before the one-package layout
+        algo.restore_from_path(str(Path(resume).resolve()))
+    print(f"resumed from {resume} at iteration {algo.iteration}", flush=True)
+    latest = run_dir / "latest.json"
+    return int(json.loads(latest.read_text())["steps"]) if latest.is_file() else 0
+
+
+def _train_loop(
+    algo: Any, config: TrainConfig, run_dir: Path, selector: CheckpointSelector, steps: int
+) -> None:
+    """``algo.train()`` until ``total_steps``: a progress row per iteration, league
+    snapshots, and the checkpoint selection every ``eval.every_steps``."""
+    log = _RunLog(run_dir)
+    start = time.time()
+    next_eval = steps + config.eval.every_steps
+    evaluated_at = None
+    while steps < config.total_steps:
+        result = algo.train()
+        row = _summarise(result, steps, time.time() - start, config.rllib.league)
+        steps = row["time/total_timesteps"]
+        log.row(row)
+        print(_format_line(row, config.total_steps), flush=True)
+        every = config.rllib.league_snapshot_every_iters
+        if config.rllib.league and algo.iteration % every == 0:
+            # Round-robin over the slots by iteration, so a resumed run continues it.
+            slot = (algo.iteration // every - 1) % config.rllib.league_max_policies
+            snapshot_to_league(algo, frozen_ids(config)[slot])
+            print(f"  league: main copied to frozen_{slot}", flush=True)
+        if steps >= next_eval:
+            while next_eval <= steps:
+                next_eval += config.eval.every_steps
+            selector.evaluate_and_keep(steps, {"iteration": algo.iteration})
+            evaluated_at = steps
+    if evaluated_at != steps:
+        selector.evaluate_and_keep(steps, {"iteration": algo.iteration})

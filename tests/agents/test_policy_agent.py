@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import sys
-import types
 from pathlib import Path
 
 import numpy as np
@@ -18,6 +17,7 @@ from art_gallery_env.agents import (
     layout_fingerprint,
     load_policy,
     make_agent,
+    run_checkpoint,
 )
 from art_gallery_env.agents.policy import (
     METADATA_KEY,
@@ -195,9 +195,7 @@ def test_save_policy_weights_round_trip(tmp_path: Path) -> None:
 
 
 def test_unsupported_checkpoint_types(tmp_path: Path, monkeypatch) -> None:
-    monkeypatch.setitem(
-        sys.modules, "art_gallery_env.training.checkpoints", None
-    )  # no [train] hook here
+    monkeypatch.setitem(sys.modules, "sb3_contrib", None)  # as without the [train] extra
     zip_path = tmp_path / "model.zip"
     zip_path.write_bytes(b"PK")
     with pytest.raises(CheckpointError, match=r"SB3 \.zip checkpoints need the \[train\] extra"):
@@ -208,7 +206,7 @@ def test_unsupported_checkpoint_types(tmp_path: Path, monkeypatch) -> None:
         make_agent(str(tmp_path / "missing.safetensors"))
 
 
-def test_zip_hook_and_in_memory_policy(tmp_path: Path, monkeypatch) -> None:
+def test_zip_loader_and_in_memory_policy(tmp_path: Path, monkeypatch) -> None:
     module = _tiny_mlp(7)
     from_file = load_policy(export_torch_mlp(module, tmp_path / "p.safetensors"))
     in_memory = policy_from_torch_mlp(module, extra_meta={"name": "zipped"})
@@ -218,9 +216,7 @@ def test_zip_hook_and_in_memory_policy(tmp_path: Path, monkeypatch) -> None:
         calls.append(Path(path))
         return in_memory
 
-    hook = types.ModuleType("art_gallery_env.training.checkpoints")
-    hook.load_zip_policy = load_zip_policy
-    monkeypatch.setitem(sys.modules, "art_gallery_env.training.checkpoints", hook)
+    monkeypatch.setattr(run_checkpoint, "load_zip_policy", load_zip_policy)
     zip_path = tmp_path / "model.zip"
     zip_path.write_bytes(b"PK")
     agent = make_agent(str(zip_path))

@@ -11,7 +11,7 @@ pytest.importorskip("pydantic", reason="training configs need the [train] extra"
 
 from art_gallery_env.training.config import ConfigError, load_config  # noqa: E402
 
-CONFIGS = Path(__file__).resolve().parents[1] / "configs"
+CONFIGS = Path(__file__).resolve().parents[2] / "configs"
 
 
 @pytest.mark.parametrize("path", sorted(CONFIGS.glob("*.yaml")), ids=lambda p: p.name)

@@ -1,0 +1,76 @@
+"""Writing files so that a crash never leaves a half-written one.
+
+Every file the tools write (checkpoints, metadata, records, results, saved games) goes
+through these: the bytes go to a temporary file in the same folder, are flushed and
+fsynced, and the temporary file is renamed over the target. A reader sees the old file
+or the new one, never a mix, whenever the writer is killed.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, BinaryIO
+
+
+def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> Path:
+    """Write ``data`` to ``path`` atomically (temp file, fsync, rename); returns the path."""
+    path = Path(path)
+    with _temp_beside(path) as handle:
+        handle.write(data)
+    return path
+
+
+def atomic_write_text(path: str | os.PathLike[str], text: str) -> Path:
+    return atomic_write_bytes(path, text.encode("utf-8"))
+
+
+def atomic_write_json(path: str | os.PathLike[str], data: Any, **dump_options: Any) -> Path:
+    return atomic_write_text(path, json.dumps(data, **dump_options) + "\n")
+
+
+def atomic_copy(source: str | os.PathLike[str], target: str | os.PathLike[str]) -> Path:
+    """Copy a file so that ``target`` is at every moment the old or the complete new copy."""
+    target = Path(target)
+    with _temp_beside(target) as out, open(source, "rb") as src:
+        shutil.copyfileobj(src, out)
+    return target
+
+
+@contextmanager
+def _temp_beside(path: Path) -> Iterator[BinaryIO]:
+    """A new temporary file in ``path``'s folder, renamed over ``path`` when the block ends
+    without an error (after flush and fsync) and removed otherwise. Created with mode 0o666
+    minus the umask, as a plain open() would."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{uuid.uuid4().hex[:8]}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            yield handle
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    _fsync_dir(path.parent)
+
+
+def _fsync_dir(folder: Path) -> None:
+    """Make the rename itself durable (POSIX); a no-op where folders cannot be opened."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)

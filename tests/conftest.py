@@ -1,0 +1,15 @@
+"""Test-wide setup: tests import the project the way an installed user does.
+
+``python -m pytest`` puts the repository root on ``sys.path``, where the folders
+``agents/``, ``arena/`` and ``training/`` would import as top-level packages (a second
+copy of ``art_gallery_env.agents`` and friends). The installed project has no such
+names, so the root is taken off the path before any test module is imported.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path[:] = [p for p in sys.path if p and Path(p).resolve() != ROOT]
