@@ -20,6 +20,7 @@ from typing import Any, TextIO
 import numpy as np
 
 from art_gallery_env.agents.base import Agent, legal_from_mask
+from art_gallery_env.env.narration import area_name, describe_events
 from art_gallery_env.env.render import render_breakdown, render_text
 from art_gallery_env.env.seat import SeatObserver
 from art_gallery_env.rules.actions import (
@@ -37,7 +38,7 @@ from art_gallery_env.rules.state import GameState, new_game
 
 from .evaluate import derive_seed
 from .loop import Decision, play
-from .records import area_name, describe_events, make_record, save_record
+from .records import make_record, save_record
 
 SAVE_FORMAT = "art-gallery-env/play-save"
 SAVE_VERSION = 1

@@ -126,7 +126,7 @@ def _play(args: argparse.Namespace) -> int:
 
 
 def _replay(args: argparse.Namespace) -> int:
-    from art_gallery_env.arena.records import run_replay
+    from art_gallery_env.arena.replay import run_replay
 
     return run_replay(args.file, step=args.step, viewer=args.viewer)
 

@@ -21,10 +21,10 @@ from art_gallery_env import (
     raw_env,
     str_to_action,
 )
+from art_gallery_env.env.render import ROMAN
 from art_gallery_env.rules.state import BID, MOVE, PICK, SHOP
 
 PLAYER_COUNTS = range(2, 7)
-ROMAN = ("I", "II", "III", "IV", "V", "VI")
 
 
 @pytest.fixture(autouse=True)

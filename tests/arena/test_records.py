@@ -13,15 +13,15 @@ from art_gallery_env import new_game
 from art_gallery_env.arena.records import (
     RECORD_FORMAT,
     RecordFormatError,
-    describe_events,
     load_record,
     make_record,
     replay_record,
-    run_replay,
     save_record,
     validate_record,
 )
+from art_gallery_env.arena.replay import run_replay
 from art_gallery_env.cli import main
+from art_gallery_env.env.narration import describe_events
 
 
 def _random_record(num_players: int = 3, seed: int = 9, zero_is_ten: bool = False) -> dict:

@@ -252,8 +252,10 @@ def _fallback_6p() -> dict[str, Any]:
 
 
 def _fallback_2p() -> dict[str, Any]:
-    """R4.6 with 2 players (5 areas), round 2: seat 0 picked seat 1's 5 in round 1 and
-    holds 0, 5, 5 on its last turn; area 3 is full; 0 and 5 (either way) land on 3."""
+    """R4.6 with 2 players (5 areas): a CONSTRUCTED position, not reachable in a real
+    game (see docs/rules.md, R4.6: seat 0 moved with 4, 6 and 7, yet all its bids are on
+    area 3). It exercises the fallback code with the 2-player board: seat 0 holds 0, 5,
+    5 on its last turn, area 3 is full, and 0 and 5 (either way) land on 3."""
     bids = {
         1: [(1, 4)],
         3: [(1, 1), (0, 1), (1, 2), (0, 2), (1, 3), (0, 3)],

@@ -314,6 +314,51 @@ def test_R5_5_gallery_card_picks_in_marker_order_any_card(last_turn):
     assert picks == [(1, 2), (0, 7), (1, 5)]
 
 
+# Marker orders that read differently backwards (the other tests' 1, 0, 1 is a
+# palindrome), so picking in reversed marker order would fail here.
+THREE_SEAT_SHOP = {
+    0: [(2, 3), (0, 5)],  # + seat 1's pending 7: markers I seat 2, II seat 0, III seat 1
+    1: [(0, 0), (1, 0), (2, 0)],
+    2: [(0, 1), (1, 1), (2, 1)],
+    3: [(0, 2), (1, 2), (2, 2)],
+}
+THREE_SEAT_GALLERY = {
+    1: [(0, 0), (1, 0), (2, 0)],
+    2: [(1, 5), (0, 3)],  # + seat 2's pending 7: markers I seat 1, II seat 0, III seat 2
+    3: [(0, 1), (1, 1), (2, 1)],
+    4: [(0, 2), (1, 2), (2, 2)],
+}
+
+
+def test_R5_2_shop_tiles_and_picks_follow_marker_order_not_its_reverse(last_turn):
+    s = last_turn(3, THREE_SEAT_SHOP, player=1, at=0, hand=[7, 8])
+    s.apply(bid_action(7))
+    shoppers = []
+    while s.phase == SHOP:
+        shoppers.append(s.current_player)
+        s.apply(shop_action(()))
+    assert shoppers == [2, 0, 1]
+    pickers = []
+    while s.phase == PICK and s.dist_area == 0:
+        pickers.append(s.current_player)
+        s.apply(s.legal_actions()[0])
+    picks = [d["player"] for d in _events(s, "pick") if d["area"] == 0]
+    assert pickers == [2, 0] and picks == [2, 0, 1]  # marker III takes the last card
+
+
+def test_R5_5_gallery_picks_follow_marker_order_not_its_reverse(last_turn):
+    s = last_turn(3, THREE_SEAT_GALLERY, player=2, at=2, hand=[7, 8])
+    s.apply(bid_action(7))
+    assert (s.phase, s.dist_area) == (PICK, 2)
+    assert _painting_event(s, 2)["player"] == 2  # 7 against 5 and 3
+    pickers = []
+    while s.phase == PICK and s.dist_area == 2:
+        pickers.append(s.current_player)
+        s.apply(s.legal_actions()[-1])
+    picks = [(d["player"], d["value"]) for d in _events(s, "pick") if d["area"] == 2]
+    assert pickers == [1, 0] and picks == [(1, 7), (0, 5), (2, 3)]
+
+
 # -- R5.6 ------------------------------------------------------------------------------
 ZERO_BIDS = {1: [(0, 2), (1, 0)], 2: [(0, 0), (1, 8), (0, 1)], 3: [(0, 3), (1, 1)]}
 
@@ -328,6 +373,24 @@ def test_R5_6_zero_is_ten_variant(variant, totals, winner, last_turn, finish_rou
     assert _painting_event(s, 2)["totals"] == totals
     assert _painting_event(s, 2)["player"] == winner
     assert _painting_event(s, 1)["totals"] == [2, 0]  # a lone 0 stays 0 either way
+
+
+TWO_ZEROS = {1: [(0, 1), (1, 1)], 2: [(0, 0), (1, 8), (0, 0), (1, 7)], 3: [(0, 2)]}
+OWN_TWO_ZEROS = {0: [0, 0, 1, 2, 3, 4, 5, 6, 7], 1: [1, 2, 3, 4, 5, 6, 7, 8, 8]}
+
+
+@pytest.mark.parametrize("variant,totals,winner", [(False, [0, 15], 1), (True, [20, 15], 0)])
+def test_R5_6_two_zeros_of_one_player_count_ten_each(
+    variant, totals, winner, last_turn, finish_round
+):
+    # Gallery 2: seat 0 bids both 0s (it picked seat 1's 0 earlier), seat 1 an 8 and a 7.
+    s = last_turn(
+        2, TWO_ZEROS, player=1, at=4, hand=[3, 8], owned=OWN_TWO_ZEROS, zero_is_ten=variant
+    )
+    s.apply(bid_action(3))
+    finish_round(s)
+    assert _painting_event(s, 2)["totals"] == totals
+    assert _painting_event(s, 2)["player"] == winner
 
 
 def test_R5_6_zero_is_ten_is_off_by_default_and_not_in_the_shop(last_turn):

@@ -19,7 +19,10 @@ ray = pytest.importorskip(
 )
 pytest.importorskip("ray.rllib", reason="RLlib training needs the [rllib] extra")
 # RLlib re-registers its gymnasium id for multi-agent envs whenever it builds an env.
-pytestmark = pytest.mark.filterwarnings("ignore:.*Overriding environment rllib-multi-agent")
+pytestmark = [
+    pytest.mark.slow,  # starts Ray
+    pytest.mark.filterwarnings("ignore:.*Overriding environment rllib-multi-agent"),
+]
 
 import torch  # noqa: E402
 from ray.rllib.core.columns import Columns  # noqa: E402

@@ -1,0 +1,142 @@
+"""``art-gallery replay``: print a recorded game decision by decision, as one seat or a
+spectator saw it, and check that the replay reaches the stored scores."""
+
+from __future__ import annotations
+
+import sys
+from typing import TextIO
+
+from art_gallery_env.env.narration import describe_event, describe_events
+from art_gallery_env.env.render import render_breakdown, render_text
+from art_gallery_env.rules.actions import action_to_str
+from art_gallery_env.rules.hidden import visible_events
+from art_gallery_env.rules.state import GameState
+
+from .records import (
+    RecordFormatError,
+    final_totals,
+    initial_state,
+    load_record,
+    replay_record,
+)
+
+
+class _StopReplay(Exception):
+    pass
+
+
+class _ReplayPrinter:
+    """Prints a replay as it is re-simulated: each decision, the board at round ends (or
+    after every decision with ``step``), waiting for Enter on a terminal."""
+
+    def __init__(
+        self,
+        record: dict,
+        viewer: int | None,
+        step: bool,
+        out: TextIO,
+        stdin: TextIO,
+    ) -> None:
+        self.viewer = viewer
+        self.step = step
+        self.out = out
+        self.stdin = stdin
+        self.interactive = step and stdin.isatty()
+        self.names = [f"P{p} ({spec})" for p, spec in enumerate(record["agents"])]
+        self.shown = 0
+        self.current_round = 1
+
+    def emit(self, text: str = "") -> None:
+        print(text, file=self.out)
+
+    def start(self, path: str, record: dict, state: GameState) -> None:
+        setup = record["setup"]
+        self.emit(
+            f"Record {path}: {setup['num_players']} players, seed {setup['seed']}, "
+            f"zero_is_ten={setup['zero_is_ten']}, {len(record['actions'])} decisions"
+        )
+        self.emit("Seats: " + ", ".join(self.names))
+        for line in describe_events(state, 0, self.viewer, self.names):
+            self.emit("  " + line)
+        self.emit(render_text(state, self.viewer))
+        self.shown = len(state.events)
+        self.current_round = state.round
+
+    def on_step(self, i: int, player: int, action: int, after: GameState) -> None:
+        viewer, names = self.viewer, self.names
+        events = (after.events if viewer is None else visible_events(after, viewer))[self.shown :]
+        self.shown = len(after.events)
+        # The first new event is the decision itself (move, bid, shop or pick).
+        own_kind, own_data = events[0]
+        name = action_to_str(action)
+        if own_kind == "bid" and own_data.get("value") is None:
+            name = "bid ?"
+        own = describe_event(own_kind, own_data, after.cards, names)
+        self.emit(f"[{i + 1}] round {self.current_round}, {name}: {own}")
+        round_ended = False
+        for kind, data in events[1:]:
+            line = describe_event(kind, data, after.cards, names)
+            if line is not None:
+                self.emit("  " + line)
+            round_ended = round_ended or kind in ("round_start", "game_over")
+        self.current_round = after.round
+        if self.step or round_ended:
+            self.emit(render_text(after, viewer))
+        if self.step:
+            self.wait()
+
+    def wait(self) -> None:
+        if self.interactive:
+            print("-- Enter: next decision, q: stop --", end=" ", file=self.out, flush=True)
+            if self.stdin.readline().strip().lower() in ("q", "quit"):
+                raise _StopReplay
+
+    def finish(self, record: dict, final: GameState) -> int:
+        """The final breakdown and the comparison with the stored scores (exit status)."""
+        breakdown = final.score_breakdown()
+        if not final.is_over:
+            self.emit("The record ends before the game is over; scores so far:")
+        self.emit(render_breakdown(breakdown))
+        stored = final_totals(record.get("breakdown"))
+        replayed = final_totals(breakdown)
+        if stored is None:
+            self.emit("The record stores no final scores to compare with.")
+            return 0
+        if stored == replayed:
+            self.emit(f"Replayed scores match the stored ones: {replayed}")
+            return 0
+        self.emit(f"MISMATCH: replayed scores {replayed} differ from the stored {stored}")
+        return 1
+
+
+def run_replay(
+    path: str,
+    *,
+    step: bool = False,
+    viewer: int | None = None,
+    out: TextIO | None = None,
+    stdin: TextIO | None = None,
+) -> int:
+    """Print a recorded game; returns 0 when the replayed scores match the stored ones."""
+    try:
+        record = load_record(path)
+    except RecordFormatError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+    n = record["setup"]["num_players"]
+    if viewer is not None and not 0 <= viewer < n:
+        print(
+            f"error: --viewer must be 'all' or a seat in 0..{n - 1}, got {viewer}", file=sys.stderr
+        )
+        return 2
+    printer = _ReplayPrinter(record, viewer, step, out or sys.stdout, stdin or sys.stdin)
+    printer.start(path, record, initial_state(record))
+    try:
+        final = replay_record(record, on_step=printer.on_step)
+    except RecordFormatError as err:
+        print(f"error: {path}: {err}", file=sys.stderr)
+        return 2
+    except _StopReplay:
+        printer.emit("Replay stopped.")
+        return 0
+    return printer.finish(record, final)

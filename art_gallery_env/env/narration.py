@@ -1,0 +1,91 @@
+"""Events in words: one line per engine event, as a given seat may know it (R8).
+
+``art-gallery replay``, terminal play and the web app narrate games with these.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..rules.actions import SHOP_CHOICES
+from ..rules.cards import CardSet
+from ..rules.hidden import visible_events
+from ..rules.state import GameState
+from .render import ROMAN, painting_label
+
+
+def area_name(area: int) -> str:
+    return "the Shop" if area == 0 else f"Gallery {area}"
+
+
+def describe_event(
+    kind: str, data: dict[str, Any], cards: CardSet, names: list[str] | None = None
+) -> str | None:
+    """One line for an engine event (bids whose value is None are shown face down)."""
+
+    def who(p: int) -> str:
+        return names[p] if names else f"P{p}"
+
+    if kind == "setup":
+        return None
+    if kind == "round_start":
+        text = f"-- round {data['round']} begins; {who(data['start_player'])} starts"
+        refilled = data.get("refilled") or []
+        if refilled:
+            text += "; new paintings: " + ", ".join(
+                f"{area_name(a)} {painting_label(cards, n)}" for a, n in refilled
+            )
+        return text
+    if kind == "move":
+        direction = "anticlockwise" if data["direction"] else "clockwise"
+        text = f"{who(data['player'])} plays {data['value']} face up, moves {direction} to "
+        text += area_name(data["to"])
+        if data.get("fallback"):
+            text += " (passing full areas, R4.6)"
+        return text
+    if kind == "bid":
+        value = data.get("value")
+        card = "a face-down card" if value is None else f"card {value}"
+        return (
+            f"{who(data['player'])} bids {card} at {area_name(data['area'])} "
+            f"(marker {ROMAN[data['marker']]})"
+        )
+    if kind == "start_card":
+        last = ", ".join(f"{who(p)}={v}" for p, v in enumerate(data["last_cards"]))
+        return f"start card goes to {who(data['player'])} (last cards: {last})"
+    if kind == "reveal":
+        bids = ", ".join(f"{ROMAN[k]}:{who(p)}={v}" for k, (p, v) in enumerate(data["bids"]))
+        return f"{area_name(data['area'])} reveals its bids: {bids}"
+    if kind == "shop":
+        marks = SHOP_CHOICES[data["choice"]]
+        if not marks:
+            return f"{who(data['player'])} takes no tile"
+        taken = ", ".join(f"#{t} from pile {m}" for m, t in zip(marks, data["tiles"]))
+        return f"{who(data['player'])} takes {taken}"
+    if kind == "painting":
+        totals = ", ".join(f"{who(p)}={t}" for p, t in enumerate(data["totals"]))
+        return (
+            f"{who(data['player'])} wins {painting_label(cards, data['painting'])} at "
+            f"{area_name(data['area'])} (bid totals {totals})"
+        )
+    if kind == "pick":
+        return f"{who(data['player'])} picks card {data['value']} at {area_name(data['area'])}"
+    if kind == "game_over":
+        return f"== game over after round {data['rounds']}: {data['reason']}"
+    return f"{kind}: {data}"
+
+
+def describe_events(
+    state: GameState,
+    start: int,
+    viewer: int | None = None,
+    names: list[str] | None = None,
+) -> list[str]:
+    """Lines for ``state.events[start:]`` as ``viewer`` may see them (None: everything)."""
+    events = state.events if viewer is None else visible_events(state, viewer)
+    lines = []
+    for kind, data in events[start:]:
+        line = describe_event(kind, data, state.cards, names)
+        if line is not None:
+            lines.append(line)
+    return lines
