@@ -14,7 +14,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from .policy import CheckpointError, MLPPolicy, layout_fingerprint, policy_from_torch_mlp
+from .policy_format import CheckpointError, MLPPolicy, layout_fingerprint, policy_from_torch_mlp
 
 FORMAT = "art-gallery-env/checkpoint"
 VERSION = 1

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from functools import cache
 from operator import add
+from typing import TYPE_CHECKING
 
 from .actions import (
     BID_BASE,
@@ -29,7 +30,7 @@ from .board import (
     empty_piles_ending_game,
     move_destinations,
 )
-from .state import (
+from .phases import (
     BID,
     GAME_OVER,
     MOVE,
@@ -39,8 +40,10 @@ from .state import (
     STAGE_PICK,
     STAGE_REVEAL,
     STAGE_SHOP,
-    GameState,
 )
+
+if TYPE_CHECKING:
+    from .state import GameState
 
 _VALUES = range(NUM_CARD_VALUES)
 _NO_CARDS = (0,) * NUM_CARD_VALUES

@@ -9,10 +9,13 @@ reveals its area (R5). Pile order and tiles below each pile's top are hidden fro
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .actions import NUM_CARD_VALUES
-from .state import PICK, SHOP, GameState
+from .phases import PICK, SHOP
+
+if TYPE_CHECKING:
+    from .state import GameState
 
 
 def is_distributing(state: GameState) -> bool:

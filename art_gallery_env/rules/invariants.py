@@ -6,21 +6,15 @@ Used to reject inconsistent saved games and, in the tests, as invariants of rand
 from __future__ import annotations
 
 from collections import Counter
+from typing import TYPE_CHECKING
 
 from .actions import NUM_CARD_VALUES
 from .board import MARKER_BAR_SIZE, MARKERS_PER_PLAYER, SHOP_AREA, TURNS_PER_ROUND
 from .hidden import is_distributing
-from .state import (
-    BID,
-    GAME_OVER,
-    MOVE,
-    PICK,
-    SHOP,
-    STAGE_PICK,
-    STAGE_REVEAL,
-    STAGE_SHOP,
-    GameState,
-)
+from .phases import BID, GAME_OVER, MOVE, PICK, SHOP, STAGE_PICK, STAGE_REVEAL, STAGE_SHOP
+
+if TYPE_CHECKING:
+    from .state import GameState
 
 
 class InconsistentStateError(ValueError):

@@ -6,16 +6,18 @@ malformed or inconsistent file is rejected with a message naming the bad field.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .actions import NUM_CARD_VALUES
 from .board import PILE_SIZES, check_num_players, galleries_for
 from .cards import CardSet, default_card_set
-from .state import PHASE_NAMES, GameState
+from .phases import PHASE_NAMES, STAGE_NAMES
+
+if TYPE_CHECKING:
+    from .state import GameState
 
 FORMAT = "art-gallery-env/state"
 VERSION = 1
-STAGE_NAMES = ("reveal", "shop", "pick")
 _EVENT_KINDS = {
     "setup",
     "round_start",
@@ -66,7 +68,9 @@ def state_to_dict(state: GameState) -> dict[str, Any]:
     }
 
 
-def state_from_dict(data: Any, card_set: CardSet | None = None) -> GameState:
+def read_state(s: GameState, data: Any, card_set: CardSet | None = None) -> None:
+    """Fill the blank state ``s`` from ``data`` (see ``GameState.from_dict``), checking
+    every field and then the rules' invariants."""
     from .invariants import InconsistentStateError, check_invariants
 
     reader = _Reader(data)
@@ -92,7 +96,6 @@ def state_from_dict(data: Any, card_set: CardSet | None = None) -> GameState:
     areas = galleries + 1
     numbers = {p.number for p in cards.paintings}
 
-    s = GameState()
     s.cards = cards
     s.num_players, s.num_galleries, s.num_areas = n, galleries, areas
     s.zero_is_ten = reader.get("zero_is_ten", bool)
@@ -152,7 +155,6 @@ def state_from_dict(data: Any, card_set: CardSet | None = None) -> GameState:
         check_invariants(s)
     except InconsistentStateError as err:
         raise StateFormatError(f"inconsistent state: {err}") from None
-    return s
 
 
 def _read_events(raw: list[Any]) -> list[tuple[str, dict[str, Any]]]:

@@ -13,13 +13,31 @@ from typing import Any
 from .actions import NUM_CARD_VALUES
 from .board import PILE_SIZES, SHOP_AREA, check_num_players, galleries_for
 from .cards import CardSet, default_card_set
+from .phases import (
+    BID,
+    GAME_OVER,
+    MOVE,
+    PHASE_NAMES,
+    PICK,
+    SHOP,
+    STAGE_PICK,
+    STAGE_REVEAL,
+    STAGE_SHOP,
+)
 
-# Phases. A decision is asked for in MOVE, BID, SHOP and PICK; GAME_OVER asks for none.
-MOVE, BID, SHOP, PICK, GAME_OVER = range(5)
-PHASE_NAMES = ("move", "bid", "shop", "pick", "game_over")
-
-# Where the distribution of one area stands (R5): not yet revealed, tiles, card picks.
-STAGE_REVEAL, STAGE_SHOP, STAGE_PICK = range(3)
+__all__ = [  # the phase constants are re-exported: state is the rules' front door
+    "BID",
+    "GAME_OVER",
+    "MOVE",
+    "PHASE_NAMES",
+    "PICK",
+    "SHOP",
+    "STAGE_PICK",
+    "STAGE_REVEAL",
+    "STAGE_SHOP",
+    "GameState",
+    "new_game",
+]
 
 
 class GameState:
@@ -147,9 +165,12 @@ class GameState:
 
     @staticmethod
     def from_dict(data: dict[str, Any], card_set: CardSet | None = None) -> GameState:
-        from .serialize import state_from_dict
+        """Load a saved state; a malformed or inconsistent one raises StateFormatError."""
+        from .serialize import read_state
 
-        return state_from_dict(data, card_set)
+        state = GameState()
+        read_state(state, data, card_set)
+        return state
 
     def __repr__(self) -> str:
         return (

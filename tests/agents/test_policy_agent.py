@@ -19,7 +19,7 @@ from art_gallery_env.agents import (
     make_agent,
     run_checkpoint,
 )
-from art_gallery_env.agents.policy import (
+from art_gallery_env.agents.policy_format import (
     METADATA_KEY,
     export_torch_mlp,
     policy_from_torch_mlp,

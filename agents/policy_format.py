@@ -1,0 +1,271 @@
+"""The weights-only policy checkpoint format and its numpy inference.
+
+Checkpoint format (``.safetensors``, see ``docs/agents.md``): the tensors of an MLP,
+``layers.{i}.weight`` with shape ``(out, in)`` and ``layers.{i}.bias`` with shape ``(out,)``
+for ``i = 0..L-1``, plus one JSON string in the safetensors metadata under the key
+``art_gallery_policy``::
+
+    {"format": "art-gallery-policy", "version": 1,
+     "obs_size": 2221, "num_actions": 47, "hidden_sizes": [64, 64], "activation": "tanh",
+     "layout_fingerprint": "<layout_fingerprint()>", "name": "...", ...}
+
+The network maps the observation vector to 47 action logits. Loading never unpickles
+anything, and inference needs only numpy and ``safetensors`` (the ``[tools]`` extra), not
+torch. :mod:`.policy` plays it (and SB3 zips, through :mod:`.run_checkpoint`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from art_gallery_env.env.observation import FIELDS, OBSERVATION_SIZE
+from art_gallery_env.files import atomic_write_bytes
+from art_gallery_env.rules.actions import NUM_ACTIONS
+
+FORMAT = "art-gallery-policy"
+VERSION = 1
+METADATA_KEY = "art_gallery_policy"
+ACTIVATIONS = ("tanh", "relu", "identity")
+SUFFIX = ".safetensors"
+
+
+class CheckpointError(ValueError):
+    """A checkpoint that cannot be used; the message names the file and the problem."""
+
+
+def layout_fingerprint() -> str:
+    """A stable id of the observation and action layout a policy was trained on.
+
+    sha256 of the field names and shapes, in order, and the number of actions; any change
+    to either layout changes it, so an old checkpoint is rejected instead of misread.
+    """
+    layout = [[f.name, list(f.shape)] for f in FIELDS] + [NUM_ACTIONS]
+    text = json.dumps(layout, separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+def _activation(name: str):
+    if name == "tanh":
+        return np.tanh
+    if name == "relu":
+        return lambda x: np.maximum(x, 0.0)
+    return lambda x: x
+
+
+class MLPPolicy:
+    """Numpy inference of the checkpoint's MLP: observation(s) -> 47 logits."""
+
+    def __init__(self, weights: list[tuple[np.ndarray, np.ndarray]], meta: dict[str, Any]):
+        self.layers = [
+            (np.ascontiguousarray(w, dtype=np.float32), np.asarray(b, dtype=np.float32))
+            for w, b in weights
+        ]
+        self.meta = dict(meta)
+        self._act = _activation(meta["activation"])
+
+    def logits(self, observation: np.ndarray) -> np.ndarray:
+        x = np.asarray(observation, dtype=np.float32)
+        last = len(self.layers) - 1
+        for i, (w, b) in enumerate(self.layers):
+            x = x @ w.T + b
+            if i < last:
+                x = self._act(x)
+        return x
+
+
+def _layout_header() -> dict[str, Any]:
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "obs_size": OBSERVATION_SIZE,
+        "num_actions": NUM_ACTIONS,
+        "layout_fingerprint": layout_fingerprint(),
+    }
+
+
+def save_policy_weights(
+    weights: Mapping[str, np.ndarray], meta: Mapping[str, Any], path: str | os.PathLike[str]
+) -> Path:
+    """Write an MLP checkpoint: ``weights`` named ``layers.{i}.weight``/``.bias``; ``meta``
+    needs ``hidden_sizes`` and ``activation`` (the layout fields are filled in here).
+
+    The file is checked by loading it back, so a bad export fails here and not at play time.
+    """
+    safetensors_numpy = _safetensors_numpy()
+    path = Path(path)
+    if path.suffix != SUFFIX:
+        raise CheckpointError(f"{path}: a policy checkpoint must end in {SUFFIX}")
+    header = {**_layout_header(), **dict(meta)}
+    tensors = {name: np.ascontiguousarray(a, dtype=np.float32) for name, a in weights.items()}
+    _check(str(path), header, tensors)
+    data = safetensors_numpy.save(tensors, metadata={METADATA_KEY: json.dumps(header)})
+    atomic_write_bytes(path, data)
+    load_weights(path)
+    return path
+
+
+def torch_mlp_weights(
+    module: Any, *, activation: str | None = None
+) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+    """(weights, meta) of a torch MLP in the checkpoint layout: its ``nn.Linear`` layers in
+    order, one activation between them (default: the first Tanh/ReLU in the module)."""
+    import torch.nn as nn  # torch is only needed to export, never to play
+
+    linears = [m for m in module.modules() if isinstance(m, nn.Linear)]
+    if not linears:
+        raise CheckpointError("the module has no nn.Linear layer to export")
+    if activation is None:
+        activation = "identity"
+        for m in module.modules():
+            if isinstance(m, nn.Tanh):
+                activation = "tanh"
+                break
+            if isinstance(m, nn.ReLU):
+                activation = "relu"
+                break
+    weights = {}
+    for i, layer in enumerate(linears):
+        weights[f"layers.{i}.weight"] = layer.weight.detach().cpu().numpy()
+        bias = layer.bias
+        out = layer.weight.shape[0]
+        weights[f"layers.{i}.bias"] = (
+            np.zeros(out, np.float32) if bias is None else bias.detach().cpu().numpy()
+        )
+    meta = {
+        "hidden_sizes": [int(layer.weight.shape[0]) for layer in linears[:-1]],
+        "activation": activation,
+    }
+    return weights, meta
+
+
+def policy_from_torch_mlp(
+    module: Any, *, activation: str | None = None, extra_meta: Mapping[str, Any] | None = None
+) -> MLPPolicy:
+    """The in-memory :class:`MLPPolicy` of a torch MLP, checked like a file would be (for a
+    loader of another checkpoint type, e.g. the SB3 ``.zip`` hook)."""
+    weights, meta = torch_mlp_weights(module, activation=activation)
+    header = {**_layout_header(), **meta, **dict(extra_meta or {})}
+    tensors = {name: np.ascontiguousarray(a, dtype=np.float32) for name, a in weights.items()}
+    return MLPPolicy(_check("<torch module>", header, tensors), header)
+
+
+def export_torch_mlp(
+    module: Any,
+    path: str | os.PathLike[str],
+    *,
+    activation: str | None = None,
+    extra_meta: Mapping[str, Any] | None = None,
+) -> Path:
+    """Export a torch MLP (its ``nn.Linear`` layers in order, one activation between them)
+    as a checkpoint. ``activation`` defaults to the first Tanh/ReLU found in the module."""
+    weights, meta = torch_mlp_weights(module, activation=activation)
+    return save_policy_weights(weights, {**meta, **dict(extra_meta or {})}, path)
+
+
+def _safetensors_numpy():
+    try:
+        import safetensors.numpy
+    except ImportError as exc:  # pragma: no cover - depends on the install
+        raise CheckpointError(
+            "policy checkpoints need the 'safetensors' package: "
+            "pip install 'art-gallery-env[tools]'"
+        ) from exc
+    return safetensors.numpy
+
+
+def load_weights(path: str | os.PathLike[str]) -> MLPPolicy:
+    """Load and check a weights-only ``.safetensors`` policy checkpoint."""
+    path = Path(path)
+    if path.suffix != SUFFIX:
+        raise CheckpointError(f"{path}: a policy checkpoint must end in {SUFFIX}")
+    if not path.is_file():
+        raise CheckpointError(f"{path}: no such checkpoint file")
+    safetensors_numpy = _safetensors_numpy()
+    from safetensors import safe_open
+
+    where = str(path)
+    try:
+        with safe_open(where, framework="numpy") as handle:
+            metadata = handle.metadata() or {}
+        tensors = safetensors_numpy.load_file(where)
+    except Exception as exc:  # safetensors raises its own error types for bad files
+        raise CheckpointError(
+            f"{where}: not a readable safetensors file (corrupted or truncated?): {exc}"
+        ) from exc
+    if METADATA_KEY not in metadata:
+        raise CheckpointError(
+            f"{where}: no '{METADATA_KEY}' metadata; this is not an art-gallery policy checkpoint"
+        )
+    try:
+        meta = json.loads(metadata[METADATA_KEY])
+    except json.JSONDecodeError as exc:
+        raise CheckpointError(f"{where}: the '{METADATA_KEY}' metadata is not JSON: {exc}") from exc
+    if not isinstance(meta, dict):
+        raise CheckpointError(f"{where}: the '{METADATA_KEY}' metadata must be a JSON object")
+    layers = _check(where, meta, tensors)
+    return MLPPolicy(layers, meta)
+
+
+def _check(
+    where: str, meta: dict[str, Any], tensors: Mapping[str, np.ndarray]
+) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Validate a header and its tensors; returns the (weight, bias) pairs in order."""
+    if meta.get("format") != FORMAT or meta.get("version") != VERSION:
+        raise CheckpointError(
+            f"{where}: format {meta.get('format')!r} version {meta.get('version')!r} is not "
+            f"supported (expected {FORMAT!r} version {VERSION})"
+        )
+    fingerprint = layout_fingerprint()
+    if meta.get("layout_fingerprint") != fingerprint:
+        raise CheckpointError(
+            f"{where}: the checkpoint was made for observation/action layout "
+            f"{meta.get('layout_fingerprint')!r}, but this env's layout is {fingerprint!r} "
+            f"(the observation or action encoding changed); retrain or re-export the policy "
+            f"for this version"
+        )
+    if meta.get("obs_size") != OBSERVATION_SIZE or meta.get("num_actions") != NUM_ACTIONS:
+        raise CheckpointError(
+            f"{where}: obs_size {meta.get('obs_size')!r} / num_actions "
+            f"{meta.get('num_actions')!r} do not match this env ({OBSERVATION_SIZE} / "
+            f"{NUM_ACTIONS})"
+        )
+    activation = meta.get("activation")
+    if activation not in ACTIVATIONS:
+        raise CheckpointError(
+            f"{where}: activation {activation!r} is not one of {', '.join(ACTIVATIONS)}"
+        )
+    hidden = meta.get("hidden_sizes")
+    if not isinstance(hidden, Sequence) or not all(
+        isinstance(h, int) and not isinstance(h, bool) and h > 0 for h in hidden
+    ):
+        raise CheckpointError(f"{where}: hidden_sizes must be a list of positive ints")
+    sizes = [OBSERVATION_SIZE, *hidden, NUM_ACTIONS]
+    expected = {}
+    for i in range(len(sizes) - 1):
+        expected[f"layers.{i}.weight"] = (sizes[i + 1], sizes[i])
+        expected[f"layers.{i}.bias"] = (sizes[i + 1],)
+    extra = sorted(set(tensors) - set(expected))
+    if extra:
+        raise CheckpointError(f"{where}: unexpected tensor {extra[0]!r}")
+    layers = []
+    for name, shape in expected.items():
+        if name not in tensors:
+            raise CheckpointError(f"{where}: tensor {name!r} is missing")
+        array = tensors[name]
+        if tuple(array.shape) != shape:
+            raise CheckpointError(
+                f"{where}: tensor {name!r} has shape {tuple(array.shape)}, expected {shape} "
+                f"(from obs_size, hidden_sizes and num_actions)"
+            )
+        if not np.all(np.isfinite(array)):
+            raise CheckpointError(f"{where}: tensor {name!r} holds NaN or infinite values")
+    for i in range(len(sizes) - 1):
+        layers.append((tensors[f"layers.{i}.weight"], tensors[f"layers.{i}.bias"]))
+    return layers
