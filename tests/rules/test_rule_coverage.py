@@ -1,4 +1,8 @@
-"""Every rule ID of RULES.md has a scenario test here, and the stored states are current."""
+"""Every rule ID of docs/rules.md has a scenario test here, and the stored states are current.
+
+docs/rules.md is the rules as implemented, in the repository; it carries every ID of the
+project's specification (RULES.md in the shared spec folder), which the second test
+checks when that folder is beside the clone."""
 
 from __future__ import annotations
 
@@ -11,7 +15,8 @@ import pytest
 from art_gallery_env.rules.state import GameState
 
 HERE = Path(__file__).parent
-RULES_MD = Path(__file__).parents[3] / "shared" / "spec" / "RULES.md"
+DOCS_RULES_MD = Path(__file__).parents[2] / "docs" / "rules.md"
+SPEC_RULES_MD = Path(__file__).parents[3] / "shared" / "spec" / "RULES.md"
 
 
 def _rule_ids(text: str) -> set[str]:
@@ -32,10 +37,8 @@ def _test_names() -> list[str]:
     return names
 
 
-def test_every_rule_id_in_RULES_md_has_a_test_named_after_it():
-    if not RULES_MD.is_file():
-        pytest.skip(f"{RULES_MD} is absent (the shared/ spec is not checked out beside the repo)")
-    ids = _rule_ids(RULES_MD.read_text(encoding="utf-8"))
+def test_every_rule_id_in_docs_rules_md_has_a_test_named_after_it():
+    ids = _rule_ids(DOCS_RULES_MD.read_text(encoding="utf-8"))
     assert {"R1.1", "R4.6", "R8"} <= ids and len(ids) >= 30, sorted(ids)
     names = _test_names()
     missing = []
@@ -44,6 +47,14 @@ def test_every_rule_id_in_RULES_md_has_a_test_named_after_it():
         if not any(pattern.search(name) for name in names):
             missing.append(rule)
     assert missing == [], f"rule IDs without a test named after them: {missing}"
+
+
+def test_docs_rules_md_carries_every_rule_id_of_the_spec():
+    if not SPEC_RULES_MD.is_file():
+        pytest.skip(f"{SPEC_RULES_MD} is absent (the shared/ spec is not beside this clone)")
+    spec = _rule_ids(SPEC_RULES_MD.read_text(encoding="utf-8"))
+    docs = _rule_ids(DOCS_RULES_MD.read_text(encoding="utf-8"))
+    assert sorted(spec - docs) == []
 
 
 def test_stored_states_are_what_their_builders_make(state_builders, stored_state_dict):
