@@ -54,6 +54,7 @@ from art_gallery_env.rules.board import (
 )
 from art_gallery_env.rules.cards import NUM_ROWS, CardSet
 from art_gallery_env.rules.hidden import PlayerView
+from art_gallery_env.rules.phases import BID, MOVE, PICK, SHOP
 from art_gallery_env.rules.scoring import (
     MATCHED_SOUVENIR_POINTS,
     UNMATCHED_SOUVENIR_POINTS,
@@ -61,7 +62,7 @@ from art_gallery_env.rules.scoring import (
     RowEntries,
     chain_summary,
 )
-from art_gallery_env.rules.state import BID, MOVE, PICK, SHOP, GameState
+from art_gallery_env.rules.state import GameState
 
 from .base import Agent, legal_from_mask
 

@@ -22,7 +22,7 @@ from art_gallery_env import (
     str_to_action,
 )
 from art_gallery_env.env.render import ROMAN
-from art_gallery_env.rules.state import BID, MOVE, PICK, SHOP
+from art_gallery_env.rules.phases import BID, MOVE, PICK, SHOP
 
 PLAYER_COUNTS = range(2, 7)
 

@@ -3,6 +3,7 @@ fresh venv with the project installed has no top-level ``agents`` or ``training`
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 import venv
@@ -17,11 +18,16 @@ ROOT = Path(__file__).resolve().parents[1]
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("wheel")
-    subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(out), str(ROOT)],
-        check=True,
-        capture_output=True,
-    )
+    had_build = (ROOT / "build").exists()
+    try:
+        subprocess.run(
+            [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(out), str(ROOT)],
+            check=True,
+            capture_output=True,
+        )
+    finally:
+        if not had_build:  # setuptools builds in the source tree; leave no stale copy
+            shutil.rmtree(ROOT / "build", ignore_errors=True)
     (path,) = out.glob("art_gallery_env-*.whl")
     return path
 
@@ -37,9 +43,7 @@ def test_wheel_has_one_top_level_name(wheel: Path) -> None:
 
 
 @pytest.mark.slow
-def test_fresh_venv_with_the_wheel_has_no_agents_or_training(
-    wheel: Path, tmp_path: Path
-) -> None:
+def test_fresh_venv_with_the_wheel_has_no_agents_or_training(wheel: Path, tmp_path: Path) -> None:
     env_dir = tmp_path / "venv"
     venv.create(env_dir, with_pip=True, system_site_packages=False)
     python = env_dir / "bin" / "python"

@@ -8,7 +8,6 @@ test checks that determinized states give the same vector.
 
 from __future__ import annotations
 
-import weakref
 from dataclasses import dataclass
 from itertools import chain
 from operator import itemgetter
@@ -19,6 +18,7 @@ import numpy as np
 from ..rules.actions import NUM_CARD_VALUES, PILE_MARKS
 from ..rules.board import MARKER_BAR_SIZE, MAX_AREAS, MAX_GALLERIES, MAX_PLAYERS, PILE_SIZES
 from ..rules.cards import MAX_SYMBOLS_PER_ROW, NUM_PAINTINGS, NUM_ROWS, CardSet
+from ..rules.phases import GAME_OVER, PICK, SHOP
 from ..rules.scoring import (
     EMPTY_CHAIN_SUMMARY,
     START_CARD_POINTS,
@@ -26,7 +26,7 @@ from ..rules.scoring import (
     extend_chain_summary,
     souvenir_points,
 )
-from ..rules.state import GAME_OVER, PICK, SHOP, GameState
+from ..rules.state import GameState
 
 S, A, V, B = MAX_PLAYERS, MAX_AREAS, NUM_CARD_VALUES, MARKER_BAR_SIZE
 R, Y, P, G = NUM_ROWS, MAX_SYMBOLS_PER_ROW, NUM_PAINTINGS, MAX_GALLERIES
@@ -309,16 +309,17 @@ class ObservationEncoder:
         )
         self._private = bytearray(PUBLIC_BLOCK_START)  # reused: see encode
         self._private_array = np.frombuffer(self._private, dtype=np.uint8)
-        # The public key of the last state encoded, valid while that very state object
-        # lives and its public_version is unchanged (the engine bumps it at every change).
-        self._key_of: tuple[weakref.ref[GameState] | None, int, tuple | None] = (None, -1, None)
+        # The public key of the last state encoded, valid for that very state object while
+        # its public_version is unchanged (the engine bumps it at every change). Holding
+        # the state keeps its id from being reused by another object.
+        self._key_of: tuple[GameState | None, int, tuple | None] = (None, -1, None)
 
     def __getstate__(self) -> dict[str, Any]:
         """Pickle without byte buffers: a copied numpy view would stop sharing them."""
         state = self.__dict__.copy()
         del state["_private"], state["_private_array"]
         state["_layouts"] = {}  # they hold views too; rebuilt on demand
-        state["_key_of"] = (None, -1, None)  # weak references do not pickle
+        state["_key_of"] = (None, -1, None)  # a cache, not worth pickling a state for
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
@@ -338,10 +339,10 @@ class ObservationEncoder:
 
     def _public_key(self, state: GameState) -> tuple:
         """:func:`public_key`, rebuilt only when the state object or its public_version changed."""
-        ref, version, key = self._key_of
-        if key is None or version != state.public_version or ref() is not state:
+        owner, version, key = self._key_of
+        if owner is not state or version != state.public_version:
             key = public_key(state)
-            self._key_of = (weakref.ref(state), state.public_version, key)
+            self._key_of = (state, state.public_version, key)
         return key
 
     def encode(self, state: GameState, observer: int) -> np.ndarray:
@@ -387,7 +388,9 @@ class ObservationEncoder:
         np.multiply(private_array, PRIVATE_SCALE, out=vec[:PUBLIC_BLOCK_START])
         vec[O_ROUND] = min(state.round, 20) / 20.0
         vec[O_TURNS] = state.turn / (4.0 * n)
-        key = self._public_key(state)
+        owner, version, key = self._key_of  # _public_key's fast path, inlined
+        if owner is not state or version != state.public_version:
+            key = self._public_key(state)
         last_key, rotated = self._last_public
         block = rotated.get(observer) if key is last_key else None
         vec[PUBLIC_BLOCK_START:] = (

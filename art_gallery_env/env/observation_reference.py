@@ -15,8 +15,9 @@ import numpy as np
 from ..rules.board import MAX_PLAYERS, PILE_SIZES
 from ..rules.cards import MAX_SYMBOLS_PER_ROW, NUM_PAINTINGS
 from ..rules.hidden import bid_is_hidden, hidden_card_counts, is_distributing
+from ..rules.phases import GAME_OVER
 from ..rules.scoring import chain_summary, souvenir_points, start_card_points
-from ..rules.state import GAME_OVER, GameState
+from ..rules.state import GameState
 from .observation import CHAIN_SCALE, COUNT_SCALE, FIELDS, OBSERVATION_SIZE, SCORE_SCALE
 
 _COUNT = np.float32(COUNT_SCALE)

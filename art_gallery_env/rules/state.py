@@ -13,31 +13,7 @@ from typing import Any
 from .actions import NUM_CARD_VALUES
 from .board import PILE_SIZES, SHOP_AREA, check_num_players, galleries_for
 from .cards import CardSet, default_card_set
-from .phases import (
-    BID,
-    GAME_OVER,
-    MOVE,
-    PHASE_NAMES,
-    PICK,
-    SHOP,
-    STAGE_PICK,
-    STAGE_REVEAL,
-    STAGE_SHOP,
-)
-
-__all__ = [  # the phase constants are re-exported: state is the rules' front door
-    "BID",
-    "GAME_OVER",
-    "MOVE",
-    "PHASE_NAMES",
-    "PICK",
-    "SHOP",
-    "STAGE_PICK",
-    "STAGE_REVEAL",
-    "STAGE_SHOP",
-    "GameState",
-    "new_game",
-]
+from .phases import GAME_OVER, MOVE, PHASE_NAMES, STAGE_REVEAL
 
 
 class GameState:
@@ -78,7 +54,6 @@ class GameState:
         "events",
         "public_version",
         "_legal",
-        "__weakref__",
     )
 
     def __init__(self) -> None:  # use new_game() or from_dict()

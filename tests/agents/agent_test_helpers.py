@@ -6,7 +6,8 @@ import random
 
 from art_gallery_env.arena.loop import GameResult, play_game
 from art_gallery_env.rules.hidden import bid_is_hidden
-from art_gallery_env.rules.state import BID, MOVE, GameState, new_game
+from art_gallery_env.rules.phases import BID, MOVE
+from art_gallery_env.rules.state import GameState, new_game
 
 
 def advance(state: GameState, decisions: int, seed: int) -> GameState:

@@ -13,7 +13,8 @@ from art_gallery_env.agents import HeuristicAgent, ISMCTSAgent
 from art_gallery_env.env.observation import ObservationEncoder
 from art_gallery_env.rules.actions import NUM_ACTIONS
 from art_gallery_env.rules.hidden import PlayerView
-from art_gallery_env.rules.state import BID, MOVE, PICK, SHOP, GameState
+from art_gallery_env.rules.phases import BID, MOVE, PICK, SHOP
+from art_gallery_env.rules.state import GameState
 
 
 def _twin(state: GameState, seed: int) -> GameState:

@@ -8,8 +8,9 @@ import pytest
 
 from art_gallery_env.rules.actions import bid_action, move_action
 from art_gallery_env.rules.cards import CardDataError, card_set_from_dict, default_card_set
+from art_gallery_env.rules.phases import BID, MOVE
 from art_gallery_env.rules.serialize import StateFormatError
-from art_gallery_env.rules.state import BID, MOVE, GameState, new_game
+from art_gallery_env.rules.state import GameState, new_game
 
 
 def _all_paintings(s: GameState) -> list[int]:

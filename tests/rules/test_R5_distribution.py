@@ -15,7 +15,8 @@ from art_gallery_env.rules.actions import (
     pick_action,
     shop_action,
 )
-from art_gallery_env.rules.state import MOVE, PICK, SHOP, GameState
+from art_gallery_env.rules.phases import MOVE, PICK, SHOP
+from art_gallery_env.rules.state import GameState
 
 NOTHING: tuple[int, ...] = ()
 

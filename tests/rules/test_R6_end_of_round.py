@@ -6,8 +6,9 @@ import pytest
 
 from art_gallery_env.rules.actions import bid_action, move_action, pick_action, shop_action
 from art_gallery_env.rules.game import IllegalActionError
+from art_gallery_env.rules.phases import GAME_OVER, MOVE
 from art_gallery_env.rules.serialize import StateFormatError
-from art_gallery_env.rules.state import GAME_OVER, MOVE, GameState, new_game
+from art_gallery_env.rules.state import GameState, new_game
 
 
 def _game_over(s: GameState) -> dict | None:
