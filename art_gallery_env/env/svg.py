@@ -21,6 +21,7 @@ from ..rules.board import MARKER_BAR_SIZE, MARKERS_PER_PLAYER, SHOP_AREA
 from ..rules.cards import MAX_VALUE, CardSet
 from ..rules.game import bid_totals
 from ..rules.hidden import bid_visible, hand_visible, is_distributing
+from ..rules.scoring import best_chains, winners
 from ..rules.state import STAGE_REVEAL, GameState
 from .render import ROMAN
 
@@ -413,8 +414,8 @@ class _Board:
         lines: list[tuple[str, str, bool]] = [(f"Round {s.round}", INK, True)]
         if s.is_over:
             lines.append(("Game over", INK, True))
-            winners = [b["player"] for b in self.breakdown if b["rank"] == 1]
-            lines.append(("won by " + ", ".join(self.names[p] for p in winners), INK, False))
+            won = winners(self.breakdown)
+            lines.append(("won by " + ", ".join(self.names[p] for p in won), INK, False))
             reason = next((d["reason"] for k, d in reversed(s.events) if k == "game_over"), "")
             lines.append((reason, MUTED, False))
         else:
@@ -457,12 +458,12 @@ class _Board:
         self._markers_left(p, bx + 4, y + 16)
         self._score(p, x + 452, y + 20)
         visible = hand_visible(s, p, self.viewer)
-        svg.text(x + 18, y + 38, "hand", 10, MUTED)
-        hx = self._cards(s.hands[p], x + 18, y + 42, CARD_FACE, visible)
-        svg.text(hx + 14, y + 38, "played face up", 10, MUTED)
-        self._cards(s.moved[p], hx + 14, y + 42, PLAYED_FACE, True)
-        svg.text(x + 18, y + 90, "tiles", 10, MUTED)
-        self._tiles(p, x + 50, y + 80, 440)
+        svg.text(x + 18, y + 63, "hand", 10, MUTED)
+        hx = self._cards(s.hands[p], x + 54, y + 42, CARD_FACE, visible)
+        svg.text(hx + 16, y + 63, "played", 10, MUTED)
+        self._cards(s.moved[p], hx + 56, y + 42, PLAYED_FACE, True)
+        svg.text(x + 18, y + 96, "tiles", 10, MUTED)
+        self._tiles(p, x + 54, y + 82, 430)
         self._collection(p, x + 500, y + 8, w - 500 - 8)
 
     def _markers_left(self, p: int, x: float, y: float) -> None:
@@ -523,10 +524,12 @@ class _Board:
             svg.text(tx + (step - 3) / 2, y + 14, str(tile), size, INK, matched, "middle")
 
     def _collection(self, p: int, x: float, y: float, w: float) -> None:
-        """Paintings in collection order, one row per theme; row scores as R7.1 counts them."""
+        """Paintings in collection order, one row per theme; each row's scoring chain is
+        outlined and its points (R7.1) written at the right."""
         s, svg, cards = self.s, self.svg, self.s.cards
         collection = s.collections[p]
         rows = self.breakdown[p]["rows"]
+        chains = best_chains(collection, cards)
         label_w, score_w, row_h = 58, 34, 21
         svg.text(x, y + 10, f"collection ({len(collection)})", 10, MUTED)
         if not collection:
@@ -551,5 +554,10 @@ class _Board:
                 label = f"{self.short[row][symbol]} {value}" if show_symbol else str(value)
                 size = 10 if cell >= 18 else 8
                 svg.text(cx + cell / 2, ry + 13.5, label, size, INK, anchor="middle")
+            span = chains[row]
+            if span is not None:
+                first, last = span
+                cx = x + label_w + first * cell
+                svg.rect(cx, ry - 1, (last - first + 1) * cell, row_h, "none", INK, 1.6, 3)
             svg.text(x + w, ry + 14, str(rows[row]), 13, INK, True, "end")
         svg.text(x + w, y + 10, "row pts", 9, MUTED, anchor="end")
