@@ -6,6 +6,7 @@ import random
 import re
 import sys
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -33,6 +34,7 @@ from art_gallery_env.rules.state import BID, MOVE, PICK, SHOP, GameState, new_ga
 
 iio = pytest.importorskip("imageio.v3")
 SVG_NS = "{http://www.w3.org/2000/svg}"
+DOCS = Path(__file__).resolve().parents[1] / "docs"
 PLAYER_COUNTS = range(2, 7)
 
 
@@ -312,3 +314,11 @@ def test_save_video_rejects_bad_input_clearly(tmp_path) -> None:
         8,
         10,
     )
+
+
+def test_docs_show_a_small_4_player_board_image() -> None:
+    assert "images/board-4p.png" in (DOCS / "render.md").read_text(encoding="utf-8")
+    image = DOCS / "images" / "board-4p.png"
+    assert image.stat().st_size < 300_000
+    width, height = canvas_size(4)
+    assert iio.imread(image).shape[:2] == (height, width)

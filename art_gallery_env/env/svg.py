@@ -59,7 +59,9 @@ def render_svg(state: GameState, viewer: int | None, names: Sequence[str] | None
     drawn as card backs and its hand as a count while they are hidden (R8).
     """
     n = state.num_players
-    if viewer is not None and not (isinstance(viewer, int) and 0 <= viewer < n):
+    if viewer is not None and (
+        isinstance(viewer, bool) or not isinstance(viewer, int) or not 0 <= viewer < n
+    ):
         raise ValueError(f"viewer must be None (spectator) or a seat in 0..{n - 1}, got {viewer!r}")
     if names is None:
         names = [f"Player {p}" for p in range(n)]
@@ -209,13 +211,8 @@ class _Board:
         s, svg = self.s, self.svg
         svg.rect(0, 0, WIDTH, HEADER_H, TITLE_BAR)
         svg.text(MARGIN, 31, "Art Gallery", 21, "#ffffff", bold=True)
-        if s.is_over:
-            status = f"Round {s.round} \u00b7 game over"
-        else:
-            status = f"Round {s.round} \u00b7 {s.phase_name} \u00b7 {self.names[s.current_player]}"
-            status += " to act"
-        svg.text(170, 30, status, 15, "#f3e9d2")
         who = "Spectator view (all cards)" if self.viewer is None else self._view_label()
+        who = fit(who, 240, 14)
         x = WIDTH - MARGIN
         svg.text(x, 30, who, 14, "#f3e9d2", anchor="end")
         # seat legend, right to left before the view label
@@ -228,6 +225,12 @@ class _Board:
             svg.text(
                 x + (w - 6) / 2, 29.5, label, 12, text_colour_on(SEAT_COLOURS[p]), True, "middle"
             )
+        if s.is_over:
+            status = f"Round {s.round} \u00b7 game over"
+        else:
+            status = f"Round {s.round} \u00b7 {s.phase_name} \u00b7 {self.names[s.current_player]}"
+            status += " to act"
+        svg.text(170, 30, fit(status, x - 180, 15), 15, "#f3e9d2")
 
     def _view_label(self) -> str:
         return f"{self.names[self.viewer]}'s view"
