@@ -38,13 +38,10 @@ DOCS = Path(__file__).resolve().parents[1] / "docs"
 PLAYER_COUNTS = range(2, 7)
 
 
-def play(state: GameState, decisions: int, seed: int) -> GameState:
-    rng = random.Random(seed)
-    for _ in range(decisions):
-        if state.is_over:
-            break
-        state.apply(rng.choice(state.legal_actions()))
-    return state
+def mid_game(n: int, seed: int) -> GameState:
+    """A state from the middle of a random game (test_no_leak's snapshots)."""
+    states = sample_states(n, seed)
+    return states[len(states) // 2]
 
 
 def texts(svg: str) -> list[str]:
@@ -78,8 +75,7 @@ def test_metadata_declares_the_modes_and_fps() -> None:
 @pytest.mark.parametrize("n", PLAYER_COUNTS)
 def test_rgb_array_frame_is_the_svg_drawn_for_the_seat_to_act(n: int) -> None:
     e = raw_env(num_players=n, render_mode="rgb_array")
-    e.reset(seed=n)
-    play(e.state, 40, n)
+    e.reset(options={"state": mid_game(n, n)})
     frame = e.render()
     width, height = canvas_size(n)
     assert frame.shape == (height, width, 3) and frame.dtype == np.uint8
@@ -93,15 +89,14 @@ def test_rgb_array_frame_is_the_svg_drawn_for_the_seat_to_act(n: int) -> None:
 def test_raster_reads_the_same_pixels_as_cairosvg_png_output() -> None:
     """svg_to_rgb reads cairo's surface directly; it must equal the public PNG path."""
     cairosvg = pytest.importorskip("cairosvg")
-    svg = render_svg(play(new_game(3, 1), 60, 1), None)
+    svg = render_svg(mid_game(3, 1), None)
     png = iio.imread(cairosvg.svg2png(bytestring=svg.encode()), extension=".png")
     assert np.array_equal(svg_to_rgb(svg), png[..., :3])
 
 
 def test_svg_mode_returns_the_spectator_drawing_at_game_over() -> None:
     e = raw_env(num_players=2, render_mode="svg")
-    e.reset(seed=4)
-    play(e.state, 10_000, 4)
+    e.reset(options={"state": sample_states(2, 4)[-1]})
     assert e.state.is_over
     svg = e.render()
     assert svg == render_svg(e.state, None)
@@ -120,7 +115,7 @@ def test_rgb_array_without_the_extra_fails_at_construction(monkeypatch) -> None:
 # -- the SVG: valid, deterministic, complete ------------------------------------------------
 @pytest.mark.parametrize("n", PLAYER_COUNTS)
 def test_svg_is_xml_of_the_canvas_size_and_deterministic(n: int) -> None:
-    state = play(new_game(n, 11), 25 * n, 11)
+    state = mid_game(n, 11)
     svg = render_svg(state, 0)
     root = ET.fromstring(svg)
     width, height = canvas_size(n)
@@ -135,7 +130,7 @@ def test_svg_is_xml_of_the_canvas_size_and_deterministic(n: int) -> None:
 
 @pytest.mark.parametrize("n", PLAYER_COUNTS)
 def test_svg_shows_the_loop_paintings_piles_and_every_player(n: int) -> None:
-    state = play(new_game(n, 5), 30 * n, 5)
+    state = mid_game(n, 5)
     svg = render_svg(state, None)
     shown = texts(svg)
     joined = "\n".join(shown)
