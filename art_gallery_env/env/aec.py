@@ -6,6 +6,7 @@
 | action space | ``Discrete(47)`` (see :mod:`art_gallery_env.rules.actions`) |
 | observation space | ``Dict(observation=Box(float32), action_mask=Box(int8, (47,)))`` |
 | rewards | only at the end: ``"win"`` or ``"score_margin"`` |
+| render modes | ``ansi``, ``human`` (text); ``svg``, ``rgb_array`` (the drawn board) |
 
 The env is a thin layer over :mod:`art_gallery_env.rules`; ``env.unwrapped.state`` is the
 engine state (which holds hidden information: agents should use observations).
@@ -28,14 +29,17 @@ from ..rules.game import IllegalActionError
 from ..rules.scoring import winners
 from ..rules.state import GameState, new_game
 from .observation import OBSERVATION_SIZE
+from .raster import require_rasteriser, svg_to_rgb
 from .render import render_breakdown, render_text
 from .seat import SeatObserver
+from .svg import render_svg
 
 ENV_VERSION = "art_gallery_v0"
 """The env's name and version (PettingZoo's convention); records and checkpoints store it."""
 REWARD_MODES = ("win", "score_margin")
 ILLEGAL_ACTION_MODES = ("raise", "terminate")
-RENDER_MODES = ("ansi", "human")
+RENDER_MODES = ("ansi", "human", "rgb_array", "svg")
+RENDER_FPS = 2
 SCORE_MARGIN_SCALE = 10.0
 ILLEGAL_ACTION_REWARD = -1.0
 
@@ -55,6 +59,7 @@ def final_rewards(breakdown: list[dict[str, Any]], reward_mode: str) -> list[flo
 class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
     metadata = {
         "render_modes": list(RENDER_MODES),
+        "render_fps": RENDER_FPS,
         "name": ENV_VERSION,
         "is_parallelizable": False,
     }
@@ -76,6 +81,8 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         _check_choice("illegal_action", illegal_action, ILLEGAL_ACTION_MODES)
         if render_mode is not None:
             _check_choice("render_mode", render_mode, RENDER_MODES)
+        if render_mode == "rgb_array":
+            require_rasteriser()  # a missing extra fails here, not at the first frame
         if render_viewer not in ("current", None) and not (
             isinstance(render_viewer, int) and 0 <= render_viewer < num_players
         ):
@@ -205,7 +212,10 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
             self.infos[a] = {"phase": self.state.phase_name, "illegal_action": agent}
         self._accumulate_rewards()
 
-    def render(self) -> str | None:
+    def render(self) -> str | np.ndarray | None:
+        """``ansi``: text; ``human``: prints the text; ``svg``: the drawn board as SVG;
+        ``rgb_array``: the same drawing as an HxWx3 uint8 array. Each shows what
+        ``render_viewer`` may see (R8): the seat to act by default, everything at game over."""
         if self.render_mode is None:
             import gymnasium
 
@@ -214,6 +224,10 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         viewer = self.render_viewer
         if viewer == "current":
             viewer = None if self.state.is_over else self.state.current_player
+        if self.render_mode == "svg":
+            return render_svg(self.state, viewer)
+        if self.render_mode == "rgb_array":
+            return svg_to_rgb(render_svg(self.state, viewer))
         text = render_text(self.state, viewer)
         if self.state.is_over:
             text += "\n" + render_breakdown(self.state.score_breakdown())

@@ -5,7 +5,7 @@ from __future__ import annotations
 from ..rules.actions import NUM_CARD_VALUES, PILE_MARKS
 from ..rules.board import MARKER_BAR_SIZE
 from ..rules.cards import CardSet
-from ..rules.hidden import bid_is_hidden, is_distributing
+from ..rules.hidden import bid_visible, hand_visible, is_distributing
 from ..rules.state import GameState
 
 ROMAN = ("I", "II", "III", "IV", "V", "VI")
@@ -61,8 +61,8 @@ def render_text(state: GameState, viewer: int | None) -> str:
             lines.append(f"           {label}")
         bars = []
         for k, (owner, value) in enumerate(state.bids[area]):
-            shown = viewer is None or owner == viewer or not bid_is_hidden(state, area)
-            bars.append(f"{ROMAN[k]}:P{owner}={value if shown else '?'}")
+            shown = value if bid_visible(state, area, owner, viewer) else "?"
+            bars.append(f"{ROMAN[k]}:P{owner}={shown}")
         free = MARKER_BAR_SIZE - len(state.bids[area])
         lines.append(f"           markers {' '.join(bars) or '-'} ({free} free)")
     if is_distributing(state):
@@ -72,7 +72,7 @@ def render_text(state: GameState, viewer: int | None) -> str:
         )
     for p in range(n):
         you = " (you)" if p == viewer else ""
-        public = viewer is None or p == viewer or is_distributing(state) or state.is_over
+        public = hand_visible(state, p, viewer)
         hand = _cards(state.hands[p]) if public else f"{sum(state.hands[p])} cards (hidden)"
         lines.append(f"Player {p}{you}: hand {hand} | face up {_cards(state.moved[p])}")
         tiles = " ".join(f"#{t}" for t in state.tiles_held[p]) or "-"

@@ -27,6 +27,18 @@ def bid_is_hidden(state: GameState, area: int) -> bool:
     return not is_distributing(state) or area > state.dist_area
 
 
+def bid_visible(state: GameState, area: int, owner: int, viewer: int | None) -> bool:
+    """Whether ``viewer`` (None: a spectator who sees all) may see the value of a bid by
+    ``owner`` at ``area``: its owner always, everyone once the distribution reveals it."""
+    return viewer is None or owner == viewer or not bid_is_hidden(state, area)
+
+
+def hand_visible(state: GameState, player: int, viewer: int | None) -> bool:
+    """Whether ``viewer`` may see ``player``'s hand card by card: from the start card
+    comparison (R4.7) to the end of the round, and at game over, hands are public."""
+    return viewer is None or player == viewer or is_distributing(state) or state.is_over
+
+
 def hidden_card_counts(state: GameState, player: int) -> list[int]:
     """Per value, how many of ``player``'s cards others know exist but cannot locate."""
     counts = [0] * NUM_CARD_VALUES

@@ -73,6 +73,24 @@ def row_scores(collection: Sequence[int], cards: CardSet) -> list[int]:
     return list(chain_summary(collection, cards).best)
 
 
+def best_chains(collection: Sequence[int], cards: CardSet) -> list[tuple[int, int] | None]:
+    """R7.1 per row: (first, last) collection index of the first chain that scores the
+    row's points, or None if the row scores 0. Drawings outline it."""
+    table = cards.rows_by_number
+    summary = EMPTY_CHAIN_SUMMARY
+    starts = [0] * NUM_ROWS
+    spans: list[tuple[int, int] | None] = [None] * NUM_ROWS
+    for index, number in enumerate(collection):
+        after = extend_chain_summary(summary, table[number])
+        for row in range(NUM_ROWS):
+            if after.open_symbol[row] != summary.open_symbol[row] or after.open_sum[row] == 0:
+                starts[row] = index  # a different symbol or an empty row: a new chain
+            if after.best[row] > summary.best[row]:
+                spans[row] = (starts[row], index)
+        summary = after
+    return spans
+
+
 def souvenir_points(tiles: Sequence[int], collection: Sequence[int]) -> int:
     """R7.2: 3 per tile whose painting is in the own collection, else 1."""
     owned = set(collection)

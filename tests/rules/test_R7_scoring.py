@@ -7,7 +7,7 @@ import random
 import pytest
 
 from art_gallery_env.rules.actions import move_action
-from art_gallery_env.rules.scoring import winners
+from art_gallery_env.rules.scoring import best_chains, row_scores, winners
 from art_gallery_env.rules.state import GameState, new_game
 
 # Rows: figures (woman, man, child, group), animals (bird, horse, mammal),
@@ -69,6 +69,30 @@ def test_R7_1_each_of_the_four_rows_is_scored_separately(rows_of, custom_cards, 
 def test_R7_1_collection_order_is_play_order(rows_of):
     # The same paintings in another order score differently: order is never changed.
     assert rows_of([1, 4, 2]) != rows_of([1, 2, 4])
+
+
+def test_R7_1_best_chains_mark_the_first_chain_that_scores_each_row(custom_cards):
+    cards = custom_cards(ROWS)
+    # woman 1+1+1 (0..2) < man 3+1 (3..4): the man chain; nothing in row 2; sea 2 at 4
+    assert best_chains([5, 6, 7, 8, 4], cards)[:3] == [(3, 4), None, None]
+    assert best_chains([1, 4, 2], cards) == [(0, 0), None, None, (2, 2)]  # ties: the first
+    assert best_chains([9, 10], cards) == [(0, 1), (0, 1), (0, 1), (0, 1)]
+    assert best_chains([], cards) == [None] * 4
+
+
+def test_R7_1_best_chains_agree_with_row_scores_on_random_collections():
+    cards = new_game(2, seed=0).cards
+    rng = random.Random(7)
+    for _ in range(300):
+        collection = rng.sample(range(1, 49), rng.randrange(0, 20))
+        scores = row_scores(collection, cards)
+        for row, span in enumerate(best_chains(collection, cards)):
+            if span is None:
+                assert scores[row] == 0
+                continue
+            entries = [cards.painting(n).rows[row] for n in collection[span[0] : span[1] + 1]]
+            assert None not in entries and len({symbol for symbol, _ in entries}) == 1
+            assert sum(value for _, value in entries) == scores[row]
 
 
 # -- R7.2 ------------------------------------------------------------------------------
