@@ -224,6 +224,9 @@ class GameData:
     prev_fame_icon: tuple[int, ...] = ()  # the fame icon before i (-1 at 0)
     fame_below: tuple[int, ...] = ()  # fame icons before i: fame influence can buy
     influence_money: tuple[int, ...] = ()  # end-of-game money for ending on i (G16.7)
+    # per artist tile, per fame 0..celebrity: stars and sales value (G13.1)
+    artist_stars: tuple[tuple[int, ...], ...] = ()
+    artist_values: tuple[tuple[int, ...], ...] = ()
 
     def works_of(self, form: int) -> list[int]:
         return [i for i, w in enumerate(self.works) if w.form == form]
@@ -638,7 +641,14 @@ def game_data_from_dict(data: Any) -> GameData:
             json.dumps(raw, sort_keys=True, separators=(",", ":")).encode()
         ).hexdigest()[:16],
         **_track_tables(top, money_icons, fame_icons),
+        **_star_tables(artists, stars, celebrity["fame"]),
     )
+
+
+def _star_tables(artists: list[Artist], values: tuple[int, ...], top: int) -> dict[str, tuple]:
+    star_rows = [tuple(sum(1 for t in a.stars if f >= t) for f in range(top + 1)) for a in artists]
+    value_rows = [tuple(values[k] for k in row) for row in star_rows]
+    return {"artist_stars": tuple(star_rows), "artist_values": tuple(value_rows)}
 
 
 def _track_tables(top: int, money: tuple[int, ...], fame: tuple[int, ...]) -> dict[str, tuple]:

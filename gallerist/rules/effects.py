@@ -100,14 +100,13 @@ def collectors(s: GameState, p: int) -> int:
     return s.gallery_visitors[p][COLLECTOR]
 
 
-def stars(s: GameState, artist: int, fame: int | None = None) -> int:
-    f = s.fame[artist] if fame is None else fame
-    return sum(1 for t in s.data.artists[s.artist_tile[artist]].stars if f >= t)
+def stars(s: GameState, artist: int) -> int:
+    return s.data.artist_stars[s.artist_tile[artist]][s.fame[artist]]
 
 
 def sales_value(s: GameState, artist: int) -> int:
     """G13.1: the money a work of ``artist`` sells (and scores) for."""
-    return s.data.star_values[stars(s, artist)]
+    return s.data.artist_values[s.artist_tile[artist]][s.fame[artist]]
 
 
 def renowned_value(s: GameState, work: int) -> int:

@@ -140,8 +140,11 @@ def reputation_scores(s: GameState, p: int) -> tuple[int, int]:
     return money, influence
 
 
-def score_breakdown(s: GameState) -> list[dict[str, Any]]:
-    """G16 for every player, with rank by G16.8 (1 = winner; shared wins share rank 1)."""
+def score_breakdown(s: GameState, cards: bool = True) -> list[dict[str, Any]]:
+    """G16 for every player, with rank by G16.8 (1 = winner; shared wins share rank 1).
+
+    ``cards=False`` leaves out the secret Curator and Art Dealer cards (their money and
+    goals are 0): the score any seat may compute for every seat."""
     d = s.data
     majorities = majority_money(s)
     rows = []
@@ -149,11 +152,11 @@ def score_breakdown(s: GameState) -> list[dict[str, Any]]:
         renowned = renowned_value(s, s.renowned[p]) if s.renowned[p] != EMPTY else 0
         rep_money, rep_influence = reputation_scores(s, p)
         exhibition = sum(sales_value(s, s.work_artist[w]) for w in s.gallery[p]) + renowned
-        curator_done, dealer_done = card_goals(s, p)
+        curator_done, dealer_done = card_goals(s, p) if cards else ([], [])
         curator_goals = d.curators[s.curator[p]].goals
         dealer_goals = d.dealers[s.dealer[p]].goals
-        curator = sum(g.value for g, ok in zip(curator_goals, curator_done) if ok)
-        dealer = sum(g.value for g, ok in zip(dealer_goals, dealer_done) if ok)
+        curator = sum(g.value for g, ok in zip(curator_goals, curator_done, strict=False) if ok)
+        dealer = sum(g.value for g, ok in zip(dealer_goals, dealer_done, strict=False) if ok)
         final_influence = min(d.influence_max, s.influence[p] + rep_influence)
         influence_money = d.influence_money[final_influence]
         row = {
