@@ -21,7 +21,10 @@ from .env.observation import OBSERVATION_SIZE, ObservationEncoder
 from .env.render import render_breakdown, render_text
 from .rules.actions import NUM_ACTIONS
 from .rules.data import GameData, default_game_data
+from .rules.game import IllegalActionError
 from .rules.state import GameState, new_game
+
+ILLEGAL_ACTION_REWARD = -1.0
 
 
 class GalleristSoloEnv(gymnasium.Env):
@@ -32,9 +35,15 @@ class GalleristSoloEnv(gymnasium.Env):
         *,
         reward_mode: str = "level",
         render_mode: str | None = None,
+        illegal_action: str = "raise",
         data: GameData | None = None,
     ) -> None:
         self.reward_mode = check_reward_mode(1, reward_mode)
+        if illegal_action not in ("raise", "terminate"):
+            raise ValueError(
+                f"illegal_action must be 'raise' or 'terminate', got {illegal_action!r}"
+            )
+        self.illegal_action = illegal_action
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode must be 'ansi' or None, got {render_mode!r}")
         self.render_mode = render_mode
@@ -56,7 +65,13 @@ class GalleristSoloEnv(gymnasium.Env):
         return self._obs(), self._info()
 
     def step(self, action: int):
-        self.state.apply(action)
+        try:
+            self.state.apply(action)
+        except IllegalActionError:
+            if self.illegal_action == "raise":
+                raise
+            info = {**self._info(), "illegal_action": True}
+            return self._obs(), ILLEGAL_ACTION_REWARD, True, False, info
         reward = 0.0
         info = self._info()
         if self.state.is_over:
