@@ -197,14 +197,19 @@ def score_breakdown(s: GameState, cards: bool = True) -> list[dict[str, Any]]:
                 d.solo_goals[row["goal_level"] - 1].name if row["goal_level"] else "none"
             )
         rows.append(row)
-    for row in rows:
-        key = _rank_key(row)
-        row["rank"] = 1 + sum(1 for other in rows if _rank_key(other) > key)
+    assign_ranks(rows)
     return rows
 
 
+def assign_ranks(rows: list[dict[str, Any]]) -> None:
+    """G16.8: most money, then most works acquired, visitors in the Gallery, assistants in
+    play; rank 1 is the winner and players tied on all four share their rank."""
+    for row in rows:
+        key = _rank_key(row)
+        row["rank"] = 1 + sum(1 for other in rows if _rank_key(other) > key)
+
+
 def _rank_key(row: dict[str, Any]) -> tuple[int, int, int, int]:
-    """G16.8: money, then works acquired, visitors in the gallery, assistants in play."""
     return (row["total"], row["works_acquired"], row["gallery_visitors"], row["assistants_in_play"])
 
 
