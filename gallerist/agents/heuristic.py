@@ -17,7 +17,6 @@ import random
 from dataclasses import dataclass
 
 import numpy as np
-
 from art_gallery_env.agents.base import Agent, legal_from_mask
 
 from ..rules.data import COLLECTOR, INVESTOR, VIP
@@ -87,7 +86,10 @@ def evaluate(s: GameState, p: int, params: HeuristicParams) -> float:
         v += params.pending_tile
     shown = forms + ([d.works[s.renowned[p]].form] if s.renowned[p] != EMPTY else [])
     sold = [d.works[w].form for w in s.sold[p]]
-    for goals, have in ((d.curators[s.curator[p]].goals, shown), (d.dealers[s.dealer[p]].goals, sold)):
+    for goals, have in (
+        (d.curators[s.curator[p]].goals, shown),
+        (d.dealers[s.dealer[p]].goals, sold),
+    ):
         for goal in goals:
             if goal_complete(goal, have):
                 v += goal.value
@@ -155,7 +157,9 @@ class GalleristHeuristicAgent(Agent):
     def reset(self, seed: int | None = None) -> None:
         self._rng = random.Random(seed)
 
-    def act(self, observation: np.ndarray, action_mask: np.ndarray, view: PlayerView | None = None) -> int:
+    def act(
+        self, observation: np.ndarray, action_mask: np.ndarray, view: PlayerView | None = None
+    ) -> int:
         legal = legal_from_mask(action_mask)
         if view is None or not view.is_my_turn:
             return int(legal[self._rng.randrange(legal.size)])
