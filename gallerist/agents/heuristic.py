@@ -17,6 +17,7 @@ import random
 from dataclasses import dataclass
 
 import numpy as np
+
 from art_gallery_env.agents.base import Agent, legal_from_mask
 
 from ..rules.data import COLLECTOR, INVESTOR, VIP

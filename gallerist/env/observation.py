@@ -207,11 +207,26 @@ def _owner_index(owner: int, rel: list[int]) -> int:
 
 def encode(s: GameState, observer: int) -> list[float]:
     """The observation of ``observer`` as a list of floats (see FIELDS)."""
-    d = s.data
     n = s.num_players
     v = [0.0] * OBSERVATION_SIZE
     rel = [(p - observer) % n for p in range(n)]  # absolute -> relative seat
-    seats = [(observer + r) % n for r in range(n)]  # relative -> absolute seat
+    _encode_table(s, v, rel)
+    _encode_pieces(s, v, rel)
+    _encode_artists(s, v)
+    _encode_works(s, v)
+    _encode_supplies(s, v, rel)
+    _encode_market(s, v, rel)
+    scores = score_breakdown(s, cards=False)
+    for r in range(n):
+        p = (observer + r) % n
+        _encode_seat(s, v, p, r, scores[p])
+    _encode_own_cards(s, v, observer)
+    return v
+
+
+def _encode_table(s: GameState, v: list[float], rel: list[int]) -> None:
+    """Table size, the pending decision, the state of the turn and of the game."""
+    n = s.num_players
     v[_O["num_players"] + n - 1] = 1.0
     for r in range(n):
         v[_O["seat_active"] + r] = 1.0
@@ -222,20 +237,23 @@ def encode(s: GameState, observer: int) -> list[float]:
             v[_O["decision_artist"] + frame[2]] = 1.0
         elif frame[0] in (F_KICKED, F_LEAVE):
             v[_O["decision_location"] + frame[2]] = 1.0
-        for f in reversed(s.frames):
-            if f[0] in (F_TURN, F_POST, F_KICKED):
-                v[_O["exec_state"] + f[-1]] = 1.0
-                break
+        menu = next((f for f in reversed(s.frames) if f[0] in (F_TURN, F_POST, F_KICKED)), None)
+        if menu is not None:
+            v[_O["exec_state"] + menu[-1]] = 1.0
     flags = [s.end_triggered, s.final_round, s.intermediate_done, *end_conditions(s)]
     for i, flag in enumerate(flags):
         v[_O["flags"] + i] = float(flag)
     v[_O["round"]] = min(1.0, s.round / ROUND_SCALE)
     v[_O["start_player"] + rel[s.start_player]] = 1.0
+
+
+def _encode_pieces(s: GameState, v: list[float], rel: list[int]) -> None:
+    """Who stands where: location occupants, Gallerists, a kicked-out piece, Lacerda."""
     for loc, occ in enumerate(s.occupant):
         if occ != EMPTY:
             owner, kind = divmod(occ, 2)
             v[_O["occupant"] + (loc * 2 + kind) * OWN + _owner_index(owner, rel)] = 1.0
-    for p in range(n):
+    for p in range(s.num_players):
         v[_O["gallerist"] + rel[p] * (NUM_LOCATIONS + 2) + s.gpos[p]] = 1.0
     if s.kicked is not None:
         owner, kind, loc = s.kicked
@@ -249,6 +267,10 @@ def encode(s: GameState, observer: int) -> list[float]:
     v[base + 4] = float(s.lacerda_kicked)
     v[base + 5] = s.lacerda_supply / 10
     v[base + 6] = float(s.lacerda_next_lower)
+
+
+def _encode_artists(s: GameState, v: list[float]) -> None:
+    d = s.data
     top_fame = d.celebrity_fame
     for a in range(NUM_ARTIST_SLOTS):
         artist = d.artists[s.artist_tile[a]]
@@ -270,6 +292,11 @@ def encode(s: GameState, observer: int) -> list[float]:
             b = _O["artist_bonus"] + (B + 1) * a
             v[b + bonus.kind] = 1.0
             v[b + B] = bonus.amount / 5
+
+
+def _encode_works(s: GameState, v: list[float]) -> None:
+    """The top work of each stack (the order below is secret, G18) and the easels."""
+    d = s.data
     width = FIELD["stack"].shape[1]
     for form in range(NUM_FORMS):
         b = _O["stack"] + width * form
@@ -288,20 +315,23 @@ def encode(s: GameState, observer: int) -> list[float]:
         v[b] = 1.0
         v[b + 1] = renowned_value(s, work) / 20
         v[b + 2 + d.works[work].form] = 1.0
-    bag = [0, 0, 0]
-    for c in s.bag:
-        bag[c] += 1
+
+
+def _encode_supplies(s: GameState, v: list[float], rel: list[int]) -> None:
+    """Visitors, tickets, the contract display (not the deck's order) and promotion tokens."""
+    d = s.data
+    bag = [s.bag.count(c) for c in range(NUM_COLOURS)]
     for c in range(NUM_COLOURS):
         v[_O["plaza"] + c] = s.plaza[c] / 10
         v[_O["bag"] + c] = bag[c] / 14
         v[_O["box_office"] + c] = s.box_office[c] / 20
         v[_O["ticket_discard"] + c] = s.ticket_discard[c] / 20
-    for p in range(n):
-        r = rel[p]
+    for p in range(s.num_players):
+        b = NUM_COLOURS * rel[p]
         for c in range(NUM_COLOURS):
-            v[_O["lobby"] + NUM_COLOURS * r + c] = s.lobby[p][c] / 5
-            v[_O["gallery_visitors"] + NUM_COLOURS * r + c] = s.gallery_visitors[p][c] / 5
-            v[_O["tickets"] + NUM_COLOURS * r + c] = s.tickets[p][c] / 10
+            v[_O["lobby"] + b + c] = s.lobby[p][c] / 5
+            v[_O["gallery_visitors"] + b + c] = s.gallery_visitors[p][c] / 5
+            v[_O["tickets"] + b + c] = s.tickets[p][c] / 10
     width = FIELD["display"].shape[1]
     for col, stack in enumerate(s.display):
         if stack:
@@ -315,6 +345,10 @@ def encode(s: GameState, observer: int) -> list[float]:
     v[_O["deck"]] = len(s.deck) / 20
     for level in range(MAX_PROMOTION):
         v[_O["promotion_tokens"] + level] = s.promo_tokens[level] / d.promotion_tokens
+
+
+def _encode_market(s: GameState, v: list[float], rel: list[int]) -> None:
+    d = s.data
     width = 1 + T + OWN
     for i, tile in enumerate(s.market_tiles):
         b = _O["market_upper"] + width * i
@@ -331,11 +365,6 @@ def encode(s: GameState, observer: int) -> list[float]:
             b = _O["location_tile"] + (1 + T) * loc
             v[b] = 1.0
             v[b + 1 + d.reputation_tiles[tile].scoring] = 1.0
-    scores = score_breakdown(s, cards=False)
-    for r, p in enumerate(seats):
-        _encode_seat(s, v, p, r, scores[p])
-    _encode_own_cards(s, v, observer)
-    return v
 
 
 def _encode_seat(s: GameState, v: list[float], p: int, r: int, score: dict[str, Any]) -> None:

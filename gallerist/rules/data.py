@@ -14,6 +14,7 @@ import functools
 import hashlib
 import json
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any, NoReturn
@@ -348,304 +349,292 @@ _TOP_KEYS = (
 )  # fmt: skip
 
 
-def game_data_from_dict(data: Any) -> GameData:
-    """Validate ``data`` (the JSON schema of ``gallerist.json``) and build a GameData."""
-    raw = _obj(data, "data", _TOP_KEYS)
-    if raw["schema_version"] != SCHEMA_VERSION:
-        _fail("schema_version", f"expected {SCHEMA_VERSION}, got {raw['schema_version']!r}")
-    forms = tuple(
-        _text(f, f"art_forms[{i}]")
-        for i, f in enumerate(_seq(raw["art_forms"], "art_forms", NUM_FORMS, NUM_FORMS))
-    )
-    colours = tuple(
-        _text(c, f"visitor_colours[{i}]")
-        for i, c in enumerate(
-            _seq(raw["visitor_colours"], "visitor_colours", NUM_COLOURS, NUM_COLOURS)
-        )
-    )
+def _items(value: Any, path: str, lo: int, hi: int, parse: Callable[[Any, str], Any]) -> tuple:
+    """Parse each entry of a list with ``parse(entry, path[i])``."""
+    return tuple(parse(v, f"{path}[{i}]") for i, v in enumerate(_seq(value, path, lo, hi)))
+
+
+def _parse_names(raw: dict[str, Any]) -> dict[str, Any]:
+    forms = _items(raw["art_forms"], "art_forms", NUM_FORMS, NUM_FORMS, _text)
+    colours = _items(raw["visitor_colours"], "visitor_colours", NUM_COLOURS, NUM_COLOURS, _text)
     if len(set(forms)) != NUM_FORMS or len(set(colours)) != NUM_COLOURS:
         _fail("art_forms/visitor_colours", "names must be distinct")
-    visitors_raw = _obj(raw["visitors"], "visitors", colours)
-    visitors = tuple(_num(visitors_raw[c], f"visitors.{c}", 8, 40) for c in colours)
-    removed = _nums(
-        raw["visitors_removed_per_colour"], "visitors_removed_per_colour", MAX_PLAYERS, 0, 8
-    )
-    stars = _nums(raw["star_values"], "star_values", 7, 0, 100)
-    celebrity = _obj(raw["celebrity"], "celebrity", ("fame", "money"))
+    if not isinstance(raw["description"], str):
+        _fail("description", "expected a string")
+    return {
+        "name": _text(raw["name"], "name"),
+        "description": raw["description"],
+        "art_forms": forms,
+        "colours": colours,
+    }
 
-    artists = []
-    for i, a in enumerate(_seq(raw["artists"], "artists", 16, 16)):
-        p = f"artists[{i}]"
-        a = _obj(a, p, ("id", "form", "colour", "initial_fame", "promotion", "stars"))
-        thresholds = _nums(a["stars"], f"{p}.stars", 6, 1, 40)
-        if list(thresholds) != sorted(set(thresholds)):
-            _fail(f"{p}.stars", "thresholds must increase")
-        artists.append(
-            Artist(
-                _text(a["id"], f"{p}.id"),
-                _name(a["form"], f"{p}.form", forms),
-                _name(a["colour"], f"{p}.colour", ("blue", "red")),
-                _num(a["initial_fame"], f"{p}.initial_fame", 1, 18),
-                _num(a["promotion"], f"{p}.promotion", 0, MAX_PROMOTION - 1),
-                thresholds,
-            )
-        )
+
+def _parse_counts(raw: dict[str, Any], colours: tuple[str, ...]) -> dict[str, Any]:
+    visitors = _obj(raw["visitors"], "visitors", colours)
+    celebrity = _obj(raw["celebrity"], "celebrity", ("fame", "money"))
+    per_count = MARKET_COLUMNS * MARKET_UPPER_ROWS
+    return {
+        "visitors": tuple(_num(visitors[c], f"visitors.{c}", 8, 40) for c in colours),
+        "visitors_removed": _nums(
+            raw["visitors_removed_per_colour"], "visitors_removed_per_colour", MAX_PLAYERS, 0, 8
+        ),
+        "tickets_per_colour": _nums(
+            raw["tickets_per_colour"], "tickets_per_colour", MAX_PLAYERS, 1, 40
+        ),
+        "tickets_in_box": _num(raw["tickets_in_box"], "tickets_in_box", 1, 40),
+        "easels": _nums(raw["easels"], "easels", MAX_PLAYERS, 1, MAX_EASELS),
+        "market_tiles": _nums(raw["market_tiles"], "market_tiles", MAX_PLAYERS, 0, per_count),
+        "star_values": _nums(raw["star_values"], "star_values", 7, 0, 100),
+        "celebrity_fame": _num(celebrity["fame"], "celebrity.fame", 10, 40),
+        "celebrity_money": _num(celebrity["money"], "celebrity.money", 0, 50),
+    }
+
+
+def _parse_artist(value: Any, p: str, forms: tuple[str, ...]) -> Artist:
+    a = _obj(value, p, ("id", "form", "colour", "initial_fame", "promotion", "stars"))
+    thresholds = _nums(a["stars"], f"{p}.stars", 6, 1, 40)
+    if list(thresholds) != sorted(set(thresholds)):
+        _fail(f"{p}.stars", "thresholds must increase")
+    return Artist(
+        _text(a["id"], f"{p}.id"),
+        _name(a["form"], f"{p}.form", forms),
+        _name(a["colour"], f"{p}.colour", ("blue", "red")),
+        _num(a["initial_fame"], f"{p}.initial_fame", 1, 18),
+        _num(a["promotion"], f"{p}.promotion", 0, MAX_PROMOTION - 1),
+        thresholds,
+    )
+
+
+def _parse_work(value: Any, p: str, forms: tuple[str, ...], colours: tuple[str, ...]) -> Work:
+    w = _obj(value, p, ("id", "form", "fame", "tickets"))
+    return Work(
+        _text(w["id"], f"{p}.id"),
+        _name(w["form"], f"{p}.form", forms),
+        _num(w["fame"], f"{p}.fame", 0, 5),
+        _items(w["tickets"], f"{p}.tickets", 1, 2, lambda t, q: _mask(t, q, colours)),
+    )
+
+
+def _parse_pieces(raw: dict[str, Any], forms: tuple[str, ...], colours: tuple[str, ...]) -> dict:
+    """G1.2, G1.3: artists (two of each colour per form) and works (eight per form)."""
+    artists = _items(raw["artists"], "artists", 16, 16, lambda a, p: _parse_artist(a, p, forms))
     for form in range(NUM_FORMS):
         for colour in (BLUE, RED):
             if sum(1 for a in artists if a.form == form and a.colour == colour) != 2:
                 _fail(
                     "artists", f"need 2 {('blue', 'red')[colour]} artists of {forms[form]!r} (G1.2)"
                 )
-    works = []
-    for i, w in enumerate(_seq(raw["works"], "works", 32, 32)):
-        p = f"works[{i}]"
-        w = _obj(w, p, ("id", "form", "fame", "tickets"))
-        tickets = tuple(
-            _mask(t, f"{p}.tickets[{j}]", colours)
-            for j, t in enumerate(_seq(w["tickets"], f"{p}.tickets", 1, 2))
-        )
-        works.append(
-            Work(
-                _text(w["id"], f"{p}.id"),
-                _name(w["form"], f"{p}.form", forms),
-                _num(w["fame"], f"{p}.fame", 0, 5),
-                tickets,
-            )
-        )
+    works = _items(raw["works"], "works", 32, 32, lambda w, p: _parse_work(w, p, forms, colours))
     for form in range(NUM_FORMS):
         if sum(1 for w in works if w.form == form) != 8:
             _fail("works", f"need 8 works of {forms[form]!r} (G1.3)")
-    bonus_tiles = tuple(
-        _bonus(b, f"artist_bonus_tiles[{i}]", colours)
-        for i, b in enumerate(_seq(raw["artist_bonus_tiles"], "artist_bonus_tiles", 8, 16))
-    )
-    contracts = []
-    for i, c in enumerate(_seq(raw["contracts"], "contracts", 20, 20)):
-        p = f"contracts[{i}]"
-        c = _obj(c, p, ("id", "form", "bonus"))
-        contracts.append(
-            Contract(
-                _text(c["id"], f"{p}.id"),
-                _name(c["form"], f"{p}.form", forms),
-                _bonus(c["bonus"], f"{p}.bonus", colours),
-            )
+    return {"artists": artists, "works": works}
+
+
+def _parse_cards(raw: dict[str, Any], forms: tuple[str, ...], colours: tuple[str, ...]) -> dict:
+    """G1.7-G1.10: contracts, reputation tiles, bonus tiles, Curator and Art Dealer cards."""
+
+    def contract(value: Any, p: str) -> Contract:
+        c = _obj(value, p, ("id", "form", "bonus"))
+        form = _name(c["form"], f"{p}.form", forms)
+        return Contract(_text(c["id"], f"{p}.id"), form, _bonus(c["bonus"], f"{p}.bonus", colours))
+
+    def tile(value: Any, p: str) -> ReputationTile:
+        t = _obj(value, p, ("id", "scoring", "money", "influence"))
+        return ReputationTile(
+            _text(t["id"], f"{p}.id"),
+            _name(t["scoring"], f"{p}.scoring", TILE_SCORINGS),
+            _num(t["money"], f"{p}.money", 0, 20),
+            _num(t["influence"], f"{p}.influence", 0, 10),
         )
+
     back = _obj(raw["contract_back"], "contract_back", ("influence", "money"))
-    tiles = []
-    for i, t in enumerate(_seq(raw["reputation_tiles"], "reputation_tiles", 20, 20)):
-        p = f"reputation_tiles[{i}]"
-        t = _obj(t, p, ("id", "scoring", "money", "influence"))
-        tiles.append(
-            ReputationTile(
-                _text(t["id"], f"{p}.id"),
-                _name(t["scoring"], f"{p}.scoring", TILE_SCORINGS),
-                _num(t["money"], f"{p}.money", 0, 20),
-                _num(t["influence"], f"{p}.influence", 0, 10),
-            )
-        )
-    board = _obj(raw["player_board"], "player_board", (
-        "start_money", "start_influence", "assistants", "start_desks", "desks", "hire",
-        "reputation_spaces", "contract_slot_tickets", "gallery_slots", "start_tile_slot",
-    ))  # fmt: skip
+    return {
+        "artist_bonus_tiles": _items(
+            raw["artist_bonus_tiles"],
+            "artist_bonus_tiles",
+            8,
+            16,
+            lambda b, p: _bonus(b, p, colours),
+        ),
+        "contracts": _items(raw["contracts"], "contracts", 20, 20, contract),
+        "contract_back": (
+            _bonus(back["influence"], "contract_back.influence", colours),
+            _bonus(back["money"], "contract_back.money", colours),
+        ),
+        "reputation_tiles": _items(raw["reputation_tiles"], "reputation_tiles", 20, 20, tile),
+        "curators": _goal_cards(raw["curators"], "curators", forms, "collections"),
+        "dealers": _goal_cards(raw["dealers"], "dealers", forms, "goals"),
+    }
+
+
+_BOARD_KEYS = (
+    "start_money", "start_influence", "assistants", "start_desks", "desks", "hire",
+    "reputation_spaces", "contract_slot_tickets", "gallery_slots", "start_tile_slot",
+)  # fmt: skip
+
+
+def _parse_board(raw: dict[str, Any], colours: tuple[str, ...], top: int) -> dict[str, Any]:
+    """G2.15, G8.1: the player board."""
+    board = _obj(raw["player_board"], "player_board", _BOARD_KEYS)
     assistants = _num(board["assistants"], "player_board.assistants", 2, 20)
     start_desks = _num(board["start_desks"], "player_board.start_desks", 1, 4)
-    desks = _num(board["desks"], "player_board.desks", start_desks, 6)
-    hire = _seq(
-        board["hire"], "player_board.hire", assistants - start_desks, assistants - start_desks
-    )
-    hire_costs, hire_bonuses = [], []
-    for i, h in enumerate(hire):
-        h = _obj(h, f"player_board.hire[{i}]", ("cost", "bonus"))
-        hire_costs.append(_num(h["cost"], f"player_board.hire[{i}].cost", 0, 30))
-        hire_bonuses.append(
-            None
-            if h["bonus"] is None
-            else _bonus(h["bonus"], f"player_board.hire[{i}].bonus", colours)
-        )
+    queue = assistants - start_desks
+
+    def hire(value: Any, p: str) -> tuple[int, Bonus | None]:
+        h = _obj(value, p, ("cost", "bonus"))
+        bonus = None if h["bonus"] is None else _bonus(h["bonus"], f"{p}.bonus", colours)
+        return _num(h["cost"], f"{p}.cost", 0, 30), bonus
+
+    hires = _items(board["hire"], "player_board.hire", queue, queue, hire)
     slots = _num(board["gallery_slots"], "player_board.gallery_slots", 3, 3)
+    spaces, tickets = NUM_REPUTATION_SPACES, NUM_CONTRACT_SLOTS
+    return {
+        "start_money": _num(board["start_money"], "player_board.start_money", 0, 100),
+        "start_influence": _num(board["start_influence"], "player_board.start_influence", 0, top),
+        "assistants": assistants,
+        "start_desks": start_desks,
+        "desks": _num(board["desks"], "player_board.desks", start_desks, 6),
+        "hire_costs": tuple(cost for cost, _ in hires),
+        "hire_bonuses": tuple(bonus for _, bonus in hires),
+        "reputation_spaces": _items(
+            board["reputation_spaces"],
+            "player_board.reputation_spaces",
+            spaces,
+            spaces,
+            lambda b, p: _bonus(b, p, colours),
+        ),  # fmt: skip
+        "contract_slot_tickets": _items(
+            board["contract_slot_tickets"],
+            "player_board.contract_slot_tickets",
+            tickets,
+            tickets,
+            lambda c, p: _name(c, p, colours),
+        ),  # fmt: skip
+        "gallery_slots": slots,
+        "start_tile_slot": _num(board["start_tile_slot"], "player_board.start_tile_slot", 1, slots),
+    }
+
+
+def _parse_track(raw: dict[str, Any]) -> dict[str, Any]:
+    """G10.1: the influence track and its icons."""
     track = _obj(raw["influence_track"], "influence_track", ("max", "money_icons", "fame_icons"))
     top = _num(track["max"], "influence_track.max", 10, 100)
-    money_icons = tuple(
-        _num(v, f"influence_track.money_icons[{i}]", 0, top)
-        for i, v in enumerate(_seq(track["money_icons"], "influence_track.money_icons", 2, top + 1))
-    )
-    fame_icons = tuple(
-        _num(v, f"influence_track.fame_icons[{i}]", 0, top)
-        for i, v in enumerate(_seq(track["fame_icons"], "influence_track.fame_icons", 2, top + 1))
-    )
-    for name, icons in (("money_icons", money_icons), ("fame_icons", fame_icons)):
-        if icons[0] != 0 or list(icons) != sorted(set(icons)):
-            _fail(f"influence_track.{name}", "must start at 0 and increase")
+    icons = {}
+    for name in ("money_icons", "fame_icons"):
+        path = f"influence_track.{name}"
+        icons[name] = _items(track[name], path, 2, top + 1, lambda v, p: _num(v, p, 0, top))
+        if icons[name][0] != 0 or list(icons[name]) != sorted(set(icons[name])):
+            _fail(path, "must start at 0 and increase")
+    return {"influence_max": top, **icons}
+
+
+def _parse_market(raw: dict[str, Any], colours: tuple[str, ...]) -> dict[str, Any]:
+    """G8.2 promotion and G9 the International Market."""
     promo = _obj(raw["promotion"], "promotion", ("tokens_per_level", "bonuses"))
     market = _obj(raw["market"], "market", (
         "column_influence", "column_requirements", "small_game_columns", "auction_offers",
         "auction_bonuses", "majority_money",
     ))  # fmt: skip
-    requirements = tuple(
-        tuple(
-            _mask(s, f"market.column_requirements[{c}][{j}]", colours)
-            for j, s in enumerate(_seq(col, f"market.column_requirements[{c}]", 1, 3))
-        )
-        for c, col in enumerate(
-            _seq(
-                market["column_requirements"],
-                "market.column_requirements",
-                MARKET_COLUMNS,
-                MARKET_COLUMNS,
-            )
-        )
+    cols, rows = MARKET_COLUMNS, MARKET_LOWER_ROWS
+
+    def requirement(col: Any, p: str) -> tuple[int, ...]:
+        return _items(col, p, 1, 3, lambda s, q: _mask(s, q, colours))
+
+    def bonus_row(row: Any, p: str) -> tuple[Bonus, ...]:
+        return _items(row, p, cols, cols, lambda b, q: _bonus(b, q, colours))
+
+    return {
+        "promotion_tokens": _num(promo["tokens_per_level"], "promotion.tokens_per_level", 1, 8),
+        "promotion_bonuses": _items(
+            promo["bonuses"],
+            "promotion.bonuses",
+            MAX_PROMOTION,
+            MAX_PROMOTION,
+            lambda b, p: _bonus(b, p, colours),
+        ),  # fmt: skip
+        "column_influence": _nums(
+            market["column_influence"], "market.column_influence", cols, 0, 10
+        ),
+        "column_requirements": _items(
+            market["column_requirements"], "market.column_requirements", cols, cols, requirement
+        ),
+        "small_game_columns": _items(
+            market["small_game_columns"],
+            "market.small_game_columns",
+            1,
+            cols,
+            lambda c, p: _num(c, p, 0, cols - 1),
+        ),  # fmt: skip
+        "auction_offers": _nums(market["auction_offers"], "market.auction_offers", rows, 0, 30),
+        "auction_bonuses": _items(
+            market["auction_bonuses"], "market.auction_bonuses", rows, rows, bonus_row
+        ),
+        "majority_money": _items(
+            market["majority_money"],
+            "market.majority_money",
+            cols,
+            cols,
+            lambda col, p: _nums(col, p, 3, 0, 50),
+        ),  # fmt: skip
+    }
+
+
+_SOLO_KEYS = (
+    "name", "curator_goals", "curator_top", "dealer_goals", "goal_money", "reputation_tiles",
+    "masterpieces", "money",
+)  # fmt: skip
+
+
+def _parse_solo_goal(value: Any, p: str) -> SoloGoal:
+    """G17.6: one goal level."""
+    g = _obj(value, p, _SOLO_KEYS)
+    if not isinstance(g["curator_top"], bool):
+        _fail(f"{p}.curator_top", "expected true or false")
+    return SoloGoal(
+        _text(g["name"], f"{p}.name"),
+        _num(g["curator_goals"], f"{p}.curator_goals", 0, 5),
+        g["curator_top"],
+        _num(g["dealer_goals"], f"{p}.dealer_goals", 0, 5),
+        _num(g["goal_money"], f"{p}.goal_money", 0, 500),
+        _num(g["reputation_tiles"], f"{p}.reputation_tiles", 0, NUM_REPUTATION_SPACES),
+        _num(g["masterpieces"], f"{p}.masterpieces", 0, 8),
+        _num(g["money"], f"{p}.money", 0, 1000),
     )
-    small = tuple(
-        _num(c, f"market.small_game_columns[{i}]", 0, MARKET_COLUMNS - 1)
-        for i, c in enumerate(
-            _seq(market["small_game_columns"], "market.small_game_columns", 1, MARKET_COLUMNS)
-        )
-    )
-    auction_bonuses = tuple(
-        tuple(
-            _bonus(b, f"market.auction_bonuses[{r}][{c}]", colours)
-            for c, b in enumerate(
-                _seq(row, f"market.auction_bonuses[{r}]", MARKET_COLUMNS, MARKET_COLUMNS)
-            )
-        )
-        for r, row in enumerate(
-            _seq(
-                market["auction_bonuses"],
-                "market.auction_bonuses",
-                MARKET_LOWER_ROWS,
-                MARKET_LOWER_ROWS,
-            )
-        )
-    )
-    majority = tuple(
-        _nums(col, f"market.majority_money[{c}]", 3, 0, 50)
-        for c, col in enumerate(
-            _seq(market["majority_money"], "market.majority_money", MARKET_COLUMNS, MARKET_COLUMNS)
-        )
-    )
-    solo = []
-    for i, g in enumerate(_seq(raw["solo_goals"], "solo_goals", 1, 5)):
-        p = f"solo_goals[{i}]"
-        g = _obj(
-            g,
-            p,
-            (
-                "name",
-                "curator_goals",
-                "curator_top",
-                "dealer_goals",
-                "goal_money",
-                "reputation_tiles",
-                "masterpieces",
-                "money",
-            ),
-        )
-        if not isinstance(g["curator_top"], bool):
-            _fail(f"{p}.curator_top", "expected true or false")
-        solo.append(
-            SoloGoal(
-                _text(g["name"], f"{p}.name"),
-                _num(g["curator_goals"], f"{p}.curator_goals", 0, 5),
-                g["curator_top"],
-                _num(g["dealer_goals"], f"{p}.dealer_goals", 0, 5),
-                _num(g["goal_money"], f"{p}.goal_money", 0, 500),
-                _num(g["reputation_tiles"], f"{p}.reputation_tiles", 0, NUM_REPUTATION_SPACES),
-                _num(g["masterpieces"], f"{p}.masterpieces", 0, 8),
-                _num(g["money"], f"{p}.money", 0, 1000),
-            )
-        )
+
+
+def game_data_from_dict(data: Any) -> GameData:
+    """Validate ``data`` (the JSON schema of ``gallerist.json``) and build a GameData."""
+    raw = _obj(data, "data", _TOP_KEYS)
+    if raw["schema_version"] != SCHEMA_VERSION:
+        _fail("schema_version", f"expected {SCHEMA_VERSION}, got {raw['schema_version']!r}")
+    names = _parse_names(raw)
+    forms, colours = names["art_forms"], names["colours"]
+    counts = _parse_counts(raw, colours)
+    pieces = _parse_pieces(raw, forms, colours)
+    track = _parse_track(raw)
+    fields = {
+        **names,
+        **counts,
+        **pieces,
+        **_parse_cards(raw, forms, colours),
+        **_parse_board(raw, colours, track["influence_max"]),
+        **track,
+        **_parse_market(raw, colours),
+        "solo_goals": _items(raw["solo_goals"], "solo_goals", 1, 5, _parse_solo_goal),
+    }
+    fingerprint = json.dumps(raw, sort_keys=True, separators=(",", ":")).encode()
     return GameData(
-        name=_text(raw["name"], "name"),
-        description=raw["description"]
-        if isinstance(raw["description"], str)
-        else _fail("description", "expected a string"),
-        art_forms=forms,
-        colours=colours,
-        visitors=visitors,
-        visitors_removed=removed,
-        tickets_per_colour=_nums(
-            raw["tickets_per_colour"], "tickets_per_colour", MAX_PLAYERS, 1, 40
-        ),
-        tickets_in_box=_num(raw["tickets_in_box"], "tickets_in_box", 1, 40),
-        easels=_nums(raw["easels"], "easels", MAX_PLAYERS, 1, MAX_EASELS),
-        market_tiles=_nums(
-            raw["market_tiles"], "market_tiles", MAX_PLAYERS, 0, MARKET_COLUMNS * MARKET_UPPER_ROWS
-        ),
-        star_values=stars,
-        celebrity_fame=_num(celebrity["fame"], "celebrity.fame", 10, 40),
-        celebrity_money=_num(celebrity["money"], "celebrity.money", 0, 50),
-        artists=tuple(artists),
-        works=tuple(works),
-        artist_bonus_tiles=bonus_tiles,
-        contracts=tuple(contracts),
-        contract_back=(
-            _bonus(back["influence"], "contract_back.influence", colours),
-            _bonus(back["money"], "contract_back.money", colours),
-        ),
-        reputation_tiles=tuple(tiles),
-        start_money=_num(board["start_money"], "player_board.start_money", 0, 100),
-        start_influence=_num(board["start_influence"], "player_board.start_influence", 0, top),
-        assistants=assistants,
-        start_desks=start_desks,
-        desks=desks,
-        hire_costs=tuple(hire_costs),
-        hire_bonuses=tuple(hire_bonuses),
-        reputation_spaces=tuple(
-            _bonus(b, f"player_board.reputation_spaces[{i}]", colours)
-            for i, b in enumerate(
-                _seq(
-                    board["reputation_spaces"],
-                    "player_board.reputation_spaces",
-                    NUM_REPUTATION_SPACES,
-                    NUM_REPUTATION_SPACES,
-                )
-            )
-        ),
-        contract_slot_tickets=tuple(
-            _name(c, f"player_board.contract_slot_tickets[{i}]", colours)
-            for i, c in enumerate(
-                _seq(
-                    board["contract_slot_tickets"],
-                    "player_board.contract_slot_tickets",
-                    NUM_CONTRACT_SLOTS,
-                    NUM_CONTRACT_SLOTS,
-                )
-            )
-        ),
-        gallery_slots=slots,
-        start_tile_slot=_num(board["start_tile_slot"], "player_board.start_tile_slot", 1, slots),
-        influence_max=top,
-        money_icons=money_icons,
-        fame_icons=fame_icons,
-        promotion_tokens=_num(promo["tokens_per_level"], "promotion.tokens_per_level", 1, 8),
-        promotion_bonuses=tuple(
-            _bonus(b, f"promotion.bonuses[{i}]", colours)
-            for i, b in enumerate(
-                _seq(promo["bonuses"], "promotion.bonuses", MAX_PROMOTION, MAX_PROMOTION)
-            )
-        ),
-        column_influence=_nums(
-            market["column_influence"], "market.column_influence", MARKET_COLUMNS, 0, 10
-        ),
-        column_requirements=requirements,
-        small_game_columns=small,
-        auction_offers=_nums(
-            market["auction_offers"], "market.auction_offers", MARKET_LOWER_ROWS, 0, 30
-        ),
-        auction_bonuses=auction_bonuses,
-        majority_money=majority,
-        curators=_goal_cards(raw["curators"], "curators", forms, "collections"),
-        dealers=_goal_cards(raw["dealers"], "dealers", forms, "goals"),
-        solo_goals=tuple(solo),
-        fingerprint=hashlib.sha256(
-            json.dumps(raw, sort_keys=True, separators=(",", ":")).encode()
-        ).hexdigest()[:16],
-        **_track_tables(top, money_icons, fame_icons),
-        **_star_tables(artists, stars, celebrity["fame"]),
+        **fields,
+        fingerprint=hashlib.sha256(fingerprint).hexdigest()[:16],
+        **_track_tables(track["influence_max"], track["money_icons"], track["fame_icons"]),
+        **_star_tables(pieces["artists"], counts["star_values"], counts["celebrity_fame"]),
     )
 
 
-def _star_tables(artists: list[Artist], values: tuple[int, ...], top: int) -> dict[str, tuple]:
+def _star_tables(
+    artists: tuple[Artist, ...], values: tuple[int, ...], top: int
+) -> dict[str, tuple]:
     star_rows = [tuple(sum(1 for t in a.stars if f >= t) for f in range(top + 1)) for a in artists]
     value_rows = [tuple(values[k] for k in row) for row in star_rows]
     return {"artist_stars": tuple(star_rows), "artist_values": tuple(value_rows)}

@@ -7,6 +7,9 @@ else changes the state at once.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
 from .data import (
     B_ASSISTANT,
     B_CONTRACT,
@@ -27,7 +30,7 @@ from .data import (
     VIP,
     Bonus,
 )
-from .state import (
+from .frames import (
     A_TICKETS,
     ASSISTANT,
     EMPTY,
@@ -39,8 +42,10 @@ from .state import (
     P_FAME_BONUS,
     SLOT_UP,
     V_PLAZA_TO_GALLERY,
-    GameState,
 )
+
+if TYPE_CHECKING:
+    from .state import GameState
 
 ALL_COLOURS = (1 << NUM_COLOURS) - 1
 VIP_OR_INVESTOR = (1 << VIP) | (1 << INVESTOR)
@@ -276,38 +281,62 @@ def fame_bonus_targets(s: GameState) -> list[int]:
     return [a for a in range(NUM_ARTIST_SLOTS) if s.discovered[a] and not s.celebrity[a]]
 
 
+def _fame_bonus(s: GameState, p: int, bonus: Bonus, artist: int) -> None:
+    if artist != EMPTY:
+        increase_fame(s, p, artist, bonus.amount)
+    elif fame_bonus_targets(s):
+        s.frames.append((F_ARTIST, p, P_FAME_BONUS, bonus.amount))
+
+
+def _contract_bonus(s: GameState, p: int, bonus: Bonus, artist: int) -> None:
+    if can_sign(s, p):
+        s.frames.append((F_CONTRACT, p, 1))
+
+
+def _add_money(s: GameState, p: int, amount: int) -> None:
+    s.money[p] += amount
+
+
+_BONUS_EFFECTS: dict[int, Callable[[GameState, int, Bonus, int], None]] = {
+    B_MONEY: lambda s, p, b, a: _add_money(s, p, b.amount),
+    B_INFLUENCE: lambda s, p, b, a: gain_influence(s, p, b.amount),
+    B_FAME: _fame_bonus,
+    B_TICKET_ANY: lambda s, p, b, a: push_tickets(s, p, (ALL_COLOURS,)),
+    B_TICKETS_TWO: lambda s, p, b, a: push_tickets(s, p, (ALL_COLOURS, ALL_COLOURS)),
+    B_VISITOR_PLAZA: lambda s, p, b, a: s.frames.append(
+        (F_VISITOR, p, V_PLAZA_TO_GALLERY, ALL_COLOURS)
+    ),
+    B_VISITOR_VIP_INVESTOR: lambda s, p, b, a: s.frames.append(
+        (F_VISITOR, p, V_PLAZA_TO_GALLERY, VIP_OR_INVESTOR)
+    ),
+    B_VISITOR_BAG: lambda s, p, b, a: bag_visitor_to_gallery(s, p),
+    B_ASSISTANT: lambda s, p, b, a: free_hire(s, p),
+    B_CONTRACT: _contract_bonus,
+    B_INFLUENCE_PER_VISITOR: lambda s, p, b, a: gain_influence(
+        s, p, b.amount * s.gallery_visitors[p][b.colour]
+    ),
+    B_MONEY_PER_VISITOR: lambda s, p, b, a: _add_money(
+        s, p, b.amount * s.gallery_visitors[p][b.colour]
+    ),
+}
+
+
 def apply_bonus(s: GameState, p: int, bonus: Bonus | None, artist: int = EMPTY) -> None:
-    """Gain ``bonus`` (G19); a fame bonus goes to ``artist`` if given, else to a chosen one."""
-    if bonus is None:
-        return
-    kind, amount = bonus.kind, bonus.amount
-    if kind == B_MONEY:
-        s.money[p] += amount
-    elif kind == B_INFLUENCE:
-        gain_influence(s, p, amount)
-    elif kind == B_FAME:
-        if artist != EMPTY:
-            increase_fame(s, p, artist, amount)
-        elif fame_bonus_targets(s):
-            s.frames.append((F_ARTIST, p, P_FAME_BONUS, amount))
-    elif kind == B_TICKET_ANY:
-        push_tickets(s, p, (ALL_COLOURS,))
-    elif kind == B_TICKETS_TWO:
-        push_tickets(s, p, (ALL_COLOURS, ALL_COLOURS))
-    elif kind == B_VISITOR_PLAZA:
-        s.frames.append((F_VISITOR, p, V_PLAZA_TO_GALLERY, ALL_COLOURS))
-    elif kind == B_VISITOR_VIP_INVESTOR:
-        s.frames.append((F_VISITOR, p, V_PLAZA_TO_GALLERY, VIP_OR_INVESTOR))
-    elif kind == B_VISITOR_BAG:
-        bag_visitor_to_gallery(s, p)
-    elif kind == B_ASSISTANT:
-        free_hire(s, p)
-    elif kind == B_CONTRACT:
-        if can_sign(s, p):
-            s.frames.append((F_CONTRACT, p, 1))
-    elif kind == B_INFLUENCE_PER_VISITOR:
-        gain_influence(s, p, amount * s.gallery_visitors[p][bonus.colour])
-    elif kind == B_MONEY_PER_VISITOR:
-        s.money[p] += amount * s.gallery_visitors[p][bonus.colour]
-    else:  # pragma: no cover - the data loader admits only the kinds above
-        raise AssertionError(f"unknown bonus kind {kind}")
+    """Gain ``bonus`` (G19); a fame bonus goes to ``artist`` if given, else to a chosen one.
+    Bonuses that need a choice push a decision frame."""
+    if bonus is not None:
+        _BONUS_EFFECTS[bonus.kind](s, p, bonus, artist)
+
+
+# -- setup helpers shared with the rules ------------------------------------------------
+def bag_to(s: GameState, counts: list[int]) -> None:
+    """Draw one visitor from the bag (if any) into ``counts`` (G12.1)."""
+    if s.bag:
+        counts[s.bag.pop()] += 1
+
+
+def place_work_visitors(s: GameState, form: int) -> None:
+    """G2.8/G6.3: visitors from the bag on the top work, one per ticket icon."""
+    if s.stacks[form]:
+        for _ in s.data.works[s.stacks[form][-1]].tickets:
+            bag_to(s, s.work_visitors[form])

@@ -10,9 +10,10 @@ form's works not seen elsewhere.
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .state import GameState
+if TYPE_CHECKING:
+    from .state import GameState
 
 
 def visible_events(state: GameState, observer: int) -> list[tuple[str, dict[str, Any]]]:

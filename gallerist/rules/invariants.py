@@ -8,9 +8,10 @@ inconsistent saved games and, in the tests, as invariants of random play.
 from __future__ import annotations
 
 from collections import Counter
+from typing import TYPE_CHECKING
 
 from .data import MAX_PROMOTION, NUM_ARTIST_SLOTS, NUM_COLOURS
-from .state import (
+from .frames import (
     ASSISTANT,
     AUTO_BASE,
     EMPTY,
@@ -21,8 +22,10 @@ from .state import (
     NUM_LOCATIONS,
     SLOT_EMPTY,
     SLOT_UP,
-    GameState,
 )
+
+if TYPE_CHECKING:
+    from .state import GameState
 
 
 class InconsistentStateError(ValueError):
@@ -82,8 +85,18 @@ def assistants_of(s: GameState, owner: int) -> int:
 
 def check_invariants(s: GameState) -> None:
     """Raise InconsistentStateError naming the first field that breaks a rule."""
+    _check_counted_components(s)
+    _check_placed_components(s)
+    for p in range(s.num_players):
+        _check_player(s, p)
+        _check_gallerist(s, p)
+    _check_artists(s)
+    _check_pending_decision(s)
+
+
+def _check_counted_components(s: GameState) -> None:
+    """G1.4-G1.6: visitors, tickets and assistants per owner are conserved."""
     d = s.data
-    n = s.num_players
     if visitors_in_play(s) != list(d.visitors):
         _fail(
             "visitors",
@@ -93,12 +106,17 @@ def check_invariants(s: GameState) -> None:
         _fail(
             "tickets", f"{tickets_in_play(s)} per colour, expected {d.tickets_in_box} each (G1.5)"
         )
-    for owner in list(range(n)) + ([LACERDA] if s.solo else []):
+    for owner in list(range(s.num_players)) + ([LACERDA] if s.solo else []):
         if assistants_of(s, owner) != d.assistants:
             _fail(
                 "assistants",
                 f"owner {owner} has {assistants_of(s, owner)}, expected {d.assistants} (G1.6)",
             )
+
+
+def _check_placed_components(s: GameState) -> None:
+    """G1.2-G1.10: every work, tile, card and token is in exactly one place."""
+    d = s.data
     works = [w for st in s.stacks for w in st] + s.easels + s.box_works
     works += (
         [w for g in s.gallery for w in g]
@@ -138,44 +156,48 @@ def check_invariants(s: GameState) -> None:
                 f"level {level}: {placed} on artists + "
                 f"{s.promo_tokens[level - 1]} on the board (G1.10)",
             )
-    for p in range(n):
-        if s.money[p] < 0:
-            _fail(f"money[{p}]", f"{s.money[p]} is negative (G10.4)")
-        if not 0 <= s.influence[p] <= d.influence_max:
-            _fail(
-                f"influence[{p}]",
-                f"{s.influence[p]} is not on the track 0..{d.influence_max} (G10.4)",
-            )
-        if min(s.tickets[p]) < 0 or min(s.lobby[p]) < 0 or min(s.gallery_visitors[p]) < 0:
-            _fail(f"player {p}", "a negative ticket or visitor count")
-        if s.desks[p] > d.desks or min(s.desks[p], s.queue[p], s.removed[p]) < 0:
-            _fail(f"desks[{p}]", f"{s.desks[p]} assistants in an office of {d.desks} desks (G8.1)")
-        if len(s.gallery[p]) > d.gallery_slots + 1:
-            _fail(
-                f"gallery[{p}]",
-                f"{len(s.gallery[p])} works; at most {d.gallery_slots + 1} slots (G6.5)",
-            )
-        if sum(1 for slot in s.contracts[p] if slot[1] == SLOT_UP) > 3:
-            _fail(f"contracts[{p}]", "more than three face-up contracts (G7.2)")
-        for slot in s.contracts[p]:
-            if slot[1] == SLOT_EMPTY and (slot[0] != EMPTY or slot[2]):
-                _fail(f"contracts[{p}]", "an empty slot holds a card or an assistant")
-        c = s.commission[p]
-        if c != EMPTY and not s.discovered[c]:
-            _fail(f"commission[{p}]", f"artist {c} is not discovered (G6.1)")
-        if s.gallery_visitors[p][2] > 1 + len(s.sold[p]):
-            _fail(f"gallery_visitors[{p}]", "more Collectors than works sold + 1 (G4.4)")
-        for w in s.gallery[p] + s.sold[p]:
-            if s.work_artist[w] == EMPTY:
-                _fail(f"gallery[{p}]", f"work {w} has no artist")
-        pos = s.gpos[p]
-        at = [loc for loc in range(NUM_LOCATIONS) if s.occupant[loc] == 2 * p + GALLERIST]
-        if pos < NUM_LOCATIONS and at != [pos] or pos >= NUM_LOCATIONS and at:
-            _fail(f"gpos[{p}]", f"Gallerist at {pos} but on locations {at} (G3.4)")
-        if pos == KICKED and (s.kicked is None or s.kicked[:2] != (p, GALLERIST)):
-            _fail(f"gpos[{p}]", "kicked out without a pending kick-out (G5.1)")
-        if pos not in (*range(NUM_LOCATIONS), HOME, KICKED):
-            _fail(f"gpos[{p}]", f"{pos} is not a location, HOME or KICKED")
+
+
+def _check_player(s: GameState, p: int) -> None:
+    d = s.data
+    if s.money[p] < 0:
+        _fail(f"money[{p}]", f"{s.money[p]} is negative (G10.4)")
+    if not 0 <= s.influence[p] <= d.influence_max:
+        _fail(
+            f"influence[{p}]", f"{s.influence[p]} is not on the track 0..{d.influence_max} (G10.4)"
+        )
+    if min(s.tickets[p]) < 0 or min(s.lobby[p]) < 0 or min(s.gallery_visitors[p]) < 0:
+        _fail(f"player {p}", "a negative ticket or visitor count")
+    if s.desks[p] > d.desks or min(s.desks[p], s.queue[p], s.removed[p]) < 0:
+        _fail(f"desks[{p}]", f"{s.desks[p]} assistants in an office of {d.desks} desks (G8.1)")
+    if len(s.gallery[p]) > d.gallery_slots + 1:
+        _fail(f"gallery[{p}]", f"{len(s.gallery[p])} works; at most {d.gallery_slots + 1} (G6.5)")
+    if sum(1 for slot in s.contracts[p] if slot[1] == SLOT_UP) > 3:
+        _fail(f"contracts[{p}]", "more than three face-up contracts (G7.2)")
+    if any(slot[1] == SLOT_EMPTY and (slot[0] != EMPTY or slot[2]) for slot in s.contracts[p]):
+        _fail(f"contracts[{p}]", "an empty slot holds a card or an assistant")
+    c = s.commission[p]
+    if c != EMPTY and not s.discovered[c]:
+        _fail(f"commission[{p}]", f"artist {c} is not discovered (G6.1)")
+    if s.gallery_visitors[p][2] > 1 + len(s.sold[p]):
+        _fail(f"gallery_visitors[{p}]", "more Collectors than works sold + 1 (G4.4)")
+    if any(s.work_artist[w] == EMPTY for w in s.gallery[p] + s.sold[p]):
+        _fail(f"gallery[{p}]", "a work without an artist")
+
+
+def _check_gallerist(s: GameState, p: int) -> None:
+    pos = s.gpos[p]
+    at = [loc for loc in range(NUM_LOCATIONS) if s.occupant[loc] == 2 * p + GALLERIST]
+    if pos < NUM_LOCATIONS and at != [pos] or pos >= NUM_LOCATIONS and at:
+        _fail(f"gpos[{p}]", f"Gallerist at {pos} but on locations {at} (G3.4)")
+    if pos == KICKED and (s.kicked is None or s.kicked[:2] != (p, GALLERIST)):
+        _fail(f"gpos[{p}]", "kicked out without a pending kick-out (G5.1)")
+    if pos not in (*range(NUM_LOCATIONS), HOME, KICKED):
+        _fail(f"gpos[{p}]", f"{pos} is not a location, HOME or KICKED")
+
+
+def _check_artists(s: GameState) -> None:
+    d = s.data
     for a in range(NUM_ARTIST_SLOTS):
         if s.celebrity[a] != (s.fame[a] >= d.celebrity_fame) or s.fame[a] > d.celebrity_fame:
             _fail(f"fame[{a}]", f"fame {s.fame[a]} and celebrity {s.celebrity[a]} disagree (G13.2)")
@@ -183,13 +205,16 @@ def check_invariants(s: GameState) -> None:
             _fail(f"fame[{a}]", "below the artist's initial fame (G6.1)")
         if not 0 <= s.tokens[a] <= 2:
             _fail(f"tokens[{a}]", f"{s.tokens[a]} signature tokens at the artist (G6.4)")
-    if not s.over:
-        if not s.frames or s.frames[-1][0] >= AUTO_BASE:
-            _fail("frames", "no decision is pending in a game that is not over")
-        if s.current_player != s.frames[-1][1]:
-            _fail(
-                "current_player",
-                f"{s.current_player}, but the decision is player {s.frames[-1][1]}'s",
-            )
-        if len(s.legal_actions()) < 2:
-            _fail("frames", "the pending decision offers fewer than two actions (G20.1)")
+
+
+def _check_pending_decision(s: GameState) -> None:
+    if s.over:
+        return
+    if not s.frames or s.frames[-1][0] >= AUTO_BASE:
+        _fail("frames", "no decision is pending in a game that is not over")
+    if s.current_player != s.frames[-1][1]:
+        _fail(
+            "current_player", f"{s.current_player}, but the decision is player {s.frames[-1][1]}'s"
+        )
+    if len(s.legal_actions()) < 2:
+        _fail("frames", "the pending decision offers fewer than two actions (G20.1)")

@@ -6,18 +6,22 @@ always seat 0.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .actions import MARKET
 from .data import MARKET_LOWER_ROWS, MARKET_UPPER_ROWS
 from .effects import assistant_code, discard_most_tickets
-from .state import (
+from .frames import (
     ASSISTANT,
     EMPTY,
     GALLERIST,
     KICKED,
     LACERDA,
     NUM_LOCATIONS,
-    GameState,
 )
+
+if TYPE_CHECKING:
+    from .state import GameState
 
 LACERDA_GALLERIST = 2 * LACERDA + GALLERIST
 LACERDA_ASSISTANT = 2 * LACERDA + ASSISTANT

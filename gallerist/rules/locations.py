@@ -3,6 +3,8 @@ what each choice does."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .actions import (
     AUCTION,
     AUCTION_BASE,
@@ -43,11 +45,12 @@ from .effects import (
     hired_count,
     increase_fame,
     pay,
+    place_work_visitors,
     push_tickets,
     sales_value,
     send_home,
 )
-from .state import (
+from .frames import (
     A_SELL_FLIP,
     EMPTY,
     F_ARTIST,
@@ -70,9 +73,10 @@ from .state import (
     TILE_FROM_MARKET,
     V_LOBBY_TO_PLAZA,
     V_SELL,
-    GameState,
-    place_work_visitors,
 )
+
+if TYPE_CHECKING:
+    from .state import GameState
 
 _ALL = (1 << NUM_COLOURS) - 1
 

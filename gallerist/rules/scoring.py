@@ -20,7 +20,10 @@ from .data import (
     Goal,
 )
 from .effects import renowned_value, sales_value
-from .state import EMPTY, LACERDA
+from .frames import (
+    EMPTY,
+    LACERDA,
+)
 
 if TYPE_CHECKING:
     from .state import GameState

@@ -7,7 +7,7 @@ naming the bad field; nothing half-loaded is returned.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .data import (
     MARKET_COLUMNS,
@@ -23,7 +23,7 @@ from .data import (
     GameData,
     default_game_data,
 )
-from .state import (
+from .frames import (
     A_ACTION,
     A_AUCTION,
     A_CONTRACT_BONUS,
@@ -55,9 +55,11 @@ from .state import (
     KICKED,
     LACERDA,
     NUM_LOCATIONS,
-    GameState,
     check_num_players,
 )
+
+if TYPE_CHECKING:
+    from .state import GameState
 
 FORMAT = "art-gallery-env/gallerist-state"
 VERSION = 1
@@ -171,7 +173,9 @@ def state_to_dict(s: GameState) -> dict[str, Any]:
     return out
 
 
-def state_from_dict(data: Any, game_data: GameData | None = None) -> GameState:
+def read_state(s: GameState, data: Any, game_data: GameData | None = None) -> None:
+    """Fill the blank state ``s`` from ``data`` (see ``GameState.from_dict``), checking
+    every field and then the rules' invariants."""
     from .invariants import InconsistentStateError, check_invariants
 
     if not isinstance(data, dict):
@@ -194,7 +198,6 @@ def state_from_dict(data: Any, game_data: GameData | None = None) -> GameState:
         check_num_players(n)
     except ValueError as err:
         raise StateFormatError(f"num_players: {err}") from None
-    s = GameState()
     s.data, s.num_players, s.solo = d, n, n == 1
     for name, (shape, *bounds) in _fields(d, n).items():
         setattr(s, name, _read(data, name, shape, bounds))
@@ -218,7 +221,6 @@ def state_from_dict(data: Any, game_data: GameData | None = None) -> GameState:
         raise StateFormatError(
             f"frames: the pending decision cannot be evaluated ({err!r})"
         ) from None
-    return s
 
 
 def _check_int(name: str, value: Any, bounds: list[Any]) -> Any:

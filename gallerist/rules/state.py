@@ -17,9 +17,7 @@ from .data import (
     BLUE,
     COLLECTOR,
     MARKET_COLUMNS,
-    MARKET_LOWER_ROWS,
     MARKET_UPPER_ROWS,
-    MAX_PLAYERS,
     MAX_PROMOTION,
     NUM_ARTIST_SLOTS,
     NUM_COLOURS,
@@ -30,65 +28,134 @@ from .data import (
     GameData,
     default_game_data,
 )
+from .effects import bag_to, place_work_visitors
+from .frames import (
+    A_ACTION,
+    A_AUCTION,
+    A_CONTRACT_BONUS,
+    A_END_TURN,
+    A_GAME_OVER,
+    A_KICK_END,
+    A_LACERDA_PICK,
+    A_SELL_FLIP,
+    A_START_TILE,
+    A_TICKETS,
+    ASSISTANT,
+    AUTO_BASE,
+    DECISION_KINDS,
+    DECISION_NAMES,
+    EMPTY,
+    EXEC_MOVING,
+    EXEC_UNUSED,
+    EXEC_USED,
+    F_ARTIST,
+    F_ASSIST,
+    F_AUCTION,
+    F_CONTRACT,
+    F_EASEL,
+    F_FAME,
+    F_HIRE,
+    F_KICKED,
+    F_LEAVE,
+    F_ORIENT,
+    F_POST,
+    F_REP,
+    F_SELL,
+    F_SPACE,
+    F_START,
+    F_TICKET,
+    F_TURN,
+    F_VISITOR,
+    GALLERIST,
+    HOME,
+    KICKED,
+    LACERDA,
+    MARKET_LOWER_SPACES,
+    MARKET_UPPER_SPACES,
+    NUM_LOCATIONS,
+    P_BUY,
+    P_DISCOVER,
+    P_FAME_BONUS,
+    P_PROMOTE,
+    SLOT_DOWN_INFLUENCE,
+    SLOT_DOWN_MONEY,
+    SLOT_EMPTY,
+    SLOT_UP,
+    T_CONTRACT,
+    T_MARKET_LOWER,
+    T_MARKET_UPPER,
+    TILE_FROM_MARKET,
+    TILE_FROM_START,
+    V_LOBBY_TO_PLAZA,
+    V_PLAZA_TO_GALLERY,
+    V_SELL,
+    check_num_players,
+)
 
-NUM_LOCATIONS = 4
-HOME = 4  # a Gallerist in its own Gallery (not at a Location)
-KICKED = 5  # a Gallerist on the black kicked-out space, waiting to go home (G5.1)
-LACERDA = 4  # owner code of the solo bot's pieces (G17)
-GALLERIST, ASSISTANT = 0, 1
-EMPTY = -1
-MARKET_UPPER_SPACES = MARKET_COLUMNS * MARKET_UPPER_ROWS  # index 4 * column + row
-MARKET_LOWER_SPACES = MARKET_COLUMNS * MARKET_LOWER_ROWS  # index 3 * column + row
-
-# Contract slot states on a player board (G7).
-SLOT_EMPTY, SLOT_UP, SLOT_DOWN_INFLUENCE, SLOT_DOWN_MONEY = range(4)
-
-# Decision frames (G20.1): (kind, player, *args).
-F_START = 0  # (p): choose the start location (G2.14)
-F_TURN = 1  # (p, exec_state): before the location action
-F_POST = 2  # (p, exec_state): after the location action
-F_KICKED = 3  # (p, location, exec_state): the Kicked-Out action (G5.2)
-F_LEAVE = 4  # (p, origin): leave an assistant behind (G3.3)
-F_ARTIST = 5  # (p, purpose, amount): choose an artist
-F_FAME = 6  # (p, artist): spend influence for fame (G10.3)
-F_TICKET = 7  # (p, allowed colour mask): choose a ticket colour (G11.1)
-F_VISITOR = 8  # (p, purpose, allowed colour mask): choose a visitor colour
-F_CONTRACT = 9  # (p, redraw allowed): sign a contract (G7.1)
-F_SELL = 10  # (p): which work with which contract (G7.4)
-F_HIRE = 11  # (p): how many assistants (G8.1)
-F_REP = 12  # (p): which reputation tile in the market (G9.2)
-F_AUCTION = 13  # (p): which auction space (G9.3)
-F_SPACE = 14  # (p, source, market index): which reputation space of the board
-F_ASSIST = 15  # (p, target kind, target index): which assistant to place
-F_ORIENT = 16  # (p, slot): contract orientation (G7.4)
-F_EASEL = 17  # (p): which renowned work (G16.2)
-DECISION_KINDS = 18
-DECISION_NAMES = (
-    "start", "turn", "post", "kicked", "leave", "artist", "fame", "ticket", "visitor",
-    "contract", "sell", "hire", "reputation", "auction", "space", "assistant", "orient", "easel",
-)  # fmt: skip
-# Automatic frames (kinds >= AUTO_BASE).
-AUTO_BASE = 32
-A_ACTION = 32  # (p, action): start the location action, after the leave-behind decision
-A_TICKETS = 33  # (p, taken mask, icon mask, ...): gain tickets one icon at a time (G11.1)
-A_SELL_FLIP = 34  # (p, slot, colour moved or -1): flip the sold contract (G7.4)
-A_END_TURN = 35  # (p, stage): the end of a turn (G3.1, G6.6, G5.1, G14, G15)
-A_KICK_END = 36  # (p): after a Kicked-Out action, the piece goes home (G5.3)
-A_CONTRACT_BONUS = 37  # (p, slot): the bonus of a contract an assistant was put on (G4.5)
-A_AUCTION = 38  # (): the final auction of renowned works (G16.2)
-A_START_TILE = 39  # (p): the start tile of the third art slot at the end of a turn (G6.6)
-A_LACERDA_PICK = 40  # (): Lacerda takes a renowned work (G17.6)
-A_GAME_OVER = 41  # (): the game ends
-
-# Purposes of F_ARTIST and F_VISITOR.
-P_DISCOVER, P_BUY, P_PROMOTE, P_FAME_BONUS = range(4)
-V_PLAZA_TO_GALLERY, V_LOBBY_TO_PLAZA, V_SELL = range(3)
-# Where the tile of F_SPACE comes from: a market space, or the start tile (G6.6).
-TILE_FROM_MARKET, TILE_FROM_START = range(2)
-# Targets of F_ASSIST.
-T_MARKET_UPPER, T_MARKET_LOWER, T_CONTRACT = range(3)
-
-EXEC_UNUSED, EXEC_MOVING, EXEC_USED = range(3)
+__all__ = [  # the frame constants are re-exported: state is the rules' front door
+    "ASSISTANT",
+    "AUTO_BASE",
+    "A_ACTION",
+    "A_AUCTION",
+    "A_CONTRACT_BONUS",
+    "A_END_TURN",
+    "A_GAME_OVER",
+    "A_KICK_END",
+    "A_LACERDA_PICK",
+    "A_SELL_FLIP",
+    "A_START_TILE",
+    "A_TICKETS",
+    "DECISION_KINDS",
+    "DECISION_NAMES",
+    "EMPTY",
+    "EXEC_MOVING",
+    "EXEC_UNUSED",
+    "EXEC_USED",
+    "F_ARTIST",
+    "F_ASSIST",
+    "F_AUCTION",
+    "F_CONTRACT",
+    "F_EASEL",
+    "F_FAME",
+    "F_HIRE",
+    "F_KICKED",
+    "F_LEAVE",
+    "F_ORIENT",
+    "F_POST",
+    "F_REP",
+    "F_SELL",
+    "F_SPACE",
+    "F_START",
+    "F_TICKET",
+    "F_TURN",
+    "F_VISITOR",
+    "GALLERIST",
+    "HOME",
+    "KICKED",
+    "LACERDA",
+    "MARKET_LOWER_SPACES",
+    "MARKET_UPPER_SPACES",
+    "NUM_LOCATIONS",
+    "P_BUY",
+    "P_DISCOVER",
+    "P_FAME_BONUS",
+    "P_PROMOTE",
+    "SLOT_DOWN_INFLUENCE",
+    "SLOT_DOWN_MONEY",
+    "SLOT_EMPTY",
+    "SLOT_UP",
+    "TILE_FROM_MARKET",
+    "TILE_FROM_START",
+    "T_CONTRACT",
+    "T_MARKET_LOWER",
+    "T_MARKET_UPPER",
+    "V_LOBBY_TO_PLAZA",
+    "V_PLAZA_TO_GALLERY",
+    "V_SELL",
+    "check_num_players",
+    "GameState",
+    "new_game",
+]
 
 
 class GameState:
@@ -184,9 +251,12 @@ class GameState:
 
     @staticmethod
     def from_dict(data: dict[str, Any], game_data: GameData | None = None) -> GameState:
-        from .serialize import state_from_dict
+        """Load a saved state; a malformed or inconsistent one raises StateFormatError."""
+        from .serialize import read_state
 
-        return state_from_dict(data, game_data)
+        state = GameState()
+        read_state(state, data, game_data)
+        return state
 
     def __repr__(self) -> str:
         return (
@@ -213,14 +283,6 @@ _NESTED_LISTS = (
     "tickets", "lobby", "gallery_visitors", "gallery", "sold", "spaces", "stacks",
     "work_visitors", "display",
 )  # fmt: skip
-
-
-def check_num_players(num_players: object) -> int:
-    if isinstance(num_players, bool) or not isinstance(num_players, int):
-        raise ValueError(f"num_players must be an int in 1..{MAX_PLAYERS}, got {num_players!r}")
-    if not 1 <= num_players <= MAX_PLAYERS:
-        raise ValueError(f"num_players must be in 1..{MAX_PLAYERS}, got {num_players}")
-    return num_players
 
 
 def new_game(
@@ -376,19 +438,6 @@ def new_game(
     s._legal = None
     _game.advance(s)
     return s
-
-
-def bag_to(s: GameState, counts: list[int]) -> None:
-    """Draw one visitor from the bag (if any) into ``counts`` (G12.1)."""
-    if s.bag:
-        counts[s.bag.pop()] += 1
-
-
-def place_work_visitors(s: GameState, form: int) -> None:
-    """G2.8/G6.3: visitors from the bag on the top work, one per ticket icon."""
-    if s.stacks[form]:
-        for _ in s.data.works[s.stacks[form][-1]].tickets:
-            bag_to(s, s.work_visitors[form])
 
 
 from . import game as _game  # noqa: E402 - game imports this module; bound late on purpose

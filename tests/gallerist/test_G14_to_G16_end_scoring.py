@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import random
 
+from gallerist_helpers import do, fix_visitors, give_artist, give_work, refresh, started
+
 from art_gallery_env.gallerist.rules.data import default_game_data
 from art_gallery_env.gallerist.rules.effects import renowned_value, sales_value
 from art_gallery_env.gallerist.rules.game import MAX_ROUNDS, auction_order, end_conditions
@@ -15,7 +17,6 @@ from art_gallery_env.gallerist.rules.scoring import (
     score_breakdown,
 )
 from art_gallery_env.gallerist.rules.state import EMPTY, F_POST, F_TURN, new_game
-from gallerist_helpers import do, fix_visitors, give_artist, give_work, refresh, started
 
 D = default_game_data()
 INV, VIP, COL = range(3)

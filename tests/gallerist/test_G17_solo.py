@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import random
 
+from gallerist_helpers import do, names, refresh, started
+
 from art_gallery_env.gallerist.rules.data import default_game_data
 from art_gallery_env.gallerist.rules.game import auction_order
 from art_gallery_env.gallerist.rules.lacerda import (
@@ -14,7 +16,6 @@ from art_gallery_env.gallerist.rules.lacerda import (
 )
 from art_gallery_env.gallerist.rules.scoring import majority_money, score_breakdown, solo_level
 from art_gallery_env.gallerist.rules.state import EMPTY, KICKED, LACERDA, new_game
-from gallerist_helpers import do, names, refresh, started
 
 D = default_game_data()
 

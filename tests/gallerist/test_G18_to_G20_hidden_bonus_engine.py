@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 
 import pytest
+from gallerist_helpers import do, names, started
+
 from art_gallery_env.gallerist.rules.actions import (
     ALL_ACTION_NAMES,
     NUM_ACTIONS,
@@ -17,7 +19,6 @@ from art_gallery_env.gallerist.rules.game import IllegalActionError, advance
 from art_gallery_env.gallerist.rules.hidden import PlayerView, visible_events
 from art_gallery_env.gallerist.rules.invariants import check_invariants
 from art_gallery_env.gallerist.rules.state import new_game
-from gallerist_helpers import do, names, started
 
 PUBLIC = (
     "money", "influence", "tickets", "desks", "queue", "gpos", "lobby", "gallery_visitors",

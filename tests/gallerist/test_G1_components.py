@@ -6,6 +6,8 @@ import json
 import random
 
 import pytest
+from gallerist_helpers import play_random, refresh
+
 from art_gallery_env.gallerist.rules.data import (
     BONUS_KINDS,
     TILE_SCORINGS,
@@ -22,7 +24,6 @@ from art_gallery_env.gallerist.rules.invariants import (
     visitors_in_play,
 )
 from art_gallery_env.gallerist.rules.state import new_game
-from gallerist_helpers import play_random, refresh
 
 D = default_game_data()
 

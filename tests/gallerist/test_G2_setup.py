@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from gallerist_helpers import do, names
+
 from art_gallery_env.gallerist.rules.data import default_game_data
 from art_gallery_env.gallerist.rules.effects import assistants_available
 from art_gallery_env.gallerist.rules.state import EMPTY, HOME, new_game
-from gallerist_helpers import do, names
 
 D = default_game_data()
 

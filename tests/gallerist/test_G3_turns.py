@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import random
 
+from gallerist_helpers import do, fix_visitors, give_tickets, names, refresh, started
+
 from art_gallery_env.gallerist.rules.state import (
     ASSISTANT,
     EMPTY,
@@ -14,7 +16,6 @@ from art_gallery_env.gallerist.rules.state import (
     SLOT_UP,
     new_game,
 )
-from gallerist_helpers import do, fix_visitors, give_tickets, names, refresh, started
 
 LOCATION_ACTIONS = {
     "colony discover", "colony buy", "sales contract", "sales sell", "media hire",

@@ -2,12 +2,6 @@
 
 from __future__ import annotations
 
-from art_gallery_env.gallerist.rules.state import (
-    ASSISTANT,
-    HOME,
-    KICKED,
-    SLOT_UP,
-)
 from gallerist_helpers import (
     do,
     fix_visitors,
@@ -16,6 +10,13 @@ from gallerist_helpers import (
     names,
     refresh,
     started,
+)
+
+from art_gallery_env.gallerist.rules.state import (
+    ASSISTANT,
+    HOME,
+    KICKED,
+    SLOT_UP,
 )
 
 INV, VIP, COL = range(3)

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from gallerist_helpers import do, fix_visitors, give_artist, give_work, names, refresh, started
+
 from art_gallery_env.gallerist.rules.data import BONUS_KINDS
 from art_gallery_env.gallerist.rules.effects import sales_value
 from art_gallery_env.gallerist.rules.state import EMPTY
-from gallerist_helpers import do, fix_visitors, give_artist, give_work, names, refresh, started
 
 FORMS = ("painting", "photo", "sculpture", "digital")
 COLOURS = ("blue", "red")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from gallerist_helpers import do, fix_visitors, give_artist, give_work, names, refresh, started
+
 from art_gallery_env.gallerist.rules.effects import sales_value
 from art_gallery_env.gallerist.rules.locations import artist_options, promote
 from art_gallery_env.gallerist.rules.state import (
@@ -10,7 +12,6 @@ from art_gallery_env.gallerist.rules.state import (
     SLOT_DOWN_MONEY,
     SLOT_UP,
 )
-from gallerist_helpers import do, fix_visitors, give_artist, give_work, names, refresh, started
 
 INV, VIP, COL = range(3)
 

@@ -4,6 +4,17 @@ from __future__ import annotations
 
 import random
 
+from gallerist_helpers import (
+    do,
+    fix_visitors,
+    give_artist,
+    give_tickets,
+    give_work,
+    names,
+    refresh,
+    started,
+)
+
 from art_gallery_env.gallerist.rules.actions import REP_BASE
 from art_gallery_env.gallerist.rules.data import default_game_data
 from art_gallery_env.gallerist.rules.effects import (
@@ -23,16 +34,6 @@ from art_gallery_env.gallerist.rules.locations import (
     reputation_options,
 )
 from art_gallery_env.gallerist.rules.state import EMPTY, P_BUY, new_game
-from gallerist_helpers import (
-    do,
-    fix_visitors,
-    give_artist,
-    give_tickets,
-    give_work,
-    names,
-    refresh,
-    started,
-)
 
 INV, VIP, COL = range(3)
 D = default_game_data()
