@@ -27,8 +27,9 @@ from ..rules.actions import NUM_ACTIONS
 from ..rules.data import GameData, default_game_data
 from ..rules.game import IllegalActionError
 from ..rules.state import GameState, check_num_players, new_game
-from .observation import OBSERVATION_SIZE, ObservationEncoder
+from .observation import OBSERVATION_SIZE
 from .render import render_breakdown, render_text
+from .seat import GalleristSeatObserver
 
 MULTI_REWARD_MODES = ("win", "score_margin", "money")
 SOLO_REWARD_MODES = ("level", "money")
@@ -103,7 +104,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         self.data = data or default_game_data()
         self.possible_agents = [f"player_{i}" for i in range(num_players)]
         self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
-        self.encoder = ObservationEncoder()
+        self.seats = GalleristSeatObserver()
         obs_space = spaces.Dict(
             {
                 "observation": spaces.Box(0.0, np.inf, (OBSERVATION_SIZE,), np.float32),
@@ -145,7 +146,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
                 start_player=options.get("start_player"),
                 data=self.data,
             )
-        self.encoder.reset()
+        self.seats.reset()
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -157,16 +158,13 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         player = self.agent_name_mapping[agent]
         return {
-            "observation": self.encoder.encode(self.state, player),
+            "observation": self.seats.observation(self.state, player),
             "action_mask": self.action_mask(agent),
         }
 
     def action_mask(self, agent: str) -> np.ndarray:
         """1 for each legal action of ``agent``; all 0 when it is not its turn."""
-        mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
-        if self.state is not None and self.agent_name_mapping[agent] == self.state.current_player:
-            mask[self.state.legal_actions()] = 1
-        return mask
+        return self.seats.action_mask(self.state, self.agent_name_mapping[agent])
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
