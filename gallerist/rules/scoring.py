@@ -6,6 +6,7 @@ game ended now (without the auction, whose works are only assigned at the end).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from .data import (
@@ -103,41 +104,55 @@ def works_acquired(s: GameState, p: int) -> int:
     return len(s.gallery[p]) + len(s.sold[p]) + (s.renowned[p] != EMPTY)
 
 
+def _acquired_forms(s: GameState, p: int) -> list[int]:
+    return exhibited_forms(s, p) + sold_forms(s, p)
+
+
+def _form_count(name: str) -> Callable[[GameState, int], int]:
+    def count(s: GameState, p: int) -> int:
+        if name not in s.data.art_forms:  # component data with other form names
+            return 0
+        return _acquired_forms(s, p).count(s.data.art_forms.index(name))
+
+    return count
+
+
+_UNITS: dict[str, Callable[[GameState, int], int]] = {
+    "influence_per_3": lambda s, p: s.influence[p] // 3,
+    "collectors": lambda s, p: s.gallery_visitors[p][COLLECTOR],
+    "vips": lambda s, p: s.gallery_visitors[p][VIP],
+    "investors": lambda s, p: s.gallery_visitors[p][INVESTOR],
+    "visitors": lambda s, p: sum(s.gallery_visitors[p]),
+    "visitor_sets": lambda s, p: min(s.gallery_visitors[p]),
+    "reputation_tiles": lambda s, p: sum(1 for t in s.spaces[p] if t != EMPTY),
+    "auction_assistants": lambda s, p: sum(1 for o in s.market_lower if o == p),
+    "assistants_in_play": lambda s, p: assistants_in_play(s, p),
+    "promoted_artists": lambda s, p: sum(1 for level in s.promotion if level >= PROMOTED_LEVEL),
+    "works_acquired": lambda s, p: works_acquired(s, p),
+    "works_sold": lambda s, p: len(s.sold[p]),
+    "works_exhibited": lambda s, p: len(s.gallery[p]) + (s.renowned[p] != EMPTY),
+    "art_forms": lambda s, p: len(set(_acquired_forms(s, p))),
+    "photo": _form_count("photo"),
+    "painting": _form_count("painting"),
+    "digital": _form_count("digital"),
+    "sculpture": _form_count("sculpture"),
+    "famous_artists": lambda s, p: sum(
+        1 for a in range(NUM_ARTIST_SLOTS) if s.discovered[a] and s.fame[a] >= FAMOUS_FAME
+    ),
+    "masterpieces": lambda s, p: sum(1 for w in s.gallery[p] if s.masterpiece[w]),
+}
+UNIT_OF = tuple(_UNITS[name] for name in TILE_SCORINGS)
+"""Per tile scoring (index into TILE_SCORINGS): how many units ``p`` has (G16.3)."""
+_FIRST = _T["influence_per_3"]
+
+
 def reputation_scores(s: GameState, p: int) -> tuple[int, int]:
-    """G16.3: (money, influence) of the tiles on ``p``'s board; 'influence_per_3' first."""
-    d = s.data
-    g = s.gallery_visitors[p]
-    forms = exhibited_forms(s, p) + sold_forms(s, p)
-    tiles = [t for t in s.spaces[p] if t != EMPTY]
-    units = {
-        _T["influence_per_3"]: s.influence[p] // 3,
-        _T["collectors"]: g[COLLECTOR],
-        _T["vips"]: g[VIP],
-        _T["investors"]: g[INVESTOR],
-        _T["visitors"]: sum(g),
-        _T["visitor_sets"]: min(g),
-        _T["reputation_tiles"]: len(tiles),
-        _T["auction_assistants"]: sum(1 for o in s.market_lower if o == p),
-        _T["assistants_in_play"]: assistants_in_play(s, p),
-        _T["promoted_artists"]: sum(
-            1 for a in range(NUM_ARTIST_SLOTS) if s.promotion[a] >= PROMOTED_LEVEL
-        ),
-        _T["works_acquired"]: works_acquired(s, p),
-        _T["works_sold"]: len(s.sold[p]),
-        _T["works_exhibited"]: len(s.gallery[p]) + (s.renowned[p] != EMPTY),
-        _T["art_forms"]: len(set(forms)),
-        _T["famous_artists"]: sum(
-            1 for a in range(NUM_ARTIST_SLOTS) if s.discovered[a] and s.fame[a] >= FAMOUS_FAME
-        ),
-        _T["masterpieces"]: sum(1 for w in s.gallery[p] if s.masterpiece[w]),
-    }
-    for form, name in enumerate(d.art_forms):
-        if name in _T:
-            units[_T[name]] = forms.count(form)
+    """G16.3: (money, influence) of the tiles on ``p``'s board; 'influence_per_3' first
+    (it counts the influence before the other tiles add theirs)."""
+    tiles = [s.data.reputation_tiles[t] for t in s.spaces[p] if t != EMPTY]
     money = influence = 0
-    for t in sorted(tiles, key=lambda t: d.reputation_tiles[t].scoring != _T["influence_per_3"]):
-        tile = d.reputation_tiles[t]
-        k = units[tile.scoring]
+    for tile in sorted(tiles, key=lambda tile: tile.scoring != _FIRST):
+        k = UNIT_OF[tile.scoring](s, p)
         money += tile.money * k
         influence += tile.influence * k
     return money, influence
