@@ -11,8 +11,6 @@ checks that determinized states give the same vector.
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 
 from art_gallery_env.env.observation import Field
@@ -31,10 +29,11 @@ from ..rules.data import (
     NUM_FORMS,
     NUM_REPUTATION_SPACES,
     TILE_SCORINGS,
+    GameData,
 )
 from ..rules.effects import hired_count, renowned_value, sales_value, stars
 from ..rules.game import end_conditions
-from ..rules.scoring import card_goals, score_breakdown
+from ..rules.scoring import card_goals, public_scores
 from ..rules.state import (
     DECISION_KINDS,
     EMPTY,
@@ -198,17 +197,18 @@ class ObservationEncoder:
         pass
 
     def encode(self, s: GameState, observer: int) -> np.ndarray:
-        return np.asarray(encode(s, observer), dtype=np.float32)
+        return encode(s, observer)
 
 
 def _owner_index(owner: int, rel: list[int]) -> int:
     return S if owner == LACERDA else rel[owner]
 
 
-def encode(s: GameState, observer: int) -> list[float]:
-    """The observation of ``observer`` as a list of floats (see FIELDS)."""
+def encode(s: GameState, observer: int) -> np.ndarray:
+    """The observation of ``observer``, float32 (see FIELDS). Written entry by entry into a
+    zero array: a few hundred entries are set, cheaper than converting a full list."""
     n = s.num_players
-    v = [0.0] * OBSERVATION_SIZE
+    v = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
     rel = [(p - observer) % n for p in range(n)]  # absolute -> relative seat
     _encode_table(s, v, rel)
     _encode_pieces(s, v, rel)
@@ -216,7 +216,7 @@ def encode(s: GameState, observer: int) -> list[float]:
     _encode_works(s, v)
     _encode_supplies(s, v, rel)
     _encode_market(s, v, rel)
-    scores = score_breakdown(s, cards=False)
+    scores = public_scores(s)
     for r in range(n):
         p = (observer + r) % n
         _encode_seat(s, v, p, r, scores[p])
@@ -224,7 +224,7 @@ def encode(s: GameState, observer: int) -> list[float]:
     return v
 
 
-def _encode_table(s: GameState, v: list[float], rel: list[int]) -> None:
+def _encode_table(s: GameState, v: np.ndarray, rel: list[int]) -> None:
     """Table size, the pending decision, the state of the turn and of the game."""
     n = s.num_players
     v[_O["num_players"] + n - 1] = 1.0
@@ -247,7 +247,7 @@ def _encode_table(s: GameState, v: list[float], rel: list[int]) -> None:
     v[_O["start_player"] + rel[s.start_player]] = 1.0
 
 
-def _encode_pieces(s: GameState, v: list[float], rel: list[int]) -> None:
+def _encode_pieces(s: GameState, v: np.ndarray, rel: list[int]) -> None:
     """Who stands where: location occupants, Gallerists, a kicked-out piece, Lacerda."""
     for loc, occ in enumerate(s.occupant):
         if occ != EMPTY:
@@ -269,32 +269,51 @@ def _encode_pieces(s: GameState, v: list[float], rel: list[int]) -> None:
     v[base + 6] = float(s.lacerda_next_lower)
 
 
-def _encode_artists(s: GameState, v: list[float]) -> None:
+_STARS_BLOCKS: dict[tuple[str, tuple[int, ...]], np.ndarray] = {}
+
+
+def _artist_stars_block(data: GameData, tiles: tuple[int, ...]) -> np.ndarray:
+    """The ``artist_stars`` field, fixed for a game once its artist tiles are placed
+    (kept per data fingerprint and tile placement; a few hundred placements occur)."""
+    key = (data.fingerprint, tiles)
+    block = _STARS_BLOCKS.get(key)
+    if block is None:
+        if len(_STARS_BLOCKS) > 4096:
+            _STARS_BLOCKS.clear()
+        top = data.celebrity_fame
+        stars_ = [t / top for tile in tiles for t in data.artists[tile].stars]
+        block = _STARS_BLOCKS[key] = np.array(stars_, dtype=np.float32)
+    return block
+
+
+def _encode_artists(s: GameState, v: np.ndarray) -> None:
     d = s.data
     top_fame = d.celebrity_fame
+    base = _O["artist"]
     for a in range(NUM_ARTIST_SLOTS):
         artist = d.artists[s.artist_tile[a]]
-        b = _O["artist"] + 9 * a
-        v[b] = float(s.discovered[a])
-        v[b + 1] = float(s.celebrity[a])
-        v[b + 2] = s.fame[a] / top_fame
-        v[b + 3] = artist.initial_fame / top_fame
-        if s.discovered[a]:
-            v[b + 4] = stars(s, a) / 6
-            v[b + 5] = sales_value(s, a) / 20
-        v[b + 6] = s.promotion[a] / MAX_PROMOTION
-        v[b + 7] = s.tokens[a] / 2
-        v[b + 8] = float(s.artist_collector[a])
-        for i, t in enumerate(artist.stars):
-            v[_O["artist_stars"] + 6 * a + i] = t / top_fame
+        discovered = s.discovered[a]
+        v[base + 9 * a : base + 9 * a + 9] = (
+            float(discovered),
+            float(s.celebrity[a]),
+            s.fame[a] / top_fame,
+            artist.initial_fame / top_fame,
+            stars(s, a) / 6 if discovered else 0.0,
+            sales_value(s, a) / 20 if discovered else 0.0,
+            s.promotion[a] / MAX_PROMOTION,
+            s.tokens[a] / 2,
+            float(s.artist_collector[a]),
+        )
         if s.artist_bonus[a] != EMPTY:
             bonus = d.artist_bonus_tiles[s.artist_bonus[a]]
             b = _O["artist_bonus"] + (B + 1) * a
             v[b + bonus.kind] = 1.0
             v[b + B] = bonus.amount / 5
+    start = _O["artist_stars"]
+    v[start : start + 6 * NUM_ARTIST_SLOTS] = _artist_stars_block(d, tuple(s.artist_tile))
 
 
-def _encode_works(s: GameState, v: list[float]) -> None:
+def _encode_works(s: GameState, v: np.ndarray) -> None:
     """The top work of each stack (the order below is secret, G18) and the easels."""
     d = s.data
     width = FIELD["stack"].shape[1]
@@ -317,7 +336,7 @@ def _encode_works(s: GameState, v: list[float]) -> None:
         v[b + 2 + d.works[work].form] = 1.0
 
 
-def _encode_supplies(s: GameState, v: list[float], rel: list[int]) -> None:
+def _encode_supplies(s: GameState, v: np.ndarray, rel: list[int]) -> None:
     """Visitors, tickets, the contract display (not the deck's order) and promotion tokens."""
     d = s.data
     bag = [s.bag.count(c) for c in range(NUM_COLOURS)]
@@ -347,7 +366,7 @@ def _encode_supplies(s: GameState, v: list[float], rel: list[int]) -> None:
         v[_O["promotion_tokens"] + level] = s.promo_tokens[level] / d.promotion_tokens
 
 
-def _encode_market(s: GameState, v: list[float], rel: list[int]) -> None:
+def _encode_market(s: GameState, v: np.ndarray, rel: list[int]) -> None:
     d = s.data
     width = 1 + T + OWN
     for i, tile in enumerate(s.market_tiles):
@@ -367,7 +386,7 @@ def _encode_market(s: GameState, v: list[float], rel: list[int]) -> None:
             v[b + 1 + d.reputation_tiles[tile].scoring] = 1.0
 
 
-def _encode_seat(s: GameState, v: list[float], p: int, r: int, score: dict[str, Any]) -> None:
+def _encode_seat(s: GameState, v: np.ndarray, p: int, r: int, score: int) -> None:
     d = s.data
     b = _O["player"] + 10 * r
     hired = hired_count(s, p)
@@ -378,7 +397,7 @@ def _encode_seat(s: GameState, v: list[float], p: int, r: int, score: dict[str, 
     v[b + 4] = s.removed[p] / 10
     v[b + 5] = d.hire_costs[hired] / 6 if s.queue[p] else 0.0
     v[b + 6] = len(s.sold[p]) / 8
-    v[b + 7] = score["total"] / SCORE_SCALE  # without the secret cards
+    v[b + 7] = score / SCORE_SCALE  # without the secret cards
     v[b + 8] = float(s.start_tile[p] != EMPTY)
     v[b + 9] = float(s.pending_tile[p] != EMPTY)
     b = _O["market_count"] + 2 * MARKET_COLUMNS * r
@@ -422,7 +441,7 @@ def _encode_seat(s: GameState, v: list[float], p: int, r: int, score: dict[str, 
         v[_O["commission"] + NUM_ARTIST_SLOTS * r + s.commission[p]] = 1.0
 
 
-def _encode_own_cards(s: GameState, v: list[float], observer: int) -> None:
+def _encode_own_cards(s: GameState, v: np.ndarray, observer: int) -> None:
     v[_O["own_cards"] + s.curator[observer]] = 1.0
     v[_O["own_cards"] + 4 + s.dealer[observer]] = 1.0
     curator, dealer = card_goals(s, observer)

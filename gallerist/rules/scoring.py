@@ -158,6 +158,23 @@ def reputation_scores(s: GameState, p: int) -> tuple[int, int]:
     return money, influence
 
 
+def public_scores(s: GameState) -> list[int]:
+    """Per player, the final score if the game ended now, leaving out the secret Curator
+    and Art Dealer cards: what every seat may compute for every seat (G18)."""
+    d = s.data
+    majorities = majority_money(s)
+    out = []
+    for p in range(s.num_players):
+        renowned = renowned_value(s, s.renowned[p]) if s.renowned[p] != EMPTY else 0
+        rep_money, rep_influence = reputation_scores(s, p)
+        exhibition = sum(sales_value(s, s.work_artist[w]) for w in s.gallery[p])
+        influence = d.influence_money[min(d.influence_max, s.influence[p] + rep_influence)]
+        out.append(
+            s.money[p] + majorities.get(p, 0) + 2 * renowned + rep_money + exhibition + influence
+        )
+    return out
+
+
 def score_breakdown(s: GameState, cards: bool = True) -> list[dict[str, Any]]:
     """G16 for every player, with rank by G16.8 (1 = winner; shared wins share rank 1).
 

@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 
 from art_gallery_env.gallerist.rules.game import MAX_ROUNDS
 from art_gallery_env.gallerist.rules.invariants import check_invariants
+from art_gallery_env.gallerist.rules.scoring import public_scores
 from art_gallery_env.gallerist.rules.state import EMPTY, LACERDA, GameState, new_game
 
 MAX_DECISIONS = 5000
@@ -104,8 +105,10 @@ def check_final(s: GameState) -> None:
         "money", "majorities", "auction", "reputation", "exhibition", "curator", "dealer",
         "influence",
     )  # fmt: skip
+    public = public_scores(s)  # what the observation shows: the cards left out
     for row in breakdown:
         assert row["total"] == sum(row[k] for k in parts)
+        assert public[row["player"]] == row["total"] - row["curator"] - row["dealer"]
         assert min(row[k] for k in parts) >= 0
     best = max(r["total"] for r in breakdown)
     assert any(r["rank"] == 1 for r in breakdown)
