@@ -2,10 +2,13 @@
 
 The state is plain lists and ints so that :meth:`GameState.clone` is cheap. A turn is driven
 by a stack of *frames* (``state.frames``, top last): decision frames ask ``current_player``
-for one action id, automatic frames are run by the engine (G20.1). Rules that change the state
-live in :mod:`.game` (flow), :mod:`.effects` (bonuses, tickets, visitors, influence),
-:mod:`.locations` (the eight location actions) and :mod:`.lacerda` (the solo bot); scoring in
-:mod:`.scoring`; what a seat may see in :mod:`.hidden`; JSON in :mod:`.serialize`.
+for one action id, automatic frames are run by the engine (G20.1); their kinds and the other
+constants are in :mod:`.frames`. Rules that change the state live in :mod:`.game` (the
+driver), :mod:`.options` (legal actions per decision), :mod:`.decisions` (their effects),
+:mod:`.turns` (end of turn and game), :mod:`.effects` (bonuses, tickets, visitors,
+influence), :mod:`.locations` (the eight location actions) and :mod:`.lacerda` (the solo
+bot); scoring in :mod:`.scoring`; what a seat may see in :mod:`.hidden`; JSON in
+:mod:`.serialize`; consistency checks in :mod:`.invariants`.
 """
 
 from __future__ import annotations

@@ -41,3 +41,20 @@ def test_action_table_names_every_range() -> None:
 def test_readme_has_a_section_for_the_second_game() -> None:
     assert "## The second game: The Gallerist" in README
     assert "docs/gallerist.md" in README and "docs/gallerist_rules.md" in README
+
+
+def test_the_rules_engine_has_no_rl_imports() -> None:
+    """gallerist/rules is a pure engine: no numpy, gymnasium, pettingzoo or torch."""
+    import ast
+
+    forbidden = {"numpy", "gymnasium", "pettingzoo", "torch", "ray", "sb3_contrib"}
+    for path in sorted((ROOT / "gallerist" / "rules").glob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            names = []
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and not node.level:
+                names = [node.module or ""]
+            for name in names:
+                assert name.split(".")[0] not in forbidden, f"{path.name} imports {name}"
