@@ -24,6 +24,10 @@ LAYERS = {
     f"{TOP}.rules": 0,
     f"{TOP}.env": 1,
     TOP: 1,  # the package's __init__ re-exports the env and the engine
+    f"{TOP}.gallerist": 1,  # the second game: its package re-exports its env and engine
+    f"{TOP}.gallerist.rules": 0,
+    f"{TOP}.gallerist.env": 1,
+    f"{TOP}.gallerist.agents": 3,
     f"{TOP}.agents": 3,
     f"{TOP}.arena": 4,
     f"{TOP}.training": 5,

@@ -582,10 +582,12 @@ def _count_dict(row: np.ndarray) -> dict[int, int]:
     return {v: int(round(float(c) * S)) for v, c in enumerate(row) if c}
 
 
-def observation_table_markdown() -> str:
-    """The field table for the docs, generated from the layout itself."""
+def observation_table_markdown(fields: tuple[Field, ...] | None = None) -> str:
+    """The field table for the docs, generated from the layout itself (this game's layout,
+    or ``fields`` of another game's)."""
+    fields = FIELDS if fields is None else fields
     lines = ["| field | offset | shape | meaning |", "|---|---|---|---|"]
-    for f in FIELDS:
+    for f in fields:
         lines.append(f"| `{f.name}` | {f.offset} | {f.shape} | {f.meaning} |")
-    lines.append(f"| total | | ({OBSERVATION_SIZE},) | |")
+    lines.append(f"| total | | ({sum(f.size for f in fields)},) | |")
     return "\n".join(lines)

@@ -1,0 +1,66 @@
+"""Decisions per second of random legal play in the Gallerist: the engine, the AEC env
+reading observation + mask at every decision, clone(), next to PettingZoo's connect_four_v3
+measured in the same run.
+
+Usage: python benchmarks/gallerist_throughput.py [--seconds 2.0] [--repeats 3]
+
+The loops are benchmarks/env_throughput.py's (imported); machines are shared and noisy, so
+every measurement is repeated, interleaved with the reference, and the median is reported:
+compare the ratios, not the absolute numbers.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from env_throughput import aec_run, clone_run, connect_four_env, engine_run  # noqa: E402
+
+from art_gallery_env.gallerist import env as gallerist_env  # noqa: E402
+from art_gallery_env.gallerist import new_game, raw_env  # noqa: E402
+
+REFERENCE = "connect_four_v3 env() (reference)"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=2.0, help="per measurement")
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--players", type=int, nargs="+", default=[1, 2, 4])
+    args = parser.parse_args()
+
+    rows: dict[str, list[float]] = {}
+
+    def measure(name: str, fn: Callable[[], float]) -> None:
+        rows.setdefault(name, []).append(fn())
+
+    for _ in range(args.repeats):
+        measure(REFERENCE, lambda: aec_run(connect_four_env, args.seconds))
+        for n in args.players:
+            measure(f"engine {n}p", lambda n=n: engine_run(n, args.seconds, new_game))
+            measure(
+                f"raw_env {n}p + obs/mask",
+                lambda n=n: aec_run(lambda: raw_env(num_players=n), args.seconds),
+            )
+            measure(
+                f"env() {n}p + obs/mask",
+                lambda n=n: aec_run(lambda: gallerist_env(num_players=n), args.seconds),
+            )
+            measure(f"clone() {n}p", lambda n=n: clone_run(n, args.seconds, new_game))
+
+    reference = statistics.median(rows[REFERENCE])
+    print(f"The Gallerist: median of {args.repeats} runs of {args.seconds:.1f} s each")
+    print(f"{'measurement':<36} {'per second':>12} {'x connect_four':>15}")
+    print("-" * 65)
+    for name, values in rows.items():
+        value = statistics.median(values)
+        print(f"{name:<36} {value:>12,.0f} {value / reference:>15.2f}")
+
+
+if __name__ == "__main__":
+    main()

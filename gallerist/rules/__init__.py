@@ -1,0 +1,1 @@
+"""The Gallerist rules engine (pure Python, no RL imports)."""

@@ -1,0 +1,322 @@
+"""What a chosen action does, per kind of decision frame (G2-G9, G16.2): one function per
+frame kind, picked by :data:`DECIDE`. Each pops (or replaces) its frame and may push more."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from .actions import (
+    ARTIST_BASE,
+    ASSIST_DESK,
+    ASSIST_LOC_BASE,
+    ASSIST_NONE,
+    AUCTION_BASE,
+    BONUS_BASE,
+    CONTRACT_BASE,
+    DONE,
+    EASEL_BASE,
+    HIRE_BASE,
+    LOC_BASE,
+    MOVE_BASE,
+    ORIENT_BASE,
+    ORIENT_INFLUENCE,
+    REDRAW,
+    REP_BASE,
+    SELL_BASE,
+    SPACE_BASE,
+    START_BASE,
+    TICKET_BASE,
+    VISITOR_BASE,
+)
+from .effects import (
+    apply_bonus,
+    assistant_code,
+    gain_ticket,
+    increase_fame,
+    move_visitor,
+    renowned_value,
+    send_home,
+    spend_for_fame,
+)
+from .frames import (
+    A_ACTION,
+    A_CONTRACT_BONUS,
+    A_END_TURN,
+    A_KICK_END,
+    A_SELL_FLIP,
+    A_TICKETS,
+    EMPTY,
+    EXEC_MOVING,
+    EXEC_USED,
+    F_ARTIST,
+    F_ASSIST,
+    F_AUCTION,
+    F_CONTRACT,
+    F_EASEL,
+    F_FAME,
+    F_HIRE,
+    F_KICKED,
+    F_LEAVE,
+    F_ORIENT,
+    F_POST,
+    F_REP,
+    F_SELL,
+    F_SPACE,
+    F_START,
+    F_TICKET,
+    F_TURN,
+    F_VISITOR,
+    GALLERIST,
+    KICKED,
+    LACERDA,
+    NUM_LOCATIONS,
+    P_BUY,
+    P_DISCOVER,
+    P_PROMOTE,
+    SLOT_DOWN_INFLUENCE,
+    SLOT_DOWN_MONEY,
+    T_CONTRACT,
+    T_MARKET_LOWER,
+    T_MARKET_UPPER,
+    TILE_FROM_MARKET,
+    V_LOBBY_TO_PLAZA,
+    V_PLAZA_TO_GALLERY,
+)
+from .lacerda import lacerda_kicked
+from .locations import (
+    buy,
+    discover,
+    hire,
+    make_offer,
+    promote,
+    redraw,
+    sell,
+    sign,
+    start_action,
+    take_reputation,
+)
+
+if TYPE_CHECKING:
+    from .state import GameState
+
+
+def decide(s: GameState, frame: tuple, action: int) -> None:
+    """Carry out legal ``action`` of the decision ``frame`` (the top of ``s.frames``)."""
+    DECIDE[frame[0]](s, frame, action)
+
+
+def _menu(s: GameState, frame: tuple, action: int) -> None:
+    """F_TURN, F_POST and F_KICKED: location actions, executive actions, done."""
+    kind, p = frame[0], frame[1]
+    frames = s.frames
+    if MOVE_BASE <= action < BONUS_BASE:  # G4.2: one ticket moves one visitor one step
+        c, source = divmod(action - MOVE_BASE, 5)
+        move_visitor(s, p, c, source)
+        frames[-1] = (*frame[:-1], EXEC_MOVING)
+    elif BONUS_BASE <= action < EASEL_BASE:  # G4.5: an assistant onto a contract's bonus
+        slot = action - BONUS_BASE
+        frames[-1] = (A_KICK_END, p) if kind == F_KICKED else (*frame[:-1], EXEC_USED)
+        frames.append((A_CONTRACT_BONUS, p, slot))
+        frames.append((F_ASSIST, p, T_CONTRACT, slot))
+    elif action == DONE:
+        if kind == F_KICKED:
+            frames[-1] = (A_KICK_END, p)
+        elif frame[-1] == EXEC_MOVING:
+            frames[-1] = (*frame[:-1], EXEC_USED)
+        else:  # the end of the turn (F_POST) or [decision] a pass (F_TURN, G3.5)
+            frames[-1] = (A_END_TURN, p, 0)
+    elif kind == F_KICKED:  # G5.2: paid with influence, taken where the piece was kicked out
+        s.influence[p] = s.data.prev_fame_icon[s.influence[p]]
+        frames[-1] = (A_KICK_END, p)
+        start_action(s, p, action - LOC_BASE)
+    else:
+        _move_gallerist(s, frame, action - LOC_BASE)
+
+
+def _move_gallerist(s: GameState, frame: tuple, action: int) -> None:
+    """G3.2-G3.4: go to the action's location, kick out its occupant, maybe leave an
+    assistant where the Gallerist was; the location action follows."""
+    p, exec_state = frame[1], frame[2]
+    frames = s.frames
+    origin = s.gpos[p]
+    frames[-1] = (F_POST, p, EXEC_USED if exec_state == EXEC_MOVING else exec_state)
+    frames.append((A_ACTION, p, action))
+    if origin < NUM_LOCATIONS:
+        s.occupant[origin] = EMPTY
+    arrive(s, p, action // 2)
+    if origin < NUM_LOCATIONS and (s.desks[p] or assistant_code(p) in s.occupant):
+        frames.append((F_LEAVE, p, origin))  # G3.3
+
+
+def arrive(s: GameState, p: int, loc: int) -> None:
+    """G3.4: whoever stands at ``loc`` is kicked out; the Gallerist stands there."""
+    occupant = s.occupant[loc]
+    kicked = None
+    if occupant != EMPTY:
+        owner, kind = divmod(occupant, 2)
+        if owner == LACERDA:
+            lacerda_kicked(s, kind, loc)
+        elif owner == p:  # the own assistant goes home without a Kicked-Out action
+            send_home(s, p)
+        else:
+            if kind == GALLERIST:
+                s.gpos[owner] = KICKED
+            s.kicked = kicked = (owner, kind, loc)
+    s.occupant[loc] = 2 * p + GALLERIST
+    s.gpos[p] = loc
+    s.events.append(("move", {"player": p, "to": loc, "kicked": list(kicked) if kicked else None}))
+
+
+def _start(s: GameState, frame: tuple, action: int) -> None:
+    p, loc = frame[1], action - START_BASE
+    s.frames.pop()
+    s.occupant[loc] = 2 * p + GALLERIST
+    s.gpos[p] = loc
+    s.start_tile[p] = s.location_tiles[loc]  # G2.14/G2.15: onto the third art slot
+    s.location_tiles[loc] = EMPTY
+    s.events.append(("start", {"player": p, "location": loc}))
+
+
+def _take_assistant(s: GameState, p: int, action: int) -> None:
+    if action == ASSIST_DESK:
+        s.desks[p] -= 1
+    else:
+        s.occupant[action - ASSIST_LOC_BASE] = EMPTY
+
+
+def _leave(s: GameState, frame: tuple, action: int) -> None:
+    s.frames.pop()
+    if action != ASSIST_NONE:
+        _take_assistant(s, frame[1], action)
+        s.occupant[frame[2]] = assistant_code(frame[1])
+
+
+def _assist(s: GameState, frame: tuple, action: int) -> None:
+    s.frames.pop()
+    p, target, index = frame[1], frame[2], frame[3]
+    _take_assistant(s, p, action)
+    if target == T_MARKET_UPPER:
+        s.market_upper[index] = p
+    elif target == T_MARKET_LOWER:
+        s.market_lower[index] = p
+    else:
+        s.contracts[p][index][2] = 1
+
+
+_ARTIST_ACTIONS = {P_DISCOVER: discover, P_BUY: buy, P_PROMOTE: promote}
+
+
+def _artist(s: GameState, frame: tuple, action: int) -> None:
+    s.frames.pop()
+    p, purpose, artist = frame[1], frame[2], action - ARTIST_BASE
+    if purpose in _ARTIST_ACTIONS:
+        _ARTIST_ACTIONS[purpose](s, p, artist)
+    else:  # a fame bonus (G19)
+        increase_fame(s, p, artist, frame[3])
+
+
+def _fame(s: GameState, frame: tuple, action: int) -> None:
+    if action == DONE:
+        s.frames.pop()
+    else:
+        spend_for_fame(s, frame[1], frame[2])
+
+
+def _ticket(s: GameState, frame: tuple, action: int) -> None:
+    frames = s.frames
+    frames.pop()
+    c = action - TICKET_BASE
+    gain_ticket(s, frame[1], c)
+    if frames and frames[-1][0] == A_TICKETS:  # G11.1: the next icon may not repeat it
+        nxt = frames[-1]
+        frames[-1] = (A_TICKETS, nxt[1], nxt[2] | 1 << c, *nxt[3:])
+
+
+def _visitor(s: GameState, frame: tuple, action: int) -> None:
+    frames = s.frames
+    frames.pop()
+    p, purpose, c = frame[1], frame[2], action - VISITOR_BASE
+    if purpose == V_PLAZA_TO_GALLERY:
+        s.plaza[c] -= 1
+        s.gallery_visitors[p][c] += 1
+    elif purpose == V_LOBBY_TO_PLAZA:
+        s.lobby[p][c] -= 1
+        s.plaza[c] += 1
+    else:  # out of the Gallery after a sale: the contract's orientation follows (G7.4)
+        s.gallery_visitors[p][c] -= 1
+        s.plaza[c] += 1
+        flip = frames[-1]
+        frames[-1] = (A_SELL_FLIP, flip[1], flip[2], c)
+
+
+def _contract(s: GameState, frame: tuple, action: int) -> None:
+    if action == REDRAW:
+        redraw(s)
+        s.frames[-1] = (F_CONTRACT, frame[1], 0)
+    else:
+        s.frames.pop()
+        column, slot = divmod(action - CONTRACT_BASE, 3)
+        sign(s, frame[1], column, slot)
+
+
+def _sell(s: GameState, frame: tuple, action: int) -> None:
+    s.frames.pop()
+    index, slot = divmod(action - SELL_BASE, 3)
+    sell(s, frame[1], index, slot)
+
+
+def _space(s: GameState, frame: tuple, action: int) -> None:
+    s.frames.pop()
+    p, i = frame[1], action - SPACE_BASE
+    if frame[2] == TILE_FROM_MARKET:
+        s.spaces[p][i] = s.market_tiles[frame[3]]
+        s.market_tiles[frame[3]] = EMPTY
+    else:
+        s.spaces[p][i] = s.pending_tile[p]
+        s.pending_tile[p] = EMPTY
+    apply_bonus(s, p, s.data.reputation_spaces[i])
+
+
+def _orient(s: GameState, frame: tuple, action: int) -> None:
+    s.frames.pop()
+    up = SLOT_DOWN_INFLUENCE if action - ORIENT_BASE == ORIENT_INFLUENCE else SLOT_DOWN_MONEY
+    s.contracts[frame[1]][frame[2]][1] = up
+
+
+def _easel(s: GameState, frame: tuple, action: int) -> None:
+    s.frames.pop()
+    p = frame[1]
+    work = s.easels.pop(action - EASEL_BASE)
+    s.renowned[p] = work
+    s.events.append(("renowned", {"player": p, "work": work, "value": renowned_value(s, work)}))
+
+
+def _pop_then(fn: Callable[[GameState, int, int], None], base: int, offset: int = 0):
+    def run(s: GameState, frame: tuple, action: int) -> None:
+        s.frames.pop()
+        fn(s, frame[1], action - base + offset)
+
+    return run
+
+
+DECIDE: dict[int, Callable[[GameState, tuple, int], None]] = {
+    F_START: _start,
+    F_TURN: _menu,
+    F_POST: _menu,
+    F_KICKED: _menu,
+    F_LEAVE: _leave,
+    F_ARTIST: _artist,
+    F_FAME: _fame,
+    F_TICKET: _ticket,
+    F_VISITOR: _visitor,
+    F_CONTRACT: _contract,
+    F_SELL: _sell,
+    F_HIRE: _pop_then(hire, HIRE_BASE, 1),
+    F_REP: _pop_then(take_reputation, REP_BASE),
+    F_AUCTION: _pop_then(make_offer, AUCTION_BASE),
+    F_SPACE: _space,
+    F_ASSIST: _assist,
+    F_ORIENT: _orient,
+    F_EASEL: _easel,
+}

@@ -1,0 +1,394 @@
+"""The eight location actions (G6-G9): when each is possible, the choices it offers and
+what each choice does."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .actions import (
+    AUCTION,
+    AUCTION_BASE,
+    BUY,
+    CONTRACT_BASE,
+    DISCOVER,
+    HIRE,
+    HIRE_BASE,
+    MEDIA,
+    PROMOTE,
+    REDRAW,
+    REP_BASE,
+    REPUTATION,
+    SELL,
+    SELL_BASE,
+    SIGN,
+)
+from .data import (
+    COLLECTOR,
+    MARKET_COLUMNS,
+    MARKET_LOWER_ROWS,
+    MARKET_UPPER_ROWS,
+    MAX_PROMOTION,
+    NUM_ARTIST_SLOTS,
+    NUM_COLOURS,
+    NUM_CONTRACT_SLOTS,
+)
+from .effects import (
+    affordable,
+    apply_bonus,
+    assistant_code,
+    assistants_available,
+    can_sign,
+    can_spend_for_fame,
+    collectors,
+    gain_influence,
+    gallery_room,
+    hired_count,
+    increase_fame,
+    pay,
+    place_work_visitors,
+    push_tickets,
+    sales_value,
+    send_home,
+)
+from .frames import (
+    A_SELL_FLIP,
+    EMPTY,
+    F_ARTIST,
+    F_ASSIST,
+    F_AUCTION,
+    F_CONTRACT,
+    F_FAME,
+    F_HIRE,
+    F_REP,
+    F_SELL,
+    F_SPACE,
+    F_VISITOR,
+    P_BUY,
+    P_DISCOVER,
+    P_PROMOTE,
+    SLOT_EMPTY,
+    SLOT_UP,
+    T_MARKET_LOWER,
+    T_MARKET_UPPER,
+    TILE_FROM_MARKET,
+    V_LOBBY_TO_PLAZA,
+    V_SELL,
+)
+
+if TYPE_CHECKING:
+    from .state import GameState
+
+_ALL = (1 << NUM_COLOURS) - 1
+
+
+# -- legality of a whole location action -------------------------------------------------
+def can_act(s: GameState, p: int, action: int, arriving: int = EMPTY) -> bool:
+    """Whether ``p`` can carry out location action ``action`` (G3.5). ``arriving`` is the
+    location ``p`` is about to move to: an own assistant there goes back to a desk first."""
+    if action == DISCOVER:
+        return s.commission[p] == EMPTY and not all(s.discovered)
+    if action == BUY:
+        return bool(artist_options(s, p, P_BUY))
+    if action == SIGN:
+        return can_sign(s, p)
+    if action == SELL:
+        return bool(sell_options(s, p))
+    if action == HIRE:
+        return bool(hire_options(s, p, arriving == MEDIA))
+    if action == PROMOTE:
+        return bool(artist_options(s, p, P_PROMOTE))
+    if action == REPUTATION:
+        return bool(reputation_options(s, p))
+    if action == AUCTION:
+        return bool(auction_options(s, p))
+    raise AssertionError(f"not a location action: {action}")
+
+
+def start_action(s: GameState, p: int, action: int) -> None:
+    """Push the first decision of location action ``action`` (its legality was checked)."""
+    s.events.append(("action", {"player": p, "action": action}))
+    if action == DISCOVER:
+        s.frames.append((F_ARTIST, p, P_DISCOVER, 0))
+    elif action == BUY:
+        s.frames.append((F_ARTIST, p, P_BUY, 0))
+    elif action == SIGN:
+        s.frames.append((F_CONTRACT, p, 1))
+    elif action == SELL:
+        s.frames.append((F_SELL, p))
+    elif action == HIRE:
+        s.frames.append((F_HIRE, p))
+    elif action == PROMOTE:
+        s.frames.append((F_ARTIST, p, P_PROMOTE, 0))
+    elif action == REPUTATION:
+        s.frames.append((F_REP, p))
+    else:
+        s.frames.append((F_AUCTION, p))
+
+
+# -- Artists Colony (G6) and Media Center promotion (G8.2) -------------------------------
+def buy_price(s: GameState, p: int, artist: int) -> int:
+    """G6.3: current fame, or the initial fame for the own commission."""
+    if s.commission[p] == artist:
+        return s.data.artists[s.artist_tile[artist]].initial_fame
+    return s.fame[artist]
+
+
+def artist_options(s: GameState, p: int, purpose: int) -> list[int]:
+    """Artist slots ``p`` may choose for discovering, buying, promoting or a fame bonus."""
+    out = []
+    for a in range(NUM_ARTIST_SLOTS):
+        if purpose == P_DISCOVER:
+            ok = not s.discovered[a]
+        elif purpose == P_BUY:
+            own = s.commission[p] == a
+            ok = (
+                (own or (s.discovered[a] and not s.celebrity[a] and s.tokens[a] > 0))
+                and bool(s.stacks[a // 2])
+                and gallery_room(s, p)
+                and affordable(s, p, buy_price(s, p, a))
+            )
+        elif purpose == P_PROMOTE:
+            level = s.promotion[a] + 1
+            ok = (
+                s.discovered[a]
+                and not s.celebrity[a]
+                and level <= MAX_PROMOTION
+                and s.promo_tokens[level - 1] > 0
+                and s.influence[p] >= level
+            )
+        else:  # fame bonus
+            ok = s.discovered[a] and not s.celebrity[a]
+        if ok:
+            out.append(a)
+    return out
+
+
+def discover(s: GameState, p: int, a: int) -> None:
+    """G6.1: bonus tile, the red artist's Collector to the Plaza, flip, fame, commission."""
+    bonus_tile = s.artist_bonus[a]
+    s.artist_bonus[a] = EMPTY
+    if s.artist_collector[a]:
+        s.artist_collector[a] = False
+        s.plaza[COLLECTOR] += 1
+    s.discovered[a] = True
+    s.fame[a] = s.data.artists[s.artist_tile[a]].initial_fame
+    s.tokens[a] -= 1
+    s.commission[p] = a
+    s.events.append(("discover", {"player": p, "artist": a}))
+    if bonus_tile != EMPTY:
+        s.box_bonus_tiles.append(bonus_tile)
+        s.box_bonus_tiles.sort()
+        apply_bonus(s, p, s.data.artist_bonus_tiles[bonus_tile], a)
+
+
+def buy(s: GameState, p: int, a: int) -> None:
+    """G6.3 (with G6.5/G6.6 placement first, [decision]): the work on top of the form's stack."""
+    form = a // 2
+    work = s.stacks[form].pop()
+    for c in range(NUM_COLOURS):
+        s.plaza[c] += s.work_visitors[form][c]
+    s.work_visitors[form] = [0] * NUM_COLOURS
+    pay(s, p, buy_price(s, p, a))
+    if s.commission[p] == a:
+        s.commission[p] = EMPTY
+    else:
+        s.tokens[a] -= 1
+    s.work_artist[work] = a
+    if len(s.gallery[p]) == s.data.start_tile_slot - 1 and s.start_tile[p] != EMPTY:
+        s.pending_tile[p] = s.start_tile[p]  # G6.6: over the work until the end of the turn
+        s.start_tile[p] = EMPTY
+    s.gallery[p].append(work)
+    increase_fame(s, p, a, s.data.works[work].fame + collectors(s, p))
+    place_work_visitors(s, form)  # G6.3 step 8
+    s.events.append(("buy", {"player": p, "artist": a, "work": work}))
+    push_tickets(s, p, s.data.works[work].tickets)
+    if can_spend_for_fame(s, p, a):
+        s.frames.append((F_FAME, p, a))
+
+
+def promote(s: GameState, p: int, a: int) -> None:
+    """G8.2: influence equal to the new level, the token, its bonus, +1 fame + Collectors."""
+    level = s.promotion[a] + 1
+    s.influence[p] -= level
+    if s.promotion[a] > s.data.artists[s.artist_tile[a]].promotion:
+        s.promo_tokens[s.promotion[a] - 1] += 1  # the old token back to the board
+    s.promo_tokens[level - 1] -= 1
+    s.promotion[a] = level
+    increase_fame(s, p, a, 1 + collectors(s, p))
+    s.events.append(("promote", {"player": p, "artist": a, "level": level}))
+    if can_spend_for_fame(s, p, a):
+        s.frames.append((F_FAME, p, a))
+    apply_bonus(s, p, s.data.promotion_bonuses[level - 1])
+
+
+# -- Sales Office (G7) -------------------------------------------------------------------
+def contract_options(s: GameState, p: int, redraw_ok: bool) -> list[int]:
+    out = []
+    if redraw_ok and len(s.deck) >= 4:
+        out.append(REDRAW)
+    for d in range(4):
+        if s.display[d]:
+            for slot in range(NUM_CONTRACT_SLOTS):
+                if s.contracts[p][slot][1] != SLOT_UP:
+                    out.append(CONTRACT_BASE + 3 * d + slot)
+    return out
+
+
+def redraw(s: GameState) -> None:
+    """G7.1: four new contracts on top of the display, left to right."""
+    for d in range(4):
+        s.display[d].append(s.deck.pop())
+
+
+def sign(s: GameState, p: int, column: int, slot: int) -> None:
+    """G7.1: take a display contract into a board slot; refill empty display spaces (G7.3)."""
+    card = s.display[column].pop()
+    old_card, old_state, assistant = s.contracts[p][slot]
+    if old_state == SLOT_EMPTY:
+        push_tickets(s, p, (1 << s.data.contract_slot_tickets[slot],))
+    else:  # over a fulfilled contract: discard it, its assistant goes home
+        s.contract_discard.append(old_card)
+        if assistant:
+            send_home(s, p)
+    s.contracts[p][slot] = [card, SLOT_UP, 0]
+    for stack in s.display:
+        if not stack and s.deck:
+            stack.append(s.deck.pop())
+    s.events.append(("sign", {"player": p, "contract": card, "slot": slot}))
+
+
+def sell_options(s: GameState, p: int) -> list[int]:
+    out = []
+    forms = [s.data.works[w].form for w in s.gallery[p]]
+    for slot in range(NUM_CONTRACT_SLOTS):
+        card, state, _ = s.contracts[p][slot]
+        if state == SLOT_UP:
+            form = s.data.contracts[card].form
+            out += [SELL_BASE + 3 * w + slot for w, f in enumerate(forms) if f == form]
+    return sorted(out)
+
+
+def sell(s: GameState, p: int, index: int, slot: int) -> None:
+    """G7.4: money by the sales value, token back, a visitor out, the contract flips."""
+    work = s.gallery[p].pop(index)
+    artist = s.work_artist[work]
+    value = sales_value(s, artist)
+    s.money[p] += value
+    s.sold[p].append(work)
+    s.tokens[artist] += 1
+    if s.contracts[p][slot][2]:
+        s.contracts[p][slot][2] = 0
+        send_home(s, p)
+    s.events.append(("sell", {"player": p, "work": work, "value": value, "slot": slot}))
+    s.frames.append((A_SELL_FLIP, p, slot, EMPTY))
+    s.frames.append((F_VISITOR, p, V_SELL, _ALL))
+
+
+# -- Media Center hiring (G8.1) ----------------------------------------------------------
+def hire_cost(s: GameState, p: int, k: int) -> int:
+    start = hired_count(s, p)
+    return sum(s.data.hire_costs[start : start + k])
+
+
+def hire_options(s: GameState, p: int, own_assistant_returns: bool = False) -> list[int]:
+    free = s.data.desks - s.desks[p]
+    if own_assistant_returns and s.occupant[MEDIA] == assistant_code(p) and free:
+        free -= 1  # G3.4: the own assistant kicked out of the Media Center takes a desk
+    return [
+        HIRE_BASE + k - 1
+        for k in range(1, min(free, s.queue[p]) + 1)
+        if affordable(s, p, hire_cost(s, p, k))
+    ]
+
+
+def hire(s: GameState, p: int, k: int) -> None:
+    start = hired_count(s, p)
+    pay(s, p, hire_cost(s, p, k))
+    s.queue[p] -= k
+    s.desks[p] += k
+    s.events.append(("hire", {"player": p, "count": k}))
+    for i in range(start, start + k):
+        apply_bonus(s, p, s.data.hire_bonuses[i])
+
+
+# -- International Market (G9) -----------------------------------------------------------
+def lobby_meets(s: GameState, p: int, column: int) -> bool:
+    """G9.1: distinct Lobby visitors matching the column's requirement slots."""
+    counts = s.lobby[p]
+
+    def fits(slots: tuple[int, ...], used: list[int]) -> bool:
+        if not slots:
+            return True
+        for c in range(NUM_COLOURS):
+            if slots[0] >> c & 1 and counts[c] > used[c]:
+                used[c] += 1
+                if fits(slots[1:], used):
+                    return True
+                used[c] -= 1
+        return False
+
+    return fits(s.data.column_requirements[column], [0] * NUM_COLOURS)
+
+
+def acquired_forms(s: GameState, p: int) -> set[int]:
+    """Forms of the works ``p`` exhibits or sold (G9.2)."""
+    works = s.data.works
+    out = {works[w].form for w in s.gallery[p]} | {works[w].form for w in s.sold[p]}
+    if s.renowned[p] != EMPTY:
+        out.add(works[s.renowned[p]].form)
+    return out
+
+
+def market_columns(s: GameState) -> range | tuple[int, ...]:
+    return s.data.small_game_columns if s.num_players <= 2 else range(MARKET_COLUMNS)
+
+
+def reputation_options(s: GameState, p: int) -> list[int]:
+    if EMPTY not in s.spaces[p] or not assistants_available(s, p):
+        return []
+    forms = acquired_forms(s, p)
+    out = []
+    for col in range(MARKET_COLUMNS):
+        if not lobby_meets(s, p, col):
+            continue
+        for row in range(MARKET_UPPER_ROWS):
+            i = MARKET_UPPER_ROWS * col + row
+            if row in forms and s.market_tiles[i] != EMPTY and s.market_upper[i] == EMPTY:
+                out.append(REP_BASE + i)
+    return out
+
+
+def take_reputation(s: GameState, p: int, index: int) -> None:
+    """G9.2: influence, the tile onto the board, a Lobby visitor out, an assistant in."""
+    col = index // MARKET_UPPER_ROWS
+    gain_influence(s, p, s.data.column_influence[col])
+    s.events.append(("reputation", {"player": p, "space": index, "tile": s.market_tiles[index]}))
+    s.frames.append((F_ASSIST, p, T_MARKET_UPPER, index))
+    s.frames.append((F_VISITOR, p, V_LOBBY_TO_PLAZA, _ALL))
+    s.frames.append((F_SPACE, p, TILE_FROM_MARKET, index))  # the tile moves when placed
+
+
+def auction_options(s: GameState, p: int) -> list[int]:
+    if not assistants_available(s, p):
+        return []
+    d = s.data
+    out = []
+    for col in range(MARKET_COLUMNS):
+        if not lobby_meets(s, p, col):
+            continue
+        influence = min(d.influence_max, s.influence[p] + d.column_influence[col])
+        for row in range(MARKET_LOWER_ROWS):
+            i = MARKET_LOWER_ROWS * col + row
+            if s.market_lower[i] == EMPTY and affordable(s, p, d.auction_offers[row], influence):
+                out.append(AUCTION_BASE + i)
+    return out
+
+
+def make_offer(s: GameState, p: int, index: int) -> None:
+    """G9.3: influence, pay the row's offer, the space's bonus, an assistant in."""
+    col, row = divmod(index, MARKET_LOWER_ROWS)
+    gain_influence(s, p, s.data.column_influence[col])
+    pay(s, p, s.data.auction_offers[row])
+    s.events.append(("auction", {"player": p, "space": index}))
+    s.frames.append((F_ASSIST, p, T_MARKET_LOWER, index))
+    apply_bonus(s, p, s.data.auction_bonuses[row][col])

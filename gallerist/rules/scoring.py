@@ -1,0 +1,269 @@
+"""Final scoring (G16) and the solo goals (G17.6).
+
+``score_breakdown`` can be asked at any time; before the end it is the score as if the
+game ended now (without the auction, whose works are only assigned at the end).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from .data import (
+    COLLECTOR,
+    INVESTOR,
+    MARKET_COLUMNS,
+    MARKET_LOWER_ROWS,
+    MARKET_UPPER_ROWS,
+    NUM_ARTIST_SLOTS,
+    TILE_SCORINGS,
+    VIP,
+    Goal,
+)
+from .effects import renowned_value, sales_value
+from .frames import (
+    EMPTY,
+    LACERDA,
+)
+
+if TYPE_CHECKING:
+    from .state import GameState
+
+_T = {name: i for i, name in enumerate(TILE_SCORINGS)}
+PROMOTED_LEVEL = 4
+FAMOUS_FAME = 15
+
+
+def majority_money(s: GameState) -> dict[int, int]:
+    """G16.1: per column, the most assistants (both parts) get the first amount...; tied
+    owners add the amounts of the places they share and split them, rounded down."""
+    out: dict[int, int] = {}
+    for col in range(MARKET_COLUMNS):
+        counts: dict[int, int] = {}
+        for row in range(MARKET_UPPER_ROWS):
+            owner = s.market_upper[MARKET_UPPER_ROWS * col + row]
+            if owner != EMPTY:
+                counts[owner] = counts.get(owner, 0) + 1
+        for row in range(MARKET_LOWER_ROWS):
+            owner = s.market_lower[MARKET_LOWER_ROWS * col + row]
+            if owner != EMPTY:
+                counts[owner] = counts.get(owner, 0) + 1
+        payouts = s.data.majority_money[col]
+        place = 0
+        for count in sorted(set(counts.values()), reverse=True):
+            tied = [o for o, c in counts.items() if c == count]
+            share = sum(payouts[place : place + len(tied)]) // len(tied)
+            for owner in tied:
+                out[owner] = out.get(owner, 0) + share
+            place += len(tied)
+    return out
+
+
+def goal_complete(goal: Goal, forms: list[int]) -> bool:
+    """Whether works of ``forms`` complete ``goal`` (each work fills at most one slot)."""
+    if goal.distinct_forms:
+        return len(set(forms)) >= goal.distinct_forms
+
+    def fill(slots: tuple[int, ...], free: list[int]) -> bool:
+        if not slots:
+            return True
+        for i, form in enumerate(free):
+            if slots[0] >> form & 1 and fill(slots[1:], free[:i] + free[i + 1 :]):
+                return True
+        return False
+
+    return len(goal.slots) <= len(forms) and fill(goal.slots, forms)
+
+
+def exhibited_forms(s: GameState, p: int) -> list[int]:
+    works = s.data.works
+    forms = [works[w].form for w in s.gallery[p]]
+    if s.renowned[p] != EMPTY:
+        forms.append(works[s.renowned[p]].form)
+    return forms
+
+
+def sold_forms(s: GameState, p: int) -> list[int]:
+    return [s.data.works[w].form for w in s.sold[p]]
+
+
+def card_goals(s: GameState, p: int) -> tuple[list[bool], list[bool]]:
+    """Which Curator collections (G16.5) and Art Dealer sets (G16.6) ``p`` completed."""
+    curator = s.data.curators[s.curator[p]].goals
+    dealer = s.data.dealers[s.dealer[p]].goals
+    shown, sold = exhibited_forms(s, p), sold_forms(s, p)
+    return [goal_complete(g, shown) for g in curator], [goal_complete(g, sold) for g in dealer]
+
+
+def assistants_in_play(s: GameState, p: int) -> int:
+    """Hired and still in the game (G16.8, tile 'assistants_in_play')."""
+    return s.data.assistants - s.queue[p] - s.removed[p]
+
+
+def works_acquired(s: GameState, p: int) -> int:
+    return len(s.gallery[p]) + len(s.sold[p]) + (s.renowned[p] != EMPTY)
+
+
+def _acquired_forms(s: GameState, p: int) -> list[int]:
+    return exhibited_forms(s, p) + sold_forms(s, p)
+
+
+def _form_count(name: str) -> Callable[[GameState, int], int]:
+    def count(s: GameState, p: int) -> int:
+        if name not in s.data.art_forms:  # component data with other form names
+            return 0
+        return _acquired_forms(s, p).count(s.data.art_forms.index(name))
+
+    return count
+
+
+_UNITS: dict[str, Callable[[GameState, int], int]] = {
+    "influence_per_3": lambda s, p: s.influence[p] // 3,
+    "collectors": lambda s, p: s.gallery_visitors[p][COLLECTOR],
+    "vips": lambda s, p: s.gallery_visitors[p][VIP],
+    "investors": lambda s, p: s.gallery_visitors[p][INVESTOR],
+    "visitors": lambda s, p: sum(s.gallery_visitors[p]),
+    "visitor_sets": lambda s, p: min(s.gallery_visitors[p]),
+    "reputation_tiles": lambda s, p: sum(1 for t in s.spaces[p] if t != EMPTY),
+    "auction_assistants": lambda s, p: sum(1 for o in s.market_lower if o == p),
+    "assistants_in_play": lambda s, p: assistants_in_play(s, p),
+    "promoted_artists": lambda s, p: sum(1 for level in s.promotion if level >= PROMOTED_LEVEL),
+    "works_acquired": lambda s, p: works_acquired(s, p),
+    "works_sold": lambda s, p: len(s.sold[p]),
+    "works_exhibited": lambda s, p: len(s.gallery[p]) + (s.renowned[p] != EMPTY),
+    "art_forms": lambda s, p: len(set(_acquired_forms(s, p))),
+    "photo": _form_count("photo"),
+    "painting": _form_count("painting"),
+    "digital": _form_count("digital"),
+    "sculpture": _form_count("sculpture"),
+    "famous_artists": lambda s, p: sum(
+        1 for a in range(NUM_ARTIST_SLOTS) if s.discovered[a] and s.fame[a] >= FAMOUS_FAME
+    ),
+    "masterpieces": lambda s, p: sum(1 for w in s.gallery[p] if s.masterpiece[w]),
+}
+UNIT_OF = tuple(_UNITS[name] for name in TILE_SCORINGS)
+"""Per tile scoring (index into TILE_SCORINGS): how many units ``p`` has (G16.3)."""
+_FIRST = _T["influence_per_3"]
+
+
+def reputation_scores(s: GameState, p: int) -> tuple[int, int]:
+    """G16.3: (money, influence) of the tiles on ``p``'s board; 'influence_per_3' first
+    (it counts the influence before the other tiles add theirs)."""
+    tiles = [s.data.reputation_tiles[t] for t in s.spaces[p] if t != EMPTY]
+    money = influence = 0
+    for tile in sorted(tiles, key=lambda tile: tile.scoring != _FIRST):
+        k = UNIT_OF[tile.scoring](s, p)
+        money += tile.money * k
+        influence += tile.influence * k
+    return money, influence
+
+
+def public_scores(s: GameState) -> list[int]:
+    """Per player, the final score if the game ended now, leaving out the secret Curator
+    and Art Dealer cards: what every seat may compute for every seat (G18)."""
+    d = s.data
+    majorities = majority_money(s)
+    out = []
+    for p in range(s.num_players):
+        renowned = renowned_value(s, s.renowned[p]) if s.renowned[p] != EMPTY else 0
+        rep_money, rep_influence = reputation_scores(s, p)
+        exhibition = sum(sales_value(s, s.work_artist[w]) for w in s.gallery[p])
+        influence = d.influence_money[min(d.influence_max, s.influence[p] + rep_influence)]
+        out.append(
+            s.money[p] + majorities.get(p, 0) + 2 * renowned + rep_money + exhibition + influence
+        )
+    return out
+
+
+def score_breakdown(s: GameState, cards: bool = True) -> list[dict[str, Any]]:
+    """G16 for every player, with rank by G16.8 (1 = winner; shared wins share rank 1).
+
+    ``cards=False`` leaves out the secret Curator and Art Dealer cards (their money and
+    goals are 0): the score any seat may compute for every seat."""
+    d = s.data
+    majorities = majority_money(s)
+    rows = []
+    for p in range(s.num_players):
+        renowned = renowned_value(s, s.renowned[p]) if s.renowned[p] != EMPTY else 0
+        rep_money, rep_influence = reputation_scores(s, p)
+        exhibition = sum(sales_value(s, s.work_artist[w]) for w in s.gallery[p]) + renowned
+        curator_done, dealer_done = card_goals(s, p) if cards else ([], [])
+        curator_goals = d.curators[s.curator[p]].goals
+        dealer_goals = d.dealers[s.dealer[p]].goals
+        curator = sum(g.value for g, ok in zip(curator_goals, curator_done, strict=False) if ok)
+        dealer = sum(g.value for g, ok in zip(dealer_goals, dealer_done, strict=False) if ok)
+        final_influence = min(d.influence_max, s.influence[p] + rep_influence)
+        influence_money = d.influence_money[final_influence]
+        row = {
+            "player": p,
+            "money": s.money[p],
+            "majorities": majorities.get(p, 0),
+            "auction": renowned,
+            "reputation": rep_money,
+            "exhibition": exhibition,
+            "curator": curator,
+            "dealer": dealer,
+            "influence": influence_money,
+            "final_influence": final_influence,
+            "works_acquired": works_acquired(s, p),
+            "gallery_visitors": sum(s.gallery_visitors[p]),
+            "assistants_in_play": assistants_in_play(s, p),
+            "curator_goals": sum(curator_done),
+            "curator_top": bool(curator_done)
+            and curator_done[max(range(len(curator_goals)), key=lambda i: curator_goals[i].value)],
+            "dealer_goals": sum(dealer_done),
+            "reputation_tiles": sum(1 for t in s.spaces[p] if t != EMPTY),
+            "masterpieces": sum(1 for w in s.gallery[p] + s.sold[p] if s.masterpiece[w]),
+        }
+        row["total"] = (
+            row["money"]
+            + row["majorities"]
+            + renowned
+            + rep_money
+            + exhibition
+            + curator
+            + dealer
+            + influence_money
+        )
+        if s.solo:
+            row["lacerda_majorities"] = majorities.get(LACERDA, 0)
+            row["goal_level"] = solo_level(s, row)
+            row["goal_name"] = (
+                d.solo_goals[row["goal_level"] - 1].name if row["goal_level"] else "none"
+            )
+        rows.append(row)
+    assign_ranks(rows)
+    return rows
+
+
+def assign_ranks(rows: list[dict[str, Any]]) -> None:
+    """G16.8: most money, then most works acquired, visitors in the Gallery, assistants in
+    play; rank 1 is the winner and players tied on all four share their rank."""
+    for row in rows:
+        key = _rank_key(row)
+        row["rank"] = 1 + sum(1 for other in rows if _rank_key(other) > key)
+
+
+def _rank_key(row: dict[str, Any]) -> tuple[int, int, int, int]:
+    return (row["total"], row["works_acquired"], row["gallery_visitors"], row["assistants_in_play"])
+
+
+def solo_level(s: GameState, row: dict[str, Any]) -> int:
+    """G17.6: the highest goal level (1-based; 0 = none) whose conditions are all met."""
+    reached = 0
+    for level, goal in enumerate(s.data.solo_goals, start=1):
+        if (
+            row["curator_goals"] >= goal.curator_goals
+            and (row["curator_top"] or not goal.curator_top)
+            and row["dealer_goals"] >= goal.dealer_goals
+            and row["curator"] + row["dealer"] >= goal.goal_money
+            and row["reputation_tiles"] >= goal.reputation_tiles
+            and row["masterpieces"] >= goal.masterpieces
+            and row["total"] >= goal.money
+        ):
+            reached = level
+    return reached
+
+
+def winners(breakdown: list[dict[str, Any]]) -> list[int]:
+    return [row["player"] for row in breakdown if row["rank"] == 1]

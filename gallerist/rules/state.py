@@ -1,0 +1,446 @@
+"""The Gallerist's game state and its setup (G2).
+
+The state is plain lists and ints so that :meth:`GameState.clone` is cheap. A turn is driven
+by a stack of *frames* (``state.frames``, top last): decision frames ask ``current_player``
+for one action id, automatic frames are run by the engine (G20.1); their kinds and the other
+constants are in :mod:`.frames`. Rules that change the state live in :mod:`.game` (the
+driver), :mod:`.options` (legal actions per decision), :mod:`.decisions` (their effects),
+:mod:`.turns` (end of turn and game), :mod:`.effects` (bonuses, tickets, visitors,
+influence), :mod:`.locations` (the eight location actions) and :mod:`.lacerda` (the solo
+bot); scoring in :mod:`.scoring`; what a seat may see in :mod:`.hidden`; JSON in
+:mod:`.serialize`; consistency checks in :mod:`.invariants`.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from .data import (
+    BLUE,
+    COLLECTOR,
+    MARKET_COLUMNS,
+    MARKET_UPPER_ROWS,
+    MAX_PROMOTION,
+    NUM_ARTIST_SLOTS,
+    NUM_COLOURS,
+    NUM_CONTRACT_SLOTS,
+    NUM_FORMS,
+    NUM_REPUTATION_SPACES,
+    RED,
+    GameData,
+    default_game_data,
+)
+from .effects import bag_to, place_work_visitors
+from .frames import (
+    A_ACTION,
+    A_AUCTION,
+    A_CONTRACT_BONUS,
+    A_END_TURN,
+    A_GAME_OVER,
+    A_KICK_END,
+    A_LACERDA_PICK,
+    A_SELL_FLIP,
+    A_START_TILE,
+    A_TICKETS,
+    ASSISTANT,
+    AUTO_BASE,
+    DECISION_KINDS,
+    DECISION_NAMES,
+    EMPTY,
+    EXEC_MOVING,
+    EXEC_UNUSED,
+    EXEC_USED,
+    F_ARTIST,
+    F_ASSIST,
+    F_AUCTION,
+    F_CONTRACT,
+    F_EASEL,
+    F_FAME,
+    F_HIRE,
+    F_KICKED,
+    F_LEAVE,
+    F_ORIENT,
+    F_POST,
+    F_REP,
+    F_SELL,
+    F_SPACE,
+    F_START,
+    F_TICKET,
+    F_TURN,
+    F_VISITOR,
+    GALLERIST,
+    HOME,
+    KICKED,
+    LACERDA,
+    MARKET_LOWER_SPACES,
+    MARKET_UPPER_SPACES,
+    NUM_LOCATIONS,
+    P_BUY,
+    P_DISCOVER,
+    P_FAME_BONUS,
+    P_PROMOTE,
+    SLOT_DOWN_INFLUENCE,
+    SLOT_DOWN_MONEY,
+    SLOT_EMPTY,
+    SLOT_UP,
+    T_CONTRACT,
+    T_MARKET_LOWER,
+    T_MARKET_UPPER,
+    TILE_FROM_MARKET,
+    TILE_FROM_START,
+    V_LOBBY_TO_PLAZA,
+    V_PLAZA_TO_GALLERY,
+    V_SELL,
+    check_num_players,
+)
+
+__all__ = [  # the frame constants are re-exported: state is the rules' front door
+    "ASSISTANT",
+    "AUTO_BASE",
+    "A_ACTION",
+    "A_AUCTION",
+    "A_CONTRACT_BONUS",
+    "A_END_TURN",
+    "A_GAME_OVER",
+    "A_KICK_END",
+    "A_LACERDA_PICK",
+    "A_SELL_FLIP",
+    "A_START_TILE",
+    "A_TICKETS",
+    "DECISION_KINDS",
+    "DECISION_NAMES",
+    "EMPTY",
+    "EXEC_MOVING",
+    "EXEC_UNUSED",
+    "EXEC_USED",
+    "F_ARTIST",
+    "F_ASSIST",
+    "F_AUCTION",
+    "F_CONTRACT",
+    "F_EASEL",
+    "F_FAME",
+    "F_HIRE",
+    "F_KICKED",
+    "F_LEAVE",
+    "F_ORIENT",
+    "F_POST",
+    "F_REP",
+    "F_SELL",
+    "F_SPACE",
+    "F_START",
+    "F_TICKET",
+    "F_TURN",
+    "F_VISITOR",
+    "GALLERIST",
+    "HOME",
+    "KICKED",
+    "LACERDA",
+    "MARKET_LOWER_SPACES",
+    "MARKET_UPPER_SPACES",
+    "NUM_LOCATIONS",
+    "P_BUY",
+    "P_DISCOVER",
+    "P_FAME_BONUS",
+    "P_PROMOTE",
+    "SLOT_DOWN_INFLUENCE",
+    "SLOT_DOWN_MONEY",
+    "SLOT_EMPTY",
+    "SLOT_UP",
+    "TILE_FROM_MARKET",
+    "TILE_FROM_START",
+    "T_CONTRACT",
+    "T_MARKET_LOWER",
+    "T_MARKET_UPPER",
+    "V_LOBBY_TO_PLAZA",
+    "V_PLAZA_TO_GALLERY",
+    "V_SELL",
+    "check_num_players",
+    "GameState",
+    "new_game",
+]
+
+
+class GameState:
+    """Everything about one game, including what some seats cannot see (G18).
+
+    Per player ``p``: ``money``, ``influence``, ``tickets[p][colour]``, ``desks`` (assistants
+    in the office), ``queue`` (still unemployed), ``removed`` (out of the game), ``gpos``
+    (Gallerist: location 0..3, HOME or KICKED), ``lobby``/``gallery_visitors`` per colour,
+    ``gallery`` (work ids, slot order), ``sold``, ``renowned`` (work id or -1), ``commission``
+    (artist slot or -1), ``contracts[p][s] = [card, slot state, assistant on it]``,
+    ``spaces`` (reputation tile per board space or -1), ``start_tile`` (tile on the third art
+    slot or -1), ``pending_tile`` (taken from it this turn), ``curator``/``dealer`` (secret).
+
+    Board: ``occupant[L]`` is -1 or ``2 * owner + kind`` (owner 4 = Lacerda); artist slot
+    ``i = 2 * form + colour`` holds tile ``artist_tile[i]``; piles and the bag are lists whose
+    last element is the top.
+    """
+
+    __slots__ = (
+        "data", "num_players", "solo", "current_player", "start_player", "round", "turn",
+        "end_triggered", "final_round", "intermediate_pending", "intermediate_done", "over",
+        "frames", "events", "_legal",
+        "money", "influence", "tickets", "desks", "queue", "removed", "gpos", "lobby",
+        "gallery_visitors", "gallery", "sold", "renowned", "commission", "contracts", "spaces",
+        "start_tile", "pending_tile", "curator", "dealer",
+        "occupant", "kicked", "artist_tile", "discovered", "fame", "promotion", "tokens",
+        "artist_bonus", "artist_collector", "celebrity", "work_artist", "masterpiece",
+        "stacks", "work_visitors", "easels", "box_works", "bag", "plaza", "box_visitors",
+        "box_office", "ticket_discard", "box_tickets", "deck", "display", "contract_discard",
+        "promo_tokens", "market_tiles", "market_upper", "market_lower", "location_tiles",
+        "box_tiles", "tile_discard", "box_artists", "box_bonus_tiles", "box_curators",
+        "box_dealers", "lacerda_pos", "lacerda_kicked", "lacerda_supply", "lacerda_next_lower",
+    )  # fmt: skip
+
+    def __init__(self) -> None:  # use new_game() or from_dict()
+        self._legal: list[int] | None = None
+
+    # -- the public engine API ---------------------------------------------------------
+    @property
+    def is_over(self) -> bool:
+        return self.over
+
+    @property
+    def phase_name(self) -> str:
+        """The kind of decision asked for now ('turn', 'ticket', ...) or 'game_over'."""
+        if self.over:
+            return "game_over"
+        return DECISION_NAMES[self.frames[-1][0]]
+
+    def legal_actions(self) -> list[int]:
+        """Sorted legal action ids for ``current_player`` (empty once the game is over).
+
+        The list is cached until the next ``apply``; copy it before mutating it."""
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = [] if self.over else _game.legal_for(self, self.frames[-1])
+        return legal
+
+    def apply(self, action: int) -> None:
+        """Apply one action of ``current_player``; an illegal one raises and changes nothing."""
+        _game.apply_action(self, action)
+
+    def clone(self) -> GameState:
+        """A deep copy that shares only immutable data (component data, frames, events)."""
+        o = GameState.__new__(GameState)
+        for name in _SCALARS:
+            setattr(o, name, getattr(self, name))
+        for name in _FLAT_LISTS:
+            setattr(o, name, getattr(self, name)[:])
+        for name in _NESTED_LISTS:
+            setattr(o, name, [x[:] for x in getattr(self, name)])
+        o.contracts = [[c[:] for c in slots] for slots in self.contracts]
+        o.kicked = self.kicked  # a tuple or None
+        o._legal = None
+        return o
+
+    def score_breakdown(self) -> list[dict[str, Any]]:
+        """G16 per player: the money of each scoring step, total, tie-breakers and rank."""
+        from .scoring import score_breakdown
+
+        return score_breakdown(self)
+
+    def determinize(self, observer: int, rng: random.Random) -> GameState:
+        """A copy with everything hidden from ``observer`` resampled consistently (G18)."""
+        from .hidden import determinize
+
+        return determinize(self, observer, rng)
+
+    def to_dict(self) -> dict[str, Any]:
+        from .serialize import state_to_dict
+
+        return state_to_dict(self)
+
+    @staticmethod
+    def from_dict(data: dict[str, Any], game_data: GameData | None = None) -> GameState:
+        """Load a saved state; a malformed or inconsistent one raises StateFormatError."""
+        from .serialize import read_state
+
+        state = GameState()
+        read_state(state, data, game_data)
+        return state
+
+    def __repr__(self) -> str:
+        return (
+            f"GameState(players={self.num_players}, round={self.round}, "
+            f"decision={self.phase_name}, current_player={self.current_player})"
+        )
+
+
+_SCALARS = (
+    "data", "num_players", "solo", "current_player", "start_player", "round", "turn",
+    "end_triggered", "final_round", "intermediate_pending", "intermediate_done", "over",
+    "lacerda_pos", "lacerda_kicked", "lacerda_supply", "lacerda_next_lower",
+)  # fmt: skip
+_FLAT_LISTS = (
+    "frames", "events", "money", "influence", "desks", "queue", "removed", "gpos", "renowned",
+    "commission", "start_tile", "pending_tile", "curator", "dealer", "occupant", "artist_tile",
+    "discovered", "fame", "promotion", "tokens", "artist_bonus", "artist_collector",
+    "celebrity", "work_artist", "masterpiece", "easels", "box_works", "bag", "plaza",
+    "box_visitors", "box_office", "ticket_discard", "box_tickets", "deck", "contract_discard",
+    "promo_tokens", "market_tiles", "market_upper", "market_lower", "location_tiles",
+    "box_tiles", "tile_discard", "box_artists", "box_bonus_tiles", "box_curators", "box_dealers",
+)  # fmt: skip
+_NESTED_LISTS = (
+    "tickets", "lobby", "gallery_visitors", "gallery", "sold", "spaces", "stacks",
+    "work_visitors", "display",
+)  # fmt: skip
+
+
+def new_game(
+    num_players: int,
+    seed: int | None = None,
+    *,
+    start_player: int | None = None,
+    data: GameData | None = None,
+) -> GameState:
+    """Set up a game (G2; solo G17.1 for one player); everything random comes from ``seed``."""
+    n = check_num_players(num_players)
+    if start_player is not None and (
+        isinstance(start_player, bool)
+        or not isinstance(start_player, int)
+        or not 0 <= start_player < n
+    ):
+        raise ValueError(f"start_player must be a seat in 0..{n - 1} or None, got {start_player!r}")
+    d = data or default_game_data()
+    rng = random.Random(seed)
+    s = GameState()
+    s.data, s.num_players, s.solo = d, n, n == 1
+    s.round, s.turn = 1, 0
+    s.end_triggered = s.final_round = s.intermediate_pending = s.intermediate_done = False
+    s.over = False
+    s.kicked = None
+
+    # G2.1 visitors: the bag holds the box's visitors minus those removed for this count
+    s.box_visitors = [d.visitors_removed[n - 1]] * NUM_COLOURS
+    s.bag = [c for c in range(NUM_COLOURS) for _ in range(d.visitors[c] - s.box_visitors[c])]
+    rng.shuffle(s.bag)
+    s.plaza = [0] * NUM_COLOURS
+    # G2.2 tickets
+    s.box_office = [d.tickets_per_colour[n - 1]] * NUM_COLOURS
+    s.box_tickets = [d.tickets_in_box - k for k in s.box_office]
+    s.ticket_discard = [0] * NUM_COLOURS
+    # G2.3 contracts: four face-up display stacks
+    s.deck = list(range(len(d.contracts)))
+    rng.shuffle(s.deck)
+    s.display = [[s.deck.pop()] for _ in range(4)]
+    s.contract_discard = []
+    # G2.4-G2.6 artists: one tile per (form, colour) slot; the first blue one drawn is known
+    tiles = list(range(len(d.artists)))
+    rng.shuffle(tiles)
+    s.artist_tile = [EMPTY] * NUM_ARTIST_SLOTS
+    s.box_artists = []
+    first_blue = EMPTY
+    for t in tiles:
+        a = d.artists[t]
+        slot = 2 * a.form + a.colour
+        if s.artist_tile[slot] == EMPTY:
+            s.artist_tile[slot] = t
+            if a.colour == BLUE and first_blue == EMPTY:
+                first_blue = slot
+        else:
+            s.box_artists.append(t)
+    s.box_artists.sort()
+    s.discovered = [i == first_blue for i in range(NUM_ARTIST_SLOTS)]
+    s.fame = [
+        d.artists[s.artist_tile[i]].initial_fame if s.discovered[i] else 0
+        for i in range(NUM_ARTIST_SLOTS)
+    ]
+    s.promotion = [d.artists[t].promotion for t in s.artist_tile]
+    s.tokens = [2] * NUM_ARTIST_SLOTS
+    s.celebrity = [False] * NUM_ARTIST_SLOTS
+    bonus_tiles = list(range(len(d.artist_bonus_tiles)))
+    rng.shuffle(bonus_tiles)
+    s.artist_bonus = [
+        EMPTY if s.discovered[i] else bonus_tiles.pop() for i in range(NUM_ARTIST_SLOTS)
+    ]
+    s.box_bonus_tiles = sorted(bonus_tiles)
+    s.artist_collector = [False] * NUM_ARTIST_SLOTS
+    for i in range(NUM_ARTIST_SLOTS):
+        if i % 2 == RED and COLLECTOR in s.bag:  # G2.5: a Collector from the bag on each red artist
+            s.bag.remove(COLLECTOR)
+            s.artist_collector[i] = True
+    # G2.7 works: one face-up stack per form; the top of each is set aside for the easels
+    s.work_artist = [EMPTY] * len(d.works)
+    s.masterpiece = [False] * len(d.works)
+    s.stacks = []
+    aside = []
+    for form in range(NUM_FORMS):
+        stack = d.works_of(form)
+        rng.shuffle(stack)
+        aside.append(stack.pop())
+        s.stacks.append(stack)
+    # G2.8 visitors on the top works
+    s.work_visitors = [[0] * NUM_COLOURS for _ in range(NUM_FORMS)]
+    for form in range(NUM_FORMS):
+        place_work_visitors(s, form)
+    # G2.9 promotion tokens
+    s.promo_tokens = [d.promotion_tokens] * MAX_PROMOTION  # index level - 1
+    # G2.10 the market's reputation tiles (G9.5: fewer tiles, columns 1 and 3, for 1-2 players)
+    rep = list(range(len(d.reputation_tiles)))
+    rng.shuffle(rep)
+    s.market_tiles = [EMPTY] * MARKET_UPPER_SPACES
+    columns = d.small_game_columns if n <= 2 else range(MARKET_COLUMNS)
+    for col in columns:
+        for row in range(MARKET_UPPER_ROWS):
+            if len([t for t in s.market_tiles if t != EMPTY]) < d.market_tiles[n - 1]:
+                s.market_tiles[MARKET_UPPER_ROWS * col + row] = rep.pop()
+    s.market_upper = [EMPTY] * MARKET_UPPER_SPACES
+    s.market_lower = [EMPTY] * MARKET_LOWER_SPACES
+    # G2.11 easels
+    rng.shuffle(aside)
+    s.easels = aside[: d.easels[n - 1]]
+    s.box_works = sorted(aside[d.easels[n - 1] :])
+    # G2.12 Plaza and Lobbies
+    for _ in range(4):
+        bag_to(s, s.plaza)
+    s.lobby = [[0] * NUM_COLOURS for _ in range(n)]
+    for p in range(n):
+        bag_to(s, s.lobby[p])
+    # G2.13 one reputation tile beside each location
+    s.location_tiles = [rep.pop() for _ in range(NUM_LOCATIONS)]
+    s.box_tiles = sorted(rep)
+    s.tile_discard = []
+    # G2.15 player boards
+    s.money = [d.start_money] * n
+    s.influence = [d.start_influence] * n
+    s.tickets = [[0] * NUM_COLOURS for _ in range(n)]
+    s.desks = [d.start_desks] * n
+    s.queue = [d.assistants - d.start_desks] * n
+    s.removed = [0] * n
+    s.gpos = [HOME] * n
+    s.gallery_visitors = [[0] * NUM_COLOURS for _ in range(n)]
+    s.gallery = [[] for _ in range(n)]
+    s.sold = [[] for _ in range(n)]
+    s.renowned = [EMPTY] * n
+    s.commission = [EMPTY] * n
+    s.contracts = [[[EMPTY, SLOT_EMPTY, 0] for _ in range(NUM_CONTRACT_SLOTS)] for _ in range(n)]
+    s.spaces = [[EMPTY] * NUM_REPUTATION_SPACES for _ in range(n)]
+    s.start_tile = [EMPTY] * n
+    s.pending_tile = [EMPTY] * n
+    curators = list(range(len(d.curators)))
+    dealers = list(range(len(d.dealers)))
+    rng.shuffle(curators)
+    rng.shuffle(dealers)
+    s.curator = [curators.pop() for _ in range(n)]
+    s.dealer = [dealers.pop() for _ in range(n)]
+    s.box_curators, s.box_dealers = sorted(curators), sorted(dealers)
+    s.occupant = [EMPTY] * NUM_LOCATIONS
+    # G17.1 Lacerda starts off the board with all his assistants
+    s.lacerda_pos = EMPTY
+    s.lacerda_kicked = False
+    s.lacerda_supply = d.assistants if s.solo else 0
+    s.lacerda_next_lower = False
+    # G2.14 start player; start locations are chosen in reverse player order
+    first = rng.randrange(n) if start_player is None else start_player
+    s.start_player = s.current_player = first
+    s.frames = [(F_TURN, first, EXEC_UNUSED)]
+    s.frames += [(F_START, (first + k) % n) for k in range(n)]  # the last seat chooses first
+    s.events = [("setup", {"seed": seed, "num_players": n, "start_player": first})]
+    s._legal = None
+    _game.advance(s)
+    return s
+
+
+from . import game as _game  # noqa: E402 - game imports this module; bound late on purpose

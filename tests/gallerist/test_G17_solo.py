@@ -1,0 +1,174 @@
+"""G17 solo play against Lacerda."""
+
+from __future__ import annotations
+
+import random
+
+from gallerist_helpers import do, names, refresh, started
+
+from art_gallery_env.gallerist.rules.data import default_game_data
+from art_gallery_env.gallerist.rules.game import auction_order
+from art_gallery_env.gallerist.rules.lacerda import (
+    LACERDA_ASSISTANT,
+    LACERDA_GALLERIST,
+    lacerda_move,
+    lacerda_to_market,
+)
+from art_gallery_env.gallerist.rules.scoring import majority_money, score_breakdown, solo_level
+from art_gallery_env.gallerist.rules.state import EMPTY, KICKED, LACERDA, new_game
+
+D = default_game_data()
+
+
+def solo(seed: int = 0, start: str = "colony"):
+    return started(1, seed, starts=(start,))
+
+
+def test_G17_1_solo_setup():
+    s = new_game(1, 1)
+    assert s.box_office == [10, 10, 10] and s.box_visitors == [4, 4, 4]
+    assert len(s.easels) == 1
+    assert sum(t != EMPTY for t in s.market_tiles) == 8
+    assert all(s.market_tiles[4 + r] == EMPTY for r in range(4))  # column 2 unused
+    assert s.lacerda_supply == 10 and s.lacerda_pos == EMPTY
+    assert s.num_players == 1 and s.current_player == 0
+
+
+def test_G17_2_lacerda_opposite_then_clockwise_leaving_assistants():
+    s = solo(2, "colony")
+    do(s, "sales contract", "assistant none")
+    while s.lacerda_pos == EMPTY:
+        do(s, "done") if "done" in names(s) else do(s, names(s)[0])
+    assert s.lacerda_pos == (1 + 2) % 4  # opposite the Sales Office: the Market
+    assert s.occupant[3] == LACERDA_GALLERIST and s.current_player == 0
+    supply = s.lacerda_supply
+    t = s.clone()
+    lacerda_move(t)
+    assert t.lacerda_pos == 0 and t.occupant[3] == LACERDA_ASSISTANT
+    assert t.lacerda_supply == supply - 1
+    # arriving kicks the player's Gallerist out; the player may act
+    s = solo(3, "colony")
+    s.occupant[0] = EMPTY
+    s.gpos[0] = 2
+    s.occupant[2] = 0
+    s.lacerda_pos = 1
+    s.occupant[1] = LACERDA_GALLERIST
+    refresh(s)
+    lacerda_move(s)
+    assert s.gpos[0] == KICKED and s.kicked == (0, 0, 2)
+
+
+def test_G17_2_current_player_is_always_seat_zero():
+    s = new_game(1, 4)
+    rng = random.Random(4)
+    while not s.is_over:
+        assert s.current_player == 0
+        s.apply(rng.choice(s.legal_actions()))
+    assert any(k == "lacerda" for k, _ in s.events)
+
+
+def test_G17_3_kicking_lacerda_pieces_discards_a_ticket():
+    s = solo(5, "colony")
+    s.lacerda_pos = 3
+    s.occupant[3] = LACERDA_GALLERIST
+    s.occupant[2] = LACERDA_ASSISTANT
+    s.lacerda_supply -= 1
+    s.box_office = [10, 9, 10]
+    s.box_tickets[1] += 1
+    refresh(s)
+    do(s, "media hire")  # onto Lacerda's assistant
+    assert s.lacerda_supply == 10
+    assert s.box_office == [9, 9, 10] and s.ticket_discard == [1, 0, 0]
+    # his Gallerist: it waits and moves on clockwise from there
+    s = solo(6, "colony")
+    s.lacerda_pos = 2
+    s.occupant[2] = LACERDA_GALLERIST
+    refresh(s)
+    do(s, "media hire")
+    assert s.lacerda_kicked and sum(s.ticket_discard) == 1
+    while s.current_player == 0 and s.lacerda_kicked:
+        do(s, "done") if "done" in names(s) else do(s, names(s)[0])
+    assert s.lacerda_pos == 3 and s.occupant[2] == 0  # nothing left behind at Media
+
+
+def test_G17_4_lacerda_in_the_market_alternates_parts_and_discards_tiles():
+    s = solo(7)
+    tiles = s.market_tiles[:]
+    lacerda_to_market(s)
+    assert s.market_upper[0] == LACERDA and s.market_tiles[0] == EMPTY
+    assert s.tile_discard == [tiles[0]]
+    lacerda_to_market(s)
+    assert s.market_lower[0] == LACERDA
+    lacerda_to_market(s)
+    assert s.market_upper[8] == LACERDA  # top row, next used column (the third)
+    lacerda_to_market(s)
+    assert s.market_lower[3] == LACERDA  # top row of the auction part, second column
+    # one part full: the other
+    s = solo(8)
+    s.market_upper = [LACERDA if i // 4 in (0, 2) else EMPTY for i in range(12)]
+    s.lacerda_next_lower = False
+    lacerda_to_market(s)
+    assert s.market_lower[0] == LACERDA
+
+
+def test_G17_5_the_round_the_box_office_empties_then_one_more_turn():
+    s = solo(9)
+    s.box_tickets = [
+        a + b - (1 if c == 0 else 0)
+        for c, (a, b) in enumerate(zip(s.box_tickets, s.box_office, strict=True))
+    ]
+    s.box_office = [1, 0, 0]
+    refresh(s)
+    rng = random.Random(9)
+    while s.box_office[0] and not s.is_over:
+        s.apply(rng.choice(s.legal_actions()))
+    rounds = s.round
+    while not s.is_over:
+        s.apply(rng.choice(s.legal_actions()))
+    assert s.round <= rounds + 1
+    assert any(k == "final_round" for k, _ in s.events)
+    lacerda_moves_in_final = [
+        k for k, e in s.events[[k for k, _ in s.events].index("final_round") :] if k == "lacerda"
+    ]
+    assert lacerda_moves_in_final == []
+
+
+def test_G17_6_goal_levels():
+    s = new_game(1, 10)
+    row = {
+        "curator_goals": 1, "curator_top": False, "dealer_goals": 1, "curator": 6, "dealer": 5,
+        "reputation_tiles": 4, "masterpieces": 1, "total": 160,
+    }  # fmt: skip
+    assert solo_level(s, row) == 1
+    assert solo_level(s, {**row, "total": 159}) == 0
+    assert (
+        solo_level(
+            s, {**row, "curator_top": True, "reputation_tiles": 5, "masterpieces": 2, "total": 180}
+        )
+        == 2
+    )
+    master = {
+        **row,
+        "curator": 20,
+        "dealer": 15,
+        "reputation_tiles": 5,
+        "masterpieces": 3,
+        "total": 100,
+    }
+    assert solo_level(s, master) == 3  # Master has no money condition
+    assert solo_level(s, {**master, "dealer": 14}) == 0
+    assert D.solo_goals[2].name == "Master Gallerist"
+    breakdown = score_breakdown(s)
+    assert breakdown[0]["goal_level"] == 0 and breakdown[0]["goal_name"] == "none"
+
+
+def test_G17_7_lacerda_counts_in_majorities_and_the_auction():
+    s = new_game(1, 11)
+    s.market_upper[0] = LACERDA
+    s.market_lower[0] = LACERDA
+    s.market_lower[1] = 0
+    assert majority_money(s) == {LACERDA: 6, 0: 3}
+    assert auction_order(s) == [0, LACERDA]  # 3 offered against 1
+    s.market_lower[2] = LACERDA
+    assert auction_order(s) == [LACERDA, 0]
+    assert score_breakdown(s)[0]["lacerda_majorities"] == 6

@@ -1,0 +1,187 @@
+"""The Gallerist's PettingZoo AEC env and solo Gymnasium env: PettingZoo's and Gymnasium's
+own checks, the observation layout and decoder, masks, rewards, rendering, errors."""
+
+from __future__ import annotations
+
+import random
+import warnings
+
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+from pettingzoo.test import api_test, seed_test
+
+from art_gallery_env.env.observation import observation_table_markdown
+from art_gallery_env.gallerist import (
+    NUM_ACTIONS,
+    OBSERVATION_SIZE,
+    GalleristSoloEnv,
+    IllegalActionError,
+    decode_observation,
+    env,
+    raw_env,
+)
+from art_gallery_env.gallerist.env.observation import FIELDS
+
+PLAYER_COUNTS = (1, 2, 3, 4)
+
+
+@pytest.fixture(autouse=True)
+def _quiet_pettingzoo_warnings():
+    """api_test warns that Dict observations are unusual; they are deliberate (masks)."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message=".*Observation space for each agent.*")
+        warnings.filterwarnings("ignore", message=".*Observation is not a NumPy array.*")
+        yield
+
+
+def play(e, rng: random.Random, max_steps: int = 20_000) -> dict[str, float]:
+    final = {}
+    for agent in e.agent_iter(max_iter=max_steps):
+        obs, reward, term, trunc, _info = e.last()
+        if term or trunc:
+            final[agent] = reward
+            action = None
+        else:
+            assert obs["observation"].shape == (OBSERVATION_SIZE,)
+            legal = np.flatnonzero(obs["action_mask"])
+            assert legal.size >= 2
+            action = int(rng.choice(legal.tolist()))
+        e.step(action)
+    return final
+
+
+@pytest.mark.parametrize("n", PLAYER_COUNTS)
+def test_pettingzoo_api_test(n: int) -> None:
+    api_test(env(num_players=n), num_cycles=300)
+
+
+@pytest.mark.parametrize("n", PLAYER_COUNTS)
+def test_pettingzoo_seed_test(n: int) -> None:
+    seed_test(lambda: env(num_players=n), num_cycles=200)
+
+
+@pytest.mark.parametrize("n", PLAYER_COUNTS)
+def test_a_whole_game_through_the_env_with_ansi_render(n: int) -> None:
+    e = env(num_players=n, render_mode="ansi")
+    e.reset(seed=7)
+    final = play(e, random.Random(n))
+    assert set(final) == {f"player_{i}" for i in range(n)}
+    text = e.render()
+    assert "The Gallerist" in text and "total" in text
+    breakdown = e.unwrapped.state.score_breakdown()
+    assert len(breakdown) == n
+    if n == 1:
+        assert final["player_0"] == breakdown[0]["goal_level"] and "solo goal" in text
+    else:
+        winners = [b["player"] for b in breakdown if b["rank"] == 1]
+        assert sum(1 for a, r in final.items() if r > 0) == len(winners)
+
+
+def test_one_observation_shape_for_every_table_size_and_a_decoder() -> None:
+    assert sum(f.size for f in FIELDS) == OBSERVATION_SIZE
+    for n in PLAYER_COUNTS:
+        e = raw_env(num_players=n)
+        e.reset(seed=3)
+        obs = e.observe(e.agent_selection)
+        assert (
+            obs["observation"].shape == (OBSERVATION_SIZE,)
+            and obs["observation"].dtype == np.float32
+        )
+        assert obs["action_mask"].shape == (NUM_ACTIONS,)
+        fields = decode_observation(obs["observation"])
+        assert fields["num_players"].tolist() == [float(i == n - 1) for i in range(4)]
+        assert fields["seat_active"].sum() == n
+        assert fields["decision"].sum() == 1.0
+        assert fields["own_cards"].sum() == 2.0
+        assert e.observation_space(e.agent_selection).contains(obs)
+    with pytest.raises(ValueError, match="shape"):
+        decode_observation(np.zeros(5))
+    table = observation_table_markdown(FIELDS)
+    assert f"({OBSERVATION_SIZE},)" in table and "`market_upper`" in table
+
+
+def test_masks_match_the_engine_and_other_seats_get_zeros() -> None:
+    e = raw_env(num_players=3)
+    e.reset(seed=4)
+    rng = random.Random(4)
+    for _ in range(60):
+        agent = e.agent_selection
+        mask = e.action_mask(agent)
+        assert np.flatnonzero(mask).tolist() == e.state.legal_actions()
+        for other in e.agents:
+            if other != agent:
+                assert not e.action_mask(other).any()
+        e.step(int(rng.choice(np.flatnonzero(mask).tolist())))
+
+
+def test_reward_modes_and_their_errors() -> None:
+    for mode in ("win", "score_margin", "money"):
+        e = raw_env(num_players=2, reward_mode=mode)
+        e.reset(seed=5)
+        final = play(e, random.Random(5))
+        breakdown = e.state.score_breakdown()
+        if mode == "money":
+            assert final["player_1"] == breakdown[1]["total"] / 100
+        if mode == "score_margin":
+            assert final["player_0"] == (breakdown[0]["total"] - breakdown[1]["total"]) / 10
+    with pytest.raises(ValueError, match="'level'"):
+        raw_env(num_players=1, reward_mode="win")
+    with pytest.raises(ValueError, match="reward_mode for 3 player"):
+        raw_env(num_players=3, reward_mode="level")
+    with pytest.raises(ValueError, match="num_players"):
+        raw_env(num_players=5)
+
+
+def test_illegal_actions_raise_or_terminate() -> None:
+    e = raw_env(num_players=2)
+    e.reset(seed=6)
+    before = e.state.to_dict()
+    illegal = next(a for a in range(NUM_ACTIONS) if a not in e.state.legal_actions())
+    with pytest.raises(IllegalActionError, match="legal actions"):
+        e.step(illegal)
+    assert e.state.to_dict() == before
+    e = raw_env(num_players=2, illegal_action="terminate")
+    e.reset(seed=6)
+    agent = e.agent_selection
+    e.step(illegal)
+    assert all(e.terminations.values()) and e.rewards[agent] == -1.0
+
+
+def test_reset_options_start_player_and_saved_state() -> None:
+    e = raw_env(num_players=3)
+    e.reset(seed=1, options={"start_player": 2})
+    assert e.state.start_player == 2
+    saved = e.state.clone()
+    e.step(e.state.legal_actions()[0])
+    e.reset(options={"state": saved})
+    assert e.state.to_dict() == saved.to_dict()
+    with pytest.raises(ValueError, match="GameState for 3 players"):
+        e.reset(options={"state": "nope"})
+
+
+@pytest.mark.filterwarnings("ignore:.*maximum value is infinity")  # money has no upper bound
+def test_solo_gymnasium_env_checker_and_a_game() -> None:
+    check_env(GalleristSoloEnv(illegal_action="terminate"), skip_render_check=True)
+    e = GalleristSoloEnv(render_mode="ansi", reward_mode="money")
+    obs, info = e.reset(seed=8)
+    assert obs.shape == (OBSERVATION_SIZE,) and info["action_mask"].sum() >= 2
+    rng = np.random.default_rng(8)
+    done, reward = False, 0.0
+    while not done:
+        obs, reward, done, truncated, info = e.step(
+            int(rng.choice(np.flatnonzero(e.action_masks())))
+        )
+        assert not truncated
+    assert reward == info["score"]["total"] / 100
+    assert "solo goal reached" in e.render()
+    # the same game as the AEC env with one player
+    a = GalleristSoloEnv()
+    a.reset(seed=9)
+    b = raw_env(num_players=1)
+    b.reset(seed=int(a.state.to_dict()["events"][0][1]["seed"]))
+    assert a.state.to_dict() == b.state.to_dict()
+    with pytest.raises(IllegalActionError):
+        a.step(NUM_ACTIONS - 1)
+    with pytest.raises(ValueError, match="reward_mode"):
+        GalleristSoloEnv(reward_mode="win")
