@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import csv
 import json
+import subprocess
+import sys
 from collections import Counter
 
 import pytest
@@ -198,3 +200,36 @@ def test_heuristic_against_random_is_reproducible():
     one = _match_json(config)
     assert one == _match_json(MatchConfig(3, ("heuristic", "random"), games=3, seed=0, workers=2))
     assert [a["seat_games"] for a in one["agents"]] == [6, 3]
+
+
+def test_in_process_evaluation_leaves_the_callers_thread_count_alone(tmp_path):
+    """A trainer evaluating with eval.workers=1 runs the games in its own process; that
+    must not cut the trainer's torch threads (it used to set them to 1)."""
+    torch = pytest.importorskip("torch")
+    from art_gallery_env.agents.policy import export_torch_mlp
+    from art_gallery_env.env.observation import OBSERVATION_SIZE
+    from art_gallery_env.rules.actions import NUM_ACTIONS
+
+    weights = export_torch_mlp(
+        torch.nn.Sequential(torch.nn.Linear(OBSERVATION_SIZE, NUM_ACTIONS)),
+        tmp_path / "p.safetensors",
+    )
+    before = torch.get_num_threads()
+    torch.set_num_threads(2)
+    try:
+        run_match(MatchConfig(2, (str(weights), "random"), games=2, workers=1), progress=False)
+        assert torch.get_num_threads() == 2
+    finally:
+        torch.set_num_threads(before)
+
+
+def test_evaluation_workers_use_one_thread_each():
+    """The worker initializer sets one thread, in the worker (checked in a subprocess)."""
+    pytest.importorskip("torch")
+    code = (
+        "import torch; torch.set_num_threads(2); "
+        "from art_gallery_env.arena.evaluate import init_worker; init_worker(); "
+        "import os; print(torch.get_num_threads(), os.environ['OMP_NUM_THREADS'])"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["1", "1"]
