@@ -299,7 +299,7 @@ def build_parser() -> argparse.ArgumentParser:
         description=(
             "Replay a game record: every decision, the board at each round end (or every "
             "step with --step), the final breakdown, and whether the replayed scores match "
-            "the stored ones (exit status 1 if not)."
+            "the stored ones (exit status 1 if not, 2 for a bad or incomplete record)."
         ),
     )
     replay.add_argument(

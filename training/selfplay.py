@@ -24,7 +24,7 @@ from art_gallery_env.arena.loop import play
 from art_gallery_env.env.aec import final_rewards
 from art_gallery_env.env.observation import OBSERVATION_SIZE
 from art_gallery_env.env.seat import SeatObserver
-from art_gallery_env.rules.actions import NUM_ACTIONS
+from art_gallery_env.rules.actions import NUM_ACTIONS, check_action_id
 from art_gallery_env.rules.cards import default_card_set
 from art_gallery_env.rules.state import GameState, new_game
 
@@ -146,7 +146,9 @@ class SelfPlayEnv(gym.Env):
         return self._observe(), {"learner_seat": self.learner}
 
     def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
-        self.state.apply(int(action))
+        if self.state is None:
+            raise RuntimeError("call reset() before step(): the env has no game yet")
+        self.state.apply(check_action_id(action))  # 0.7 is not silently action 0
         self._play_opponents()
         if not self.state.is_over:
             return self._observe(), 0.0, False, False, {}
