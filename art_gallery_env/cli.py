@@ -56,16 +56,12 @@ def _viewer(text: str) -> int | None:
 
 def _check_agent_specs(parser: argparse.ArgumentParser, option: str, specs: list[str]) -> None:
     """Build each agent once so that a bad name or option is reported before any game."""
-    from art_gallery_env.agents.registry import agent_names, make_agent
+    from art_gallery_env.agents.registry import agent_spec_problem
 
     for spec in specs:
-        try:
-            make_agent(spec, seed=0)
-        except Exception as err:  # noqa: BLE001 - any construction failure is a bad argument
-            message = str(err)
-            if "known agents" not in message and "valid options" not in message:
-                message += f" (known agents: {', '.join(agent_names())})"
-            parser.error(f"{option}: bad agent spec {spec!r}: {message}")
+        problem = agent_spec_problem(spec)
+        if problem is not None:
+            parser.error(f"{option}: bad agent spec {spec!r}: {problem}")
 
 
 def _eval(args: argparse.Namespace) -> int:
