@@ -352,7 +352,10 @@ class PlaySession:
             return q.code
         except KeyboardInterrupt:
             self.say("")
-            self.say("Interrupted; the game was not saved (type 'save PATH' to keep a game).")
+            if self.save_path:  # --save names where this game goes: keep it
+                self.save(self.save_path)
+            else:
+                self.say("Interrupted; the game was not saved (--save FILE keeps it on Ctrl-C).")
             return 130
 
     def _run(self) -> int:

@@ -82,10 +82,12 @@ class GracefulStop:
     def _handle(self, signum: int, frame: Any) -> None:
         name = signal.Signals(signum).name
         if self.requested:
-            write_stderr(
-                f"\n{name} again: stopping at once without saving; the checkpoints in "
-                f"{self.run_dir} are whole (latest is the last one saved)\n"
+            saved = (
+                f"the checkpoints in {self.run_dir} are whole (latest is the last one saved)"
+                if (self.run_dir / "latest").is_symlink()
+                else "no checkpoint had been saved yet"
             )
+            write_stderr(f"\n{name} again: stopping at once without saving; {saved}\n")
             kill_processes(multiprocessing.active_children())
             os._exit(128 + signum)
         self.signal_name = name
