@@ -257,21 +257,23 @@ def _run_in_workers(
     chunks = [[task] for task in tasks]
     # spawn: workers import what they need; no inherited torch/OpenMP state from a fork.
     context = multiprocessing.get_context("spawn")
-    with spawning_quietly():
-        pool = ProcessPoolExecutor(
-            max_workers=config.workers, mp_context=context, initializer=init_worker
-        )
-        futures = [pool.submit(_play_chunk, c) for c in chunks]
+    pool = None
     try:
+        with spawning_quietly():  # a Ctrl-C meanwhile is raised as the block ends
+            pool = ProcessPoolExecutor(
+                max_workers=config.workers, mp_context=context, initializer=init_worker
+            )
+            futures = [pool.submit(_play_chunk, c) for c in chunks]
         for future in as_completed(futures):
             part = future.result()
             results.extend(part)
             if progress:
                 progress(len(part))
     except BaseException:
-        # Not pool.shutdown(wait=True): that waits for the games in progress.
-        kill_processes(list(getattr(pool, "_processes", {}).values()))
-        pool.shutdown(wait=False, cancel_futures=True)
+        if pool is not None:
+            # Not pool.shutdown(wait=True): that waits for the games in progress.
+            kill_processes(list(getattr(pool, "_processes", {}).values()))
+            pool.shutdown(wait=False, cancel_futures=True)
         raise
     pool.shutdown()
 

@@ -89,9 +89,10 @@ class RunStart:
         """Make the folder (only now, after every check) and clear what a kill left."""
         self.created = not self.run_dir.exists()
         self.run_dir.mkdir(parents=True, exist_ok=True)
-        for entry in self.run_dir.iterdir():
-            if is_temp_name(entry.name):
-                entry.unlink(missing_ok=True)
+        for folder in (self.run_dir, self.run_dir / "logs", self.run_dir / "pool"):
+            for entry in folder.iterdir() if folder.is_dir() else ():
+                if is_temp_name(entry.name):
+                    entry.unlink(missing_ok=True)
         CheckpointStore(self.run_dir).collect_garbage()
         if self.resuming:
             prune_snapshots(self.run_dir / "pool", None, after_steps=self.steps_done)
@@ -236,8 +237,8 @@ def config_differences(
     as dotted key paths."""
     old_flat, new_flat = _flatten(saved), _flatten(new)
     fixed, changed = [], []
-    for key in sorted(set(old_flat) | set(new_flat)):
-        old, value = old_flat.get(key), new_flat.get(key)
+    for key in sorted(old_flat):  # a key the saved config lacks is an option added since
+        old, value = old_flat[key], new_flat.get(key)
         if old == value or key in IGNORED_ON_RESUME:
             continue
         if any(key == f or (f.endswith(".") and key.startswith(f)) for f in FIXED_ON_RESUME):

@@ -57,8 +57,14 @@ def build_vec_env(config: TrainConfig, snapshot_dir: Path) -> Any:
     if config.vec_env == "subproc" and config.n_envs > 1:
         # The workers ignore Ctrl-C and SIGTERM: this process stops at a safe point,
         # saves, and closes them (they print no EOFError on the way out).
-        with spawning_quietly():
-            vec = SubprocVecEnv([QuietWorker(fn) for fn in fns])
+        vec = None
+        try:
+            with spawning_quietly():  # a Ctrl-C meanwhile is raised as the block ends
+                vec = SubprocVecEnv([QuietWorker(fn) for fn in fns])
+        except BaseException:
+            if vec is not None:
+                vec.close()
+            raise
     else:
         vec = DummyVecEnv(fns)
     return VecMonitor(vec, info_keywords=("won",))
