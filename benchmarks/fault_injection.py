@@ -4,8 +4,8 @@ saved is lost or misleading.
 A small MaskablePPO run with a large network (two hidden layers of 1024: the SB3 zip is
 about 100 MB, so writing a checkpoint takes a while) saves a checkpoint every 256 steps.
 Each round starts ``art-gallery train`` (``--resume`` once there is a checkpoint, else a
-fresh run with ``--overwrite``), waits a random time and sends SIGKILL to its process
-group. After every kill:
+fresh run with ``--overwrite``), waits a random time (aimed at start-up, at training, or
+at the writes of a checkpoint) and sends SIGKILL to its process group. After every kill:
 
 * ``latest`` and ``best`` pass :func:`verify_checkpoint` (each file's sha256 and the steps
   recorded inside the weights and the zip agree with the metadata), the zip loads with
@@ -128,7 +128,7 @@ def check_run(run: Path) -> dict[str, int | None]:
 @dataclass
 class Kill:
     index: int
-    phase: str  # "start-up" or "training"
+    phase: str  # what the kill was aimed at: "start-up", "training" or "saving"
     after_s: float  # seconds after the process started
     saving: bool  # a checkpoint was being written (a pending folder was left)
     latest: int | None
@@ -155,20 +155,40 @@ def _start(config: Path, run: Path, total_steps: int) -> tuple[subprocess.Popen,
     return proc, resume_from
 
 
+def _pending(run: Path) -> bool:
+    folder = run / CHECKPOINTS
+    try:
+        return any(p.name.startswith(PENDING_PREFIX) for p in folder.iterdir())
+    except OSError:
+        return False
+
+
+def _wait(proc: subprocess.Popen, done, limit_s: float, poll_s: float = 0.05) -> None:
+    limit = time.monotonic() + limit_s
+    while not done() and time.monotonic() < limit and proc.poll() is None:
+        time.sleep(poll_s)
+
+
 def _kill_at_random(proc: subprocess.Popen, run: Path, rng: random.Random) -> tuple[str, float]:
-    """Wait (for start-up in one round of five, else for training plus a random time)
-    and SIGKILL the whole process group; returns (phase, seconds after start)."""
+    """Wait and SIGKILL the whole process group; returns (phase, seconds after start).
+    Phases: "start-up" (one round in five: 0.5-6 s after the start), "saving" (two in
+    five: 0-3 s after a checkpoint folder was begun, aimed at the writes) and "training"
+    (0-8 s after training runs)."""
     started = time.monotonic()
-    if rng.random() < 0.2:
-        phase, deadline = "start-up", started + rng.uniform(0.5, 6.0)
+    draw = rng.random()
+    if draw < 0.2:
+        phase, wait_s = "start-up", rng.uniform(0.5, 6.0)
     else:
         rows = _progress_rows(run)
-        limit = started + 180
-        while _progress_rows(run) <= rows and time.monotonic() < limit and proc.poll() is None:
-            time.sleep(0.05)
-        phase, deadline = "training", time.monotonic() + rng.uniform(0.0, 8.0)
+        _wait(proc, lambda: _progress_rows(run) > rows, 180)
+        if draw < 0.6:
+            _wait(proc, lambda: _pending(run), 180, poll_s=0.005)
+            phase, wait_s = "saving", rng.uniform(0.0, 3.0)
+        else:
+            phase, wait_s = "training", rng.uniform(0.0, 8.0)
+    deadline = (started if phase == "start-up" else time.monotonic()) + wait_s
     while time.monotonic() < deadline and proc.poll() is None:
-        time.sleep(0.01)
+        time.sleep(0.005)
     if proc.poll() is None:
         os.killpg(proc.pid, signal.SIGKILL)
     proc.wait()
@@ -190,10 +210,7 @@ def run_kills(kills: int, seed: int, workdir: Path, hidden: int, log=print) -> l
         resumed = _resumed_from(output)
         if previous is not None and resumed is not None:  # None: killed before it said
             previous.resume_ok = resumed == previous.latest == resume_from
-        pending = run / CHECKPOINTS
-        saving = pending.is_dir() and any(
-            p.name.startswith(PENDING_PREFIX) for p in pending.iterdir()
-        )
+        saving = _pending(run)  # the kill came while a checkpoint was being written
         found = check_run(run)
         row = Kill(index, phase, after, saving, found["latest"], found["best"])
         rows.append(row)
@@ -248,8 +265,10 @@ def main() -> None:
     checked = sum(r.resume_ok is not None for r in rows)
     size = sum(f.stat().st_size for f in (workdir / "run" / "latest").resolve().iterdir())
     print()
-    print(f"kills: {len(rows)} ({sum(r.phase == 'start-up' for r in rows)} during start-up, "
-          f"{saving} while a checkpoint was being written)")  # fmt: skip
+    phases = {p: sum(r.phase == p for r in rows) for p in ("start-up", "training", "saving")}
+    print(f"kills: {len(rows)} (aimed at: {phases['start-up']} start-up, {phases['training']} "
+          f"training, {phases['saving']} a save); {saving} landed while a checkpoint folder "
+          f"was being written (left pending)")  # fmt: skip
     print(f"checks passed after every kill: {len(rows)} of {len(rows)}")
     print(
         f"the next run resumed from exactly the steps latest held: {resumed} of {checked} "
