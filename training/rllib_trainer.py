@@ -30,19 +30,16 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import yaml
-
-from art_gallery_env.files import atomic_write_text
 
 from .checkpoints import RLLIB_DIR, RLLIB_LINK
 from .config import TrainConfig
-from .interrupt import GracefulStop, TrainingInterrupted
+from .interrupt import GracefulStop
 from .legacy import legacy_module_names
 from .logs import CsvLog
 from .rllib_env import ENV_NAME, make_rllib_env, register_rllib_env
 from .rllib_module import MaskedPPOTorchRLModule, export_rllib_module, module_spec
-from .run_folder import RunStart, start_run
-from .selection import CheckpointSelector, TrainerState, final_evaluation
+from .run_folder import RunStart, run_training, start_run
+from .selection import CheckpointSelector, TrainerState
 
 MAIN = "main"
 CHECKPOINT_DIR = RLLIB_LINK
@@ -335,25 +332,7 @@ def train(
     if config.algorithm != "rllib_ppo":
         raise ValueError(f"this trainer runs algorithm rllib_ppo, not {config.algorithm}")
     start = start_run(config, resume, overwrite)  # checks only: nothing written yet
-    config, run_dir = start.config, start.run_dir
-    for note in start.notes:
-        print(note, flush=True)
-    with GracefulStop(run_dir) as stop:
-        try:
-            steps = _run(start, stop)
-            if config.eval.final_games:
-                try:
-                    with stop.abortable():
-                        final_evaluation(run_dir, config)
-                except KeyboardInterrupt:
-                    if not stop.requested:
-                        raise
-                    raise TrainingInterrupted(run_dir, steps, stop.signal_name, True) from None
-        except BaseException as err:
-            start.abandon()  # a start that saved nothing leaves nothing
-            _raise_if_stopped(err, stop, start)
-            raise
-    return run_dir
+    return run_training(start, lambda stop: _run(start, stop))
 
 
 def _run(start: RunStart, stop: GracefulStop) -> int:
@@ -363,9 +342,6 @@ def _run(start: RunStart, stop: GracefulStop) -> int:
     config, run_dir = start.config, start.run_dir
     with stop.abortable():
         start.prepare()
-        atomic_write_text(
-            run_dir / "config.yaml", yaml.safe_dump(config.model_dump(), sort_keys=False)
-        )
         torch.set_num_threads(config.torch_threads)
         exporter = _MainExporter(config)
     started_ray = init_ray(config)
@@ -393,13 +369,6 @@ def _run(start: RunStart, stop: GracefulStop) -> int:
             import ray
 
             ray.shutdown()
-
-
-def _raise_if_stopped(err: BaseException, stop: GracefulStop, start: RunStart) -> None:
-    """A stop signal during start-up: nothing new to save."""
-    if isinstance(err, KeyboardInterrupt) and stop.requested:
-        steps = start.steps_done if start.resuming else None
-        raise TrainingInterrupted(start.run_dir, steps, stop.signal_name) from None
 
 
 def _restore(algo: Any, config: TrainConfig, start: RunStart) -> int:
@@ -455,10 +424,7 @@ def _train_loop(
     if not stop.requested and selector.saved_steps != steps:
         _evaluate(selector, steps, algo, stop)
     if stop.requested:
-        if selector.saved_steps != steps:
-            selector.save_unevaluated(steps, stop.signal_name, {"iteration": algo.iteration})
-        finished = steps >= config.total_steps
-        raise TrainingInterrupted(run_dir, steps, stop.signal_name, finished)
+        selector.save_and_stop(steps, {"iteration": algo.iteration})
     return steps
 
 

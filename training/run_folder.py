@@ -16,14 +16,16 @@ from __future__ import annotations
 import json
 import shutil
 import zipfile
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from art_gallery_env.agents.policy import layout_fingerprint
+import yaml
+
 from art_gallery_env.agents.policy_format import CheckpointError, load_weights
-from art_gallery_env.agents.run_checkpoint import FORMAT
-from art_gallery_env.files import is_temp_name, sha256_file
+from art_gallery_env.agents.run_checkpoint import read_meta_file
+from art_gallery_env.files import atomic_write_text, is_temp_name, sha256_file
 
 from .checkpoints import (
     BEST,
@@ -34,6 +36,7 @@ from .checkpoints import (
     prune_snapshots,
 )
 from .config import TrainConfig
+from .interrupt import GracefulStop, TrainingInterrupted
 
 # Everything a run writes (and the names older versions wrote): what --overwrite deletes.
 RUN_ENTRIES = (
@@ -86,7 +89,8 @@ class RunStart:
         return self.resume_meta is not None
 
     def prepare(self) -> None:
-        """Make the folder (only now, after every check) and clear what a kill left."""
+        """Make the folder (only now, after every check), clear what a kill left, write
+        config.yaml."""
         self.created = not self.run_dir.exists()
         self.run_dir.mkdir(parents=True, exist_ok=True)
         for folder in (self.run_dir, self.run_dir / "logs", self.run_dir / "pool"):
@@ -96,12 +100,14 @@ class RunStart:
         CheckpointStore(self.run_dir).collect_garbage()
         if self.resuming:
             prune_snapshots(self.run_dir / "pool", None, after_steps=self.steps_done)
+        config = yaml.safe_dump(self.config.model_dump(), sort_keys=False)
+        atomic_write_text(self.run_dir / "config.yaml", config)
 
     def abandon(self) -> None:
         """Undo a start that failed before its first checkpoint (a resumed run's files are
         left as they were)."""
-        if self.saved or self.resuming:
-            return
+        if self.saved or self.resuming or (self.run_dir / LATEST).is_symlink():
+            return  # never delete a checkpoint
         if self.created:
             shutil.rmtree(self.run_dir, ignore_errors=True)
         else:
@@ -159,6 +165,36 @@ def _describe_run(run_dir: Path, entries: list[str]) -> str:
     except (OSError, ValueError, KeyError, TypeError):
         shown = ", ".join(entries[:5]) + (", ..." if len(entries) > 5 else "")
         return f"files ({shown})"
+
+
+def run_training(start: RunStart, body: Callable[[GracefulStop], int]) -> Path:
+    """What both trainers do around their own loop: print the start's notes, handle the
+    stop signals, run ``body(stop)`` (it returns the steps trained, and on a signal saves
+    latest and raises :class:`TrainingInterrupted`), evaluate ``best`` at the end, and
+    undo a start that saved nothing when anything fails."""
+    from .selection import final_evaluation
+
+    config, run_dir = start.config, start.run_dir
+    for note in start.notes:
+        print(note, flush=True)
+    with GracefulStop(run_dir) as stop:
+        try:
+            steps = body(stop)
+            if config.eval.final_games:
+                try:
+                    with stop.abortable():
+                        final_evaluation(run_dir, config)
+                except KeyboardInterrupt:
+                    if not stop.requested:
+                        raise
+                    raise TrainingInterrupted(run_dir, steps, stop.signal_name, True) from None
+        except BaseException as err:
+            start.abandon()  # a start that saved nothing leaves nothing
+            if isinstance(err, KeyboardInterrupt) and stop.requested:  # during start-up
+                steps = start.steps_done if start.resuming else None
+                raise TrainingInterrupted(run_dir, steps, stop.signal_name) from None
+            raise
+    return run_dir
 
 
 # -- resuming -------------------------------------------------------------------------
@@ -264,19 +300,7 @@ def verify_checkpoint(meta_path: str | Path) -> dict[str, Any]:
     it: each file's sha256, the steps stored in the weights and in the SB3 zip, and the
     observation layout. Raises :class:`CheckpointError` naming the first disagreement."""
     meta_path = Path(meta_path)
-    try:
-        meta = json.loads(meta_path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise CheckpointError(f"{meta_path}: no such checkpoint metadata file") from None
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
-        raise CheckpointError(f"{meta_path}: not readable JSON: {err}") from None
-    if not isinstance(meta, dict) or meta.get("format") != FORMAT:
-        raise CheckpointError(f"{meta_path}: not an art-gallery-env checkpoint metadata file")
-    if meta.get("layout_fingerprint") != layout_fingerprint():
-        raise CheckpointError(
-            f"{meta_path}: trained for observation/action layout "
-            f"{meta.get('layout_fingerprint')!r}, this env's is {layout_fingerprint()!r}"
-        )
+    meta = read_meta_file(meta_path)
     steps = meta.get("steps")
     folder = meta_path.resolve().parent
     for key, name in (meta.get("files") or {}).items():

@@ -14,19 +14,17 @@ import io
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from art_gallery_env.agents.policy import export_torch_mlp
 from art_gallery_env.agents.run_checkpoint import actor_network, load_sb3_model
-from art_gallery_env.files import atomic_write_bytes, atomic_write_text
+from art_gallery_env.files import atomic_write_bytes
 from art_gallery_env.processes import QuietWorker, spawning_quietly
 
 from .checkpoints import SB3_ZIP, prune_snapshots, snapshot_name
 from .config import TrainConfig
-from .interrupt import GracefulStop, TrainingInterrupted
+from .interrupt import GracefulStop
 from .logs import CsvLog
-from .run_folder import RunStart, start_run
-from .selection import CheckpointSelector, TrainerState, final_evaluation
+from .run_folder import RunStart, run_training, start_run
+from .selection import CheckpointSelector, TrainerState
 from .selfplay import OpponentPool, make_selfplay_env_fn
 
 
@@ -179,31 +177,15 @@ def train(
     and raises :class:`TrainingInterrupted`.
     """
     start = start_run(config, resume, overwrite)  # checks only: nothing written yet
-    config, run_dir = start.config, start.run_dir
-    for note in start.notes:
-        print(note, flush=True)
-    with GracefulStop(run_dir) as stop:
+
+    def body(stop: GracefulStop) -> int:
+        model, vec_env = _set_up(start, stop)
         try:
-            model, vec_env = _set_up(start, stop)
-            try:
-                steps = _learn(model, start, stop, progress_bar)
-            finally:
-                vec_env.close()
-            if config.eval.final_games:
-                try:
-                    with stop.abortable():
-                        final_evaluation(run_dir, config)
-                except KeyboardInterrupt:
-                    if not stop.requested:
-                        raise
-                    raise TrainingInterrupted(run_dir, steps, stop.signal_name, True) from None
-        except BaseException as err:
-            start.abandon()  # a start that saved nothing leaves nothing
-            if isinstance(err, KeyboardInterrupt) and stop.requested:
-                steps = start.steps_done if start.resuming else None
-                raise TrainingInterrupted(run_dir, steps, stop.signal_name) from None
-            raise
-    return run_dir
+            return _learn(model, start, stop, progress_bar)
+        finally:
+            vec_env.close()
+
+    return run_training(start, body)
 
 
 def _set_up(start: RunStart, stop: GracefulStop) -> tuple[Any, Any]:
@@ -214,9 +196,6 @@ def _set_up(start: RunStart, stop: GracefulStop) -> tuple[Any, Any]:
     config, run_dir = start.config, start.run_dir
     with stop.abortable():
         start.prepare()
-        atomic_write_text(
-            run_dir / "config.yaml", yaml.safe_dump(config.model_dump(), sort_keys=False)
-        )
         torch.set_num_threads(config.torch_threads)
         vec_env = build_vec_env(config, run_dir / "pool")
         try:
@@ -263,31 +242,26 @@ def _learn(model: Any, start: RunStart, stop: GracefulStop, progress_bar: bool) 
     selector = CheckpointSelector(config, run_dir, SB3State(model), stop, resume_at)
     model.set_logger(make_logger(run_dir, resume_at))
     try:
-        model.learn(
-            total_timesteps=config.total_steps - model.num_timesteps,
-            callback=make_callbacks(config, selector, run_dir / "pool", stop),
-            reset_num_timesteps=not start.resuming,
-            progress_bar=progress_bar,
-        )
-        if not stop.requested and selector.saved_steps != model.num_timesteps:
-            selector.evaluate_and_keep(model.num_timesteps)
-    except KeyboardInterrupt:
-        if not stop.requested:
+        try:
+            model.learn(
+                total_timesteps=config.total_steps - model.num_timesteps,
+                callback=make_callbacks(config, selector, run_dir / "pool", stop),
+                reset_num_timesteps=not start.resuming,
+                progress_bar=progress_bar,
+            )
+            if not stop.requested and selector.saved_steps != model.num_timesteps:
+                selector.evaluate_and_keep(model.num_timesteps)
+        except KeyboardInterrupt:
+            if not stop.requested:
+                raise
+        except Exception as err:
+            _save_after_error(selector, model, start, err)
             raise
-    except Exception as err:
-        _save_after_error(selector, model, start, err)
-        raise
+        if stop.requested:
+            selector.save_and_stop(int(model.num_timesteps))
     finally:
-        if selector.saved_steps is not None:
-            start.saved = True
-    steps = int(model.num_timesteps)
-    if stop.requested:
-        if selector.saved_steps != steps:
-            selector.save_unevaluated(steps, stop.signal_name)
-        start.saved = True
-        finished = steps >= config.total_steps  # only the last evaluation was cut short
-        raise TrainingInterrupted(run_dir, steps, stop.signal_name, finished)
-    return steps
+        start.saved = start.saved or selector.saved_steps is not None
+    return int(model.num_timesteps)
 
 
 def _save_after_error(

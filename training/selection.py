@@ -18,13 +18,13 @@ import json
 import time
 from abc import ABC, abstractmethod
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from art_gallery_env.files import atomic_write_json
 
 from .checkpoints import BEST, WEIGHTS, CheckpointStore, checkpoint_header
 from .config import TrainConfig
-from .interrupt import GracefulStop
+from .interrupt import GracefulStop, TrainingInterrupted
 from .logs import CsvLog
 
 EVAL_COLUMNS = ["steps", "opponent", "win_share", "mean_score", "wall_s"]
@@ -151,6 +151,15 @@ class CheckpointSelector:
             raise
         self.saved_steps = int(steps)
         return folder
+
+    def save_and_stop(self, steps: int, extra: dict[str, Any] | None = None) -> NoReturn:
+        """After a stop signal: save latest (unevaluated) unless it holds ``steps``
+        already, then raise :class:`TrainingInterrupted`."""
+        signal_name = self.stop.signal_name if self.stop else "SIGINT"
+        if self.saved_steps != steps:
+            self.save_unevaluated(steps, signal_name, extra)
+        finished = steps >= self.config.total_steps  # only the last evaluation was cut
+        raise TrainingInterrupted(self.run_dir, steps, signal_name, finished)
 
     def _export(self, folder: Path, steps: int) -> None:
         name = f"{self.config.name}@step_{int(steps)}"

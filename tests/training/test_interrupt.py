@@ -58,8 +58,44 @@ def test_a_signal_saves_latest_at_the_step_reached(tmp_path, tiny_config, monkey
     assert verify_checkpoint(run / "latest.json")["steps"] == steps + 128 + (steps % 2)
 
 
+@pytest.mark.parametrize("fail_at", [100, 300])
+def test_an_error_in_training_keeps_the_work_done(tmp_path, tiny_config, monkeypatch, fail_at):
+    """Before the first checkpoint (100) and after it (300): latest holds the steps reached
+    and the error is raised; the run folder is never deleted with a checkpoint in it."""
+    run = tmp_path / "run"
+    calls = [0]
+    original = SelfPlayEnv.step
+
+    def step(self, action):
+        calls[0] += 1
+        if calls[0] == fail_at:
+            raise RuntimeError("an opponent crashed")
+        return original(self, action)
+
+    monkeypatch.setattr(SelfPlayEnv, "step", step)
+    with pytest.raises(RuntimeError, match="an opponent crashed"):
+        train(tiny_config(run, 100_000), progress_bar=False)
+    meta = verify_checkpoint(run / "latest.json")
+    assert fail_at - 2 <= meta["steps"] <= fail_at
+    assert meta["interrupted"] is True and meta["stop_reason"] == "error: RuntimeError"
+
+
 def _cli() -> list[str]:
     return [sys.executable, "-m", "art_gallery_env.cli"]
+
+
+def _start_training(tmp_path: Path, data: dict) -> tuple[Path, subprocess.Popen]:
+    """``art-gallery train`` in its own process group, as a terminal runs a command."""
+    config = tmp_path / "tiny.yaml"
+    config.write_text(yaml.safe_dump(data))
+    proc = subprocess.Popen(
+        [*_cli(), "train", str(config), "--no-progress"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    return config, proc
 
 
 def _wait_for(predicate, timeout: float, what: str) -> None:
@@ -83,15 +119,7 @@ def test_ctrl_c_on_the_command_line_saves_quietly_and_prints_the_resume_command(
     group; no worker prints a traceback, and the printed command resumes the run."""
     run = tmp_path / "run"
     data = tiny_config_dict(run, 1_000_000, vec_env="subproc", eval={"every_steps": 100_000})
-    config = tmp_path / "tiny.yaml"
-    config.write_text(yaml.safe_dump(data))
-    proc = subprocess.Popen(
-        [*_cli(), "train", str(config), "--no-progress"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        start_new_session=True,
-    )
+    config, proc = _start_training(tmp_path, data)
     try:
         _wait_for(lambda: _progress_rows(run) >= 2, 120, "two rollouts")
         os.killpg(proc.pid, signal.SIGINT)  # what the terminal does on Ctrl-C
@@ -127,15 +155,7 @@ def test_a_second_ctrl_c_exits_at_once_and_leaves_whole_files(tmp_path):
     run = tmp_path / "run"
     network = {"hidden_sizes": [512, 512]}  # a save that takes a moment
     data = tiny_config_dict(run, 1_000_000, network=network, eval={"every_steps": 128})
-    config = tmp_path / "tiny.yaml"
-    config.write_text(yaml.safe_dump(data))
-    proc = subprocess.Popen(
-        [*_cli(), "train", str(config), "--no-progress"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        start_new_session=True,
-    )
+    config, proc = _start_training(tmp_path, data)
     try:
         _wait_for(lambda: (run / "latest.json").exists(), 120, "the first checkpoint")
         os.killpg(proc.pid, signal.SIGINT)
