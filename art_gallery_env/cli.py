@@ -351,7 +351,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument(
         "--save",
         metavar="FILE",
-        help="file for 'save' without a path; the game is also saved there on 'quit'",
+        help="file for 'save' without a path; the game is also saved there on 'quit' and Ctrl-C",
     )
     play.add_argument("--record", metavar="FILE", help="write the game record when it ends")
     play.set_defaults(func=_play, parser=play)
