@@ -155,12 +155,13 @@ def _start(config: Path, run: Path, total_steps: int) -> tuple[subprocess.Popen,
     return proc, resume_from
 
 
-def _pending(run: Path) -> bool:
+def _pending(run: Path) -> set[str]:
+    """The checkpoint folders being written (or left half-written by a kill)."""
     folder = run / CHECKPOINTS
     try:
-        return any(p.name.startswith(PENDING_PREFIX) for p in folder.iterdir())
+        return {p.name for p in folder.iterdir() if p.name.startswith(PENDING_PREFIX)}
     except OSError:
-        return False
+        return set()
 
 
 def _wait(proc: subprocess.Popen, done, limit_s: float, poll_s: float = 0.05) -> None:
@@ -169,7 +170,9 @@ def _wait(proc: subprocess.Popen, done, limit_s: float, poll_s: float = 0.05) ->
         time.sleep(poll_s)
 
 
-def _kill_at_random(proc: subprocess.Popen, run: Path, rng: random.Random) -> tuple[str, float]:
+def _kill_at_random(
+    proc: subprocess.Popen, run: Path, rng: random.Random, left_before: set[str]
+) -> tuple[str, float]:
     """Wait and SIGKILL the whole process group; returns (phase, seconds after start).
     Phases: "start-up" (one round in five: 0.5-6 s after the start), "saving" (two in
     five: 0-3 s after a checkpoint folder was begun, aimed at the writes) and "training"
@@ -182,7 +185,7 @@ def _kill_at_random(proc: subprocess.Popen, run: Path, rng: random.Random) -> tu
         rows = _progress_rows(run)
         _wait(proc, lambda: _progress_rows(run) > rows, 180)
         if draw < 0.6:
-            _wait(proc, lambda: _pending(run), 180, poll_s=0.005)
+            _wait(proc, lambda: bool(_pending(run) - left_before), 180, poll_s=0.005)
             phase, wait_s = "saving", rng.uniform(0.0, 3.0)
         else:
             phase, wait_s = "training", rng.uniform(0.0, 8.0)
@@ -204,13 +207,14 @@ def run_kills(kills: int, seed: int, workdir: Path, hidden: int, log=print) -> l
     rows: list[Kill] = []
     previous: Kill | None = None
     for index in range(1, kills + 1):
+        left_before = _pending(run)  # by the kill before; the next start removes them
         proc, resume_from = _start(config, run, total_steps)
-        phase, after = _kill_at_random(proc, run, rng)
+        phase, after = _kill_at_random(proc, run, rng, left_before)
         output = proc.stdout.read() if proc.stdout else ""
         resumed = _resumed_from(output)
         if previous is not None and resumed is not None:  # None: killed before it said
             previous.resume_ok = resumed == previous.latest == resume_from
-        saving = _pending(run)  # the kill came while a checkpoint was being written
+        saving = bool(_pending(run) - left_before)  # killed while writing a checkpoint
         found = check_run(run)
         row = Kill(index, phase, after, saving, found["latest"], found["best"])
         rows.append(row)
