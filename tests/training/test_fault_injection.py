@@ -22,6 +22,7 @@ SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "fault_injection.p
 def _benchmark():
     spec = importlib.util.spec_from_file_location("fault_injection", SCRIPT)
     module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up there
     spec.loader.exec_module(module)
     return module
 
