@@ -37,7 +37,8 @@ from art_gallery_env.rules.scoring import souvenir_points, start_card_points, wi
 from art_gallery_env.rules.state import GameState
 
 from .base import Agent, legal_from_mask
-from .heuristic import HeuristicParams, HeuristicPolicy
+from .heuristic import heuristic_policy
+from .heuristic_v1 import BidParams, HeuristicV1Policy
 
 ROLLOUTS = ("random", "heuristic")
 _KEY = 64  # child key = seat * _KEY + action
@@ -61,12 +62,12 @@ class Evaluator:
         scale: float = 4.0,
         potential: float = 0.3,
         hand_weight: float = 0.25,
-        policy: HeuristicPolicy | None = None,
+        policy: HeuristicV1Policy | None = None,
     ):
         self.scale = scale
         self.potential = potential
         self.hand_weight = hand_weight
-        self._summary = (policy or HeuristicPolicy()).summary  # R7.1, cached per collection
+        self._summary = (policy or heuristic_policy()).summary  # R7.1, cached per collection
 
     def scores(self, state: GameState) -> list[float]:
         """R7 estimate per seat: rows + souvenirs + hand + start card + open-chain potential.
@@ -123,7 +124,7 @@ class ISMCTSAgent(Agent):
         rollout: str = "heuristic",
         rounds: int = 1,
         scale: float = 4.0,
-        heuristic: HeuristicParams | None = None,
+        heuristic: BidParams | None = None,
     ) -> None:
         if iters is None and seconds is None:
             iters = 400
@@ -146,7 +147,7 @@ class ISMCTSAgent(Agent):
         self.c = float(c)
         self.rollout = rollout
         self.rounds = rounds
-        self.policy = HeuristicPolicy(heuristic)
+        self.policy = heuristic_policy(heuristic)
         self.evaluator = Evaluator(scale=scale, policy=self.policy)
         self.last_iterations = 0
         self.reset(seed)

@@ -1,0 +1,131 @@
+"""The game's clock (how close the R6.3 end is) and the standings (R7 so far), from public facts.
+
+Both read only what every seat may know (R8), so an agent may compute them on a
+determinized world: two states in one information set give the same numbers.
+
+**Clock.** R6.3 ends the game at a round's end when (a) the painting pile cannot refill the
+empty painting spaces or (b) 2 (2-3 players) or 3 (4-6 players) tile piles are empty. In
+practice (b) ends almost every game: Shop markers take the cheap piles (marks 1 and 3, then
+5) first. So the clock estimates the tiles taken per round (those taken so far, blended with a
+prior for the table size), lets each coming round take that many, half from each of the two
+cheapest non-empty piles (a marker takes at most one tile per pile, R5.1), and counts rounds
+until enough piles are empty. Tiles Shop markers already placed this round will take raise
+this round's estimate. The result is the chance that the game ends at this round's end
+(``p_end``; certain once the Shop has been resolved) and the expected number of rounds after
+this one (``later``).
+
+**Standings.** Each seat's R7 score so far with the functions of
+:mod:`art_gallery_env.rules.scoring`: rows (R7.1), souvenirs (R7.2), the hand (R7.3) counting
+every card the seat owns (hand, face-up and face-down cards: which of them are in hand is
+hidden, R8, but their multiset is public) and the start card (R7.4).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from typing import NamedTuple
+
+from art_gallery_env.rules.board import PILE_SIZES, SHOP_AREA, empty_piles_ending_game
+from art_gallery_env.rules.cards import CardSet
+from art_gallery_env.rules.scoring import (
+    ChainSummary,
+    hand_points,
+    souvenir_points,
+    start_card_points,
+)
+from art_gallery_env.rules.state import PICK, SHOP, GameState
+
+# Tiles taken per round before there is any history: measured in self-play of the
+# heuristics (about 7 at 2 players; the Shop bar's six markers take up to 12 at 3+).
+TILE_RATE_PRIOR = {2: 7.0}
+TILE_RATE_PRIOR_MANY = 10.0
+TILES_PER_SHOP_MARKER = 1.9  # a card of 4 or more takes two tiles (R5.1)
+END_SOFTNESS = 1.5  # tiles: how sure "this round's Shop empties the last pile needed" is
+MAX_ROUNDS_AHEAD = 12
+
+
+class Clock(NamedTuple):
+    """How close the end of the game is (R6.3)."""
+
+    p_end: float
+    """Chance that the game ends at the end of this round."""
+    later: float
+    """Expected rounds after this one (0 when the game surely ends this round)."""
+    tile_rate: float
+    """Estimated tiles taken per round."""
+
+
+def spend_tiles(sizes: list[float], demand: float) -> float:
+    """One round of Shop takes: ``demand`` tiles, half from each of the two cheapest
+    non-empty piles (a marker takes at most one tile per pile, R5.1), spilling over to the
+    next piles when one runs out. Changes ``sizes``; returns the demand left unmet."""
+    left = demand
+    while left > 1e-9:
+        open_piles = [i for i, size in enumerate(sizes) if size > 1e-9][:2]
+        if not open_piles:
+            break
+        share = left / len(open_piles)
+        for i in open_piles:
+            take = min(sizes[i], share)
+            sizes[i] -= take
+            left -= take
+    return max(0.0, left)
+
+
+def read_clock(state: GameState) -> Clock:
+    """The clock of ``state`` (see the module docstring)."""
+    n = state.num_players
+    needed = empty_piles_ending_game(n)
+    resolved = state.phase in (SHOP, PICK) and state.dist_area > SHOP_AREA
+    rounds_done = state.round - 1 + (1 if resolved else 0)
+    sizes = [float(len(pile)) for pile in state.tile_piles]
+    taken = sum(PILE_SIZES) - sum(sizes)
+    rate = (taken + TILE_RATE_PRIOR.get(n, TILE_RATE_PRIOR_MANY)) / (rounds_done + 1)
+    if resolved:  # this round's Shop is done: the piles are final for R6.3(b)
+        last = sorted(sizes)[needed - 1]
+        p_tiles = 1.0 if last <= 0 else 0.0
+    else:
+        demand = rate
+        if state.phase not in (SHOP, PICK):
+            demand = max(rate, TILES_PER_SHOP_MARKER * len(state.bids[SHOP_AREA]))
+        unmet = spend_tiles(sizes, demand)
+        last = sorted(sizes)[needed - 1] - unmet
+        p_tiles = 1.0 / (1.0 + math.exp(min(30.0, max(-30.0, last / END_SOFTNESS))))
+    galleries = state.num_galleries
+    pile = len(state.painting_pile)
+    # R6.3(a): assume every gallery's painting is taken each round.
+    p_paint = 1.0 if pile < galleries else 0.0
+    p_end = max(p_tiles, p_paint)
+    rounds = 0
+    while rounds < MAX_ROUNDS_AHEAD and sum(1 for size in sizes if size <= 1e-9) < needed:
+        spend_tiles(sizes, rate)
+        rounds += 1
+    paint_rounds = (pile - galleries) // galleries + 1 if pile >= galleries else 0
+    later = (1.0 - p_end) * max(0.5, min(rounds, paint_rounds))
+    return Clock(p_end, later, rate)
+
+
+def standings(
+    state: GameState, summary: Callable[[Sequence[int], CardSet], ChainSummary]
+) -> list[int]:
+    """Each seat's R7 score so far (see the module docstring); ``summary`` is
+    :func:`~art_gallery_env.rules.scoring.chain_summary` or a cached equivalent."""
+    out = []
+    for seat in range(state.num_players):
+        counts = [h + m for h, m in zip(state.hands[seat], state.moved[seat])]
+        for bids in state.bids:
+            for owner, value in bids:
+                if owner == seat:
+                    counts[value] += 1
+        collection = state.collections[seat]
+        out.append(
+            sum(summary(collection, state.cards).best)
+            + souvenir_points(state.tiles_held[seat], collection)
+            + hand_points(counts)
+            + start_card_points(state, seat)
+        )
+    return out
+
+
+__all__ = ["Clock", "read_clock", "spend_tiles", "standings"]
