@@ -14,8 +14,8 @@ from art_gallery_env.agents import (
     RandomAgent,
     agent_names,
     make_agent,
+    registry,
 )
-from art_gallery_env.agents import registry
 from art_gallery_env.agents.registry import agent_versions, parse_spec, register
 
 
