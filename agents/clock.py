@@ -6,13 +6,15 @@ determinized world: two states in one information set give the same numbers.
 **Clock.** R6.3 ends the game at a round's end when (a) the painting pile cannot refill the
 empty painting spaces or (b) 2 (2-3 players) or 3 (4-6 players) tile piles are empty. In
 practice (b) ends almost every game: Shop markers take the cheap piles (marks 1 and 3, then
-5) first. So the clock estimates the tiles taken per round (those taken so far, blended with a
-prior for the table size), lets each coming round take that many, half from each of the two
-cheapest non-empty piles (a marker takes at most one tile per pile, R5.1), and counts rounds
-until enough piles are empty. Tiles Shop markers already placed this round will take raise
-this round's estimate. The result is the chance that the game ends at this round's end
-(``p_end``; certain once the Shop has been resolved) and the expected number of rounds after
-this one (``later``).
+5) first. So the clock counts the tiles still to be taken until enough piles are empty, if
+markers take them half from each of the two cheapest non-empty piles (a marker takes at most
+one tile per pile, R5.1), and compares them with the tiles taken per round (those taken so
+far, blended with a prior for the table size). This round's Shop takes at least what the
+markers already placed there take; while the Shop is being resolved, only its remaining
+markers take tiles. The result is the chance that the game ends at this round's end
+(``p_end``, a logistic of this round's expected takes minus the tiles still needed; certain
+once the Shop has been resolved) and the expected number of rounds after this one
+(``later``: at least one if the game goes on; R6.3(a) bounds it too).
 
 **Standings.** Each seat's R7 score so far with the functions of
 :mod:`art_gallery_env.rules.scoring`: rows (R7.1), souvenirs (R7.2), the hand (R7.3) counting
@@ -34,7 +36,7 @@ from art_gallery_env.rules.scoring import (
     souvenir_points,
     start_card_points,
 )
-from art_gallery_env.rules.state import PICK, SHOP, GameState
+from art_gallery_env.rules.state import PICK, SHOP, STAGE_PICK, GameState
 
 # Tiles taken per round before there is any history: measured in self-play of the
 # heuristics (about 7 at 2 players; the Shop bar's six markers take up to 12 at 3+).
@@ -42,7 +44,6 @@ TILE_RATE_PRIOR = {2: 7.0}
 TILE_RATE_PRIOR_MANY = 10.0
 TILES_PER_SHOP_MARKER = 1.9  # a card of 4 or more takes two tiles (R5.1)
 END_SOFTNESS = 1.5  # tiles: how sure "this round's Shop empties the last pile needed" is
-MAX_ROUNDS_AHEAD = 12
 
 
 class Clock(NamedTuple):
@@ -56,54 +57,54 @@ class Clock(NamedTuple):
     """Estimated tiles taken per round."""
 
 
-def spend_tiles(sizes: list[float], demand: float) -> float:
-    """One round of Shop takes: ``demand`` tiles, half from each of the two cheapest
-    non-empty piles (a marker takes at most one tile per pile, R5.1), spilling over to the
-    next piles when one runs out. Changes ``sizes``; returns the demand left unmet."""
-    left = demand
-    while left > 1e-9:
-        open_piles = [i for i, size in enumerate(sizes) if size > 1e-9][:2]
-        if not open_piles:
-            break
-        share = left / len(open_piles)
+def tiles_to_end(sizes: Sequence[float], needed: int) -> float:
+    """How many more tiles Shop markers take until ``needed`` piles are empty, if they take
+    them half from each of the two cheapest non-empty piles (a marker takes at most one tile
+    per pile, R5.1), spilling over to the next pile when one runs out."""
+    left = list(sizes)
+    taken = 0.0
+    while sum(1 for size in left if size <= 0) < needed:
+        open_piles = [i for i, size in enumerate(left) if size > 0][:2]
+        drain = min(left[i] for i in open_piles)  # until the smaller one is empty
         for i in open_piles:
-            take = min(sizes[i], share)
-            sizes[i] -= take
-            left -= take
-    return max(0.0, left)
+            left[i] -= drain
+        taken += drain * len(open_piles)
+    return taken
 
 
 def read_clock(state: GameState) -> Clock:
     """The clock of ``state`` (see the module docstring)."""
     n = state.num_players
-    needed = empty_piles_ending_game(n)
-    resolved = state.phase in (SHOP, PICK) and state.dist_area > SHOP_AREA
+    distributing = state.phase in (SHOP, PICK)
+    resolved = distributing and (state.dist_area > SHOP_AREA or state.dist_stage == STAGE_PICK)
     rounds_done = state.round - 1 + (1 if resolved else 0)
-    sizes = [float(len(pile)) for pile in state.tile_piles]
-    taken = sum(PILE_SIZES) - sum(sizes)
-    rate = (taken + TILE_RATE_PRIOR.get(n, TILE_RATE_PRIOR_MANY)) / (rounds_done + 1)
+    sizes = [len(pile) for pile in state.tile_piles]
+    rate = (sum(PILE_SIZES) - sum(sizes) + TILE_RATE_PRIOR.get(n, TILE_RATE_PRIOR_MANY)) / (
+        rounds_done + 1
+    )
+    to_end = tiles_to_end(sizes, empty_piles_ending_game(n))
     if resolved:  # this round's Shop is done: the piles are final for R6.3(b)
-        last = sorted(sizes)[needed - 1]
-        p_tiles = 1.0 if last <= 0 else 0.0
+        this_round = 0.0
+        p_tiles = 1.0 if to_end <= 0 else 0.0
     else:
-        demand = rate
-        if state.phase not in (SHOP, PICK):
-            demand = max(rate, TILES_PER_SHOP_MARKER * len(state.bids[SHOP_AREA]))
-        unmet = spend_tiles(sizes, demand)
-        last = sorted(sizes)[needed - 1] - unmet
-        p_tiles = 1.0 / (1.0 + math.exp(min(30.0, max(-30.0, last / END_SOFTNESS))))
+        markers = len(state.bids[SHOP_AREA])
+        if distributing:  # the Shop's markers from the one choosing now on still take tiles
+            this_round = TILES_PER_SHOP_MARKER * (markers - state.dist_marker)
+        else:
+            this_round = max(rate, TILES_PER_SHOP_MARKER * markers)
+        p_tiles = _logistic((this_round - to_end) / END_SOFTNESS)
     galleries = state.num_galleries
     pile = len(state.painting_pile)
     # R6.3(a): assume every gallery's painting is taken each round.
-    p_paint = 1.0 if pile < galleries else 0.0
-    p_end = max(p_tiles, p_paint)
-    rounds = 0
-    while rounds < MAX_ROUNDS_AHEAD and sum(1 for size in sizes if size <= 1e-9) < needed:
-        spend_tiles(sizes, rate)
-        rounds += 1
+    p_end = 1.0 if pile < galleries else p_tiles
     paint_rounds = (pile - galleries) // galleries + 1 if pile >= galleries else 0
-    later = (1.0 - p_end) * max(0.5, min(rounds, paint_rounds))
+    tile_rounds = max(1.0, (to_end - this_round) / rate)
+    later = (1.0 - p_end) * min(tile_rounds, paint_rounds)
     return Clock(p_end, later, rate)
+
+
+def _logistic(x: float) -> float:
+    return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, x))))
 
 
 def standings(
@@ -128,4 +129,4 @@ def standings(
     return out
 
 
-__all__ = ["Clock", "read_clock", "spend_tiles", "standings"]
+__all__ = ["Clock", "read_clock", "standings", "tiles_to_end"]

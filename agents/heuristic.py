@@ -51,7 +51,11 @@ import numpy as np
 from art_gallery_env.rules.actions import NUM_CARD_VALUES, SHOP_BASE, SHOP_CHOICE_PILES
 from art_gallery_env.rules.board import empty_piles_ending_game
 from art_gallery_env.rules.hidden import PlayerView
-from art_gallery_env.rules.scoring import MATCHED_SOUVENIR_POINTS, UNMATCHED_SOUVENIR_POINTS
+from art_gallery_env.rules.scoring import (
+    MATCHED_SOUVENIR_POINTS,
+    UNMATCHED_SOUVENIR_POINTS,
+    souvenir_points,
+)
 from art_gallery_env.rules.state import GameState
 
 from .base import Agent, legal_from_mask
@@ -80,7 +84,7 @@ class HeuristicParams(BidParams):
     pot_rounds: float = 2.0  # rounds left at which open chains count in full
     start_final: float = 3.0  # start card value in the last round (R7.4)
     cost_final: float = 0.25  # points per pip of a bid card lost in the last round (R7.3)
-    end_weight: float = 5.0  # points per unit of win chance when a Shop choice ends the game
+    end_weight: float = 1.0  # weight of the win chance a Shop choice that ends the game changes
     end_scale: float = 4.0  # spread of the final margin (points) if the game ends now
     later_scale: float = 6.0  # its growth (points per sqrt(round)) if the game goes on
     bid_cost: float = 0.0  # points per pip of a bid card (flexibility lost this round)
@@ -151,28 +155,45 @@ class HeuristicPolicy(HeuristicV1Policy):
         needed = empty_piles_ending_game(state.num_players)
         sizes = [len(tiles) for tiles in state.tile_piles]
         empty = sizes.count(0)
-        ending = None
+        lead = None
         best, best_value = legal[0], -math.inf
         for a in legal:
             chosen = SHOP_CHOICE_PILES[a - SHOP_BASE]
-            value = sum(values[i] for i in chosen)
             if empty < needed <= empty + sum(1 for i in chosen if sizes[i] == 1):
-                if ending is None:
-                    ending = self.end_value(state, me)
-                value += ending
+                # The game ends at this round's end: the tiles are worth their points now,
+                # and the end is worth what it does to the win chance.
+                if lead is None:
+                    lead = self.lead(state, me)
+                value = souvenir_points(
+                    [state.tile_piles[i][-1] for i in chosen], state.collections[me]
+                )
+                value += self.end_value(lead + value, self.clock(state))
+            else:
+                value = sum(values[i] for i in chosen)
             if value > best_value:
                 best, best_value = a, value
         return best
 
-    def end_value(self, state: GameState, me: int) -> float:
-        """What ending the game at this round's end (R6.3) is worth to ``me``, in points:
-        ``end_weight`` × (win chance now - win chance if the game goes on)."""
-        p = self.params
+    def lead(self, state: GameState, me: int) -> int:
+        """Own R7 score so far minus the best rival's (:func:`~.clock.standings`)."""
         scores = standings(state, self.summary)
-        lead = scores[me] - max(s for q, s in enumerate(scores) if q != me)
-        rounds = max(1.0, self.clock(state).later)
-        spread_later = math.sqrt(p.end_scale**2 + p.later_scale**2 * rounds)
-        return p.end_weight * (_logistic(lead / p.end_scale) - _logistic(lead / spread_later))
+        return scores[me] - max(s for q, s in enumerate(scores) if q != me)
+
+    def end_value(self, lead: float, clock: Clock) -> float:
+        """What ending the game at this round's end (R6.3) with ``lead`` is worth, in points.
+
+        The final margin is modelled as the lead plus noise of spread ``end_scale`` if the
+        game ends now, growing by ``later_scale`` per sqrt(round) if it goes on; a logistic
+        of lead / spread gives the win chance. The difference of the two chances is turned
+        into points at the rate one more point of lead is worth when the game goes on, times
+        ``end_weight``: between about -spread and +spread."""
+        p = self.params
+        rounds = max(1.0, clock.later)
+        spread = math.sqrt(p.end_scale**2 + p.later_scale**2 * rounds)
+        now = _logistic(lead / p.end_scale)
+        later = _logistic(lead / spread)
+        per_point = later * (1.0 - later) / spread  # d(win chance) / d(lead)
+        return p.end_weight * (now - later) / max(per_point, 1e-9)
 
 
 class ClockTurnTable(TurnTable):

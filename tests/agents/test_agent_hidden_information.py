@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from agent_test_helpers import mid_round_state
 
-from art_gallery_env.agents import HeuristicAgent, ISMCTSAgent
+from art_gallery_env.agents import HeuristicAgent, HeuristicV1Params, ISMCTSAgent
 from art_gallery_env.env.observation import ObservationEncoder
 from art_gallery_env.rules.actions import NUM_ACTIONS
 from art_gallery_env.rules.hidden import PlayerView
@@ -39,6 +39,7 @@ def _inputs(state: GameState) -> tuple[np.ndarray, np.ndarray, PlayerView]:
 def _agents():
     return [
         ("heuristic", lambda seed: HeuristicAgent(seed=seed)),
+        ("heuristic:v1", lambda seed: HeuristicAgent(seed=seed, params=HeuristicV1Params())),
         ("ismcts-heuristic", lambda seed: ISMCTSAgent(seed=seed, iters=12, rollout="heuristic")),
         ("ismcts-random", lambda seed: ISMCTSAgent(seed=seed, iters=12, rollout="random")),
     ]
