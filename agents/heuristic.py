@@ -14,7 +14,19 @@ Version 2 keeps version 1's valuation of paintings, bids and cards
   if it has not been seen. The tiles of the piles that end the game will all be taken, by
   somebody, so a tile also denies its value to a rival: ``tile_pool`` × 1/(N-1) of what it is
   worth to them (3 to a rival who holds its painting). ``tile_bonus`` per tile covers what
-  this leaves out (a tile also breaks R5.4 and R7.5 ties, and Shop bids return their card).
+  this leaves out (a tile also breaks R5.4 and R7.5 ties, and a lone Shop bid returns its
+  card); it was set by measurement.
+* **Denial of the rusher:** a rival racing for tiles to end the game early is met by that
+  valuation: every tile it would take is worth its points to us plus the denial share, so the
+  heuristic contests the Shop instead of leaving it the cheap piles; and with the painting
+  ``denial`` lowered from version 1's 0.6 to 0.45 it spends fewer bids on paintings that a
+  rusher would not have taken anyway.
+* **Ending the game:** a Shop choice that empties the last pile R6.3(b) needs ends the game at
+  this round's end. Its tiles then count their points only, plus what the end does to the win
+  chance, which is good when leading and bad when behind: a logistic of the lead after the
+  choice (own R7 score so far minus the best rival's) over spread ``end_scale`` if the game
+  ends now, growing by ``later_scale`` per sqrt(round) if it goes on; the difference is turned
+  into points at the rate a point of lead is worth if it goes on, times ``end_weight``.
 * **Open chains are worth less as the end nears:** version 1's ``potential`` share of an open
   chain's growth is scaled by the expected rounds left, up to ``pot_rounds``, and is 0 in the
   last round.
@@ -22,16 +34,9 @@ Version 2 keeps version 1's valuation of paintings, bids and cards
   (3 points, R7.4) instead of ``start_card``, and a bid card likely lost to a rival costs
   ``cost_final`` per pip (R7.3: the hand scores a quarter of its pips), weighted by the
   chance that this round is the last.
-* **Ending the game:** a Shop choice that empties the last pile R6.3(b) needs ends the game at
-  this round's end. That is good when leading and bad when behind: the choice gains
-  ``end_weight`` × (win chance if the game ends now - win chance if it goes on), each a
-  logistic of the lead (own R7 score so far minus the best rival's), with spread
-  ``end_scale`` now and growing by ``later_scale`` per sqrt(round) of further play.
 * **Bids** cost ``bid_cost`` per pip on top of version 1's card cost: a high card spent where a
-  low one does the same is missing for the rest of the round.
-* **Denial of the rusher:** a rival racing for tiles to end the game early is met by the tile
-  valuation above: every tile it would take is worth its points to us plus the denial share,
-  so the heuristic contests the Shop instead of leaving it the cheap piles.
+  low one does as well is missing for the rest of the round, for the start card and for the
+  final hand.
 
 Everything else (winning galleries, card costs and picks, moves) is version 1's. It reads only
 what the acting seat may know (R8): public facts, its own hand and bids, each rival's
@@ -75,19 +80,20 @@ _VALUES = range(NUM_CARD_VALUES)
 @dataclass(frozen=True)
 class HeuristicParams(BidParams):
     """Version 2's weights (documented in the module docstring); the first seven are
-    version 1's painting, bid and card weights."""
+    version 1's painting, bid and card weights, ``denial`` retuned."""
 
+    denial: float = 0.45  # share of a rival's painting value counted when taking it from them
     tile_win: float = 0.5  # chance (2 players) to win a painting that hangs in a gallery
     win_later: float = 0.5  # chance (2 players) to win a painting drawn later
     tile_pool: float = 1.0  # share of a tile's value to a rival counted as denial
-    tile_bonus: float = 1.0  # points per tile beyond its R7.2 value and denial
+    tile_bonus: float = 1.25  # points per tile beyond its R7.2 value and denial
     pot_rounds: float = 2.0  # rounds left at which open chains count in full
     start_final: float = 3.0  # start card value in the last round (R7.4)
     cost_final: float = 0.25  # points per pip of a bid card lost in the last round (R7.3)
     end_weight: float = 1.0  # weight of the win chance a Shop choice that ends the game changes
     end_scale: float = 4.0  # spread of the final margin (points) if the game ends now
     later_scale: float = 6.0  # its growth (points per sqrt(round)) if the game goes on
-    bid_cost: float = 0.0  # points per pip of a bid card (flexibility lost this round)
+    bid_cost: float = 0.3  # points per pip of a bid card (flexibility lost this round)
 
 
 class HeuristicPolicy(HeuristicV1Policy):

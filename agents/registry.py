@@ -85,7 +85,8 @@ _ISMCTS_OPTIONS = {
 
 
 def make_ismcts(seed: int | None = None, **options: str) -> Agent:
-    """Options: iters=N, seconds=S, c=X, rollout=random|heuristic, rounds=K, scale=X."""
+    """Options: iters=N, seconds=S, c=X, rollout=random|heuristic|heuristic:v1, rounds=K,
+    scale=X."""
     _unknown("ismcts", options, list(_ISMCTS_OPTIONS))
     kwargs = {key: _ISMCTS_OPTIONS[key](key, value) for key, value in options.items()}
     if "rollout" in kwargs and kwargs["rollout"] not in ROLLOUTS:

@@ -122,3 +122,11 @@ def test_parse_spec() -> None:
         "heuristic",
         {"version": "v1", "card_cost": "0.4"},
     )
+
+
+def test_ismcts_rollout_versions() -> None:
+    assert type(make_agent("ismcts:iters=2").policy) is HeuristicPolicy
+    agent = make_agent("ismcts:iters=2,rollout=heuristic:v1")
+    assert agent.rollout == "heuristic:v1" and type(agent.policy) is HeuristicV1Policy
+    with pytest.raises(ValueError, match="rollout=heuristic:v1 needs HeuristicV1Params"):
+        ISMCTSAgent(iters=2, rollout="heuristic:v1", heuristic=HeuristicParams())
