@@ -62,13 +62,27 @@ def tiles_to_end(sizes: Sequence[float], needed: int) -> float:
     them half from each of the two cheapest non-empty piles (a marker takes at most one tile
     per pile, R5.1), spilling over to the next pile when one runs out."""
     left = list(sizes)
+    empty = sum(1 for size in left if size <= 0)
     taken = 0.0
-    while sum(1 for size in left if size <= 0) < needed:
-        open_piles = [i for i, size in enumerate(left) if size > 0][:2]
-        drain = min(left[i] for i in open_piles)  # until the smaller one is empty
-        for i in open_piles:
-            left[i] -= drain
-        taken += drain * len(open_piles)
+    while empty < needed:
+        first = second = -1
+        for i, size in enumerate(left):
+            if size > 0:
+                if first < 0:
+                    first = i
+                else:
+                    second = i
+                    break
+        if second < 0:  # one pile left (only when all four must empty)
+            taken += left[first]
+            left[first] = 0
+            empty += 1
+            continue
+        drain = min(left[first], left[second])  # until the smaller one is empty
+        left[first] -= drain
+        left[second] -= drain
+        taken += 2 * drain
+        empty += (left[first] <= 0) + (left[second] <= 0)
     return taken
 
 

@@ -106,6 +106,7 @@ class HeuristicPolicy(HeuristicV1Policy):
         self.params = params or HeuristicParams()
         self._clock: Clock | None = None
         self._clock_state: GameState | None = None
+        self.bid_costs = tuple(self.params.bid_cost * b for b in _VALUES)
 
     def choose(self, state: GameState, rng: random.Random) -> int:
         self._clock = None  # the state may have changed since the last decision
@@ -135,20 +136,24 @@ class HeuristicPolicy(HeuristicV1Policy):
         drawn = min(1.0, clock.later * state.num_galleries / pile) if pile else 0.0
         displayed = UNMATCHED_SOUVENIR_POINTS + SOUVENIR_MATCH_BONUS * p.tile_win * 2.0 / n
         unseen = UNMATCHED_SOUVENIR_POINTS + SOUVENIR_MATCH_BONUS * drawn * p.win_later * 2.0 / n
+        mine = collections[player]
         values = []
         for tiles in state.tile_piles:
             if not tiles:
                 values.append(0.0)
                 continue
             tile = tiles[-1]
-            if tile in collections[player]:
+            if tile in mine:
                 value = MATCHED_SOUVENIR_POINTS + pool * UNMATCHED_SOUVENIR_POINTS
-            elif any(tile in collections[q] for q in range(n)):
-                value = UNMATCHED_SOUVENIR_POINTS + pool * MATCHED_SOUVENIR_POINTS
             elif tile in state.gallery_painting:
                 value = displayed * (1.0 + pool)
             else:
-                value = unseen * (1.0 + pool)
+                for collection in collections:
+                    if tile in collection:  # a rival's
+                        value = UNMATCHED_SOUVENIR_POINTS + pool * MATCHED_SOUVENIR_POINTS
+                        break
+                else:
+                    value = unseen * (1.0 + pool)
             values.append(value + p.tile_bonus)
         return values
 
@@ -216,18 +221,13 @@ class ClockTurnTable(TurnTable):
             self.potential = p.potential * min(1.0, clock.later / p.pot_rounds)
         self.start_card = last * p.start_final + (1.0 - last) * p.start_card
         self.card_cost = last * p.cost_final + (1.0 - last) * p.card_cost
+        self.base_costs = policy.bid_costs
 
     def shop_gains(self) -> list[float]:
         policy = self.policy
         tiles = policy.clocked_tile_values(self.state, self.me, self.clock)
         return best_tile_sets(self.state.tile_piles, tiles)
 
-    def _area_values(self, area: int) -> list[float]:
-        values = super()._area_values(area)
-        bid_cost = self.policy.params.bid_cost
-        if bid_cost:
-            values = [v - bid_cost * b for v, b in zip(values, _VALUES)]
-        return values
 
 
 def _logistic(x: float) -> float:

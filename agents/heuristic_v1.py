@@ -69,6 +69,7 @@ from art_gallery_env.rules.scoring import (
 from art_gallery_env.rules.state import BID, MOVE, PICK, SHOP, GameState
 
 _VALUES = range(NUM_CARD_VALUES)
+_NO_COSTS = (0.0,) * NUM_CARD_VALUES
 # What holding a painting's souvenir adds when the painting joins the collection (R7.2).
 SOUVENIR_MATCH_BONUS = MATCHED_SOUVENIR_POINTS - UNMATCHED_SOUVENIR_POINTS
 
@@ -235,19 +236,24 @@ class HeuristicV1Policy:
         return summary
 
 
+_CHOICES_BY_COST = sorted(range(1, len(SHOP_CHOICE_COST)), key=SHOP_CHOICE_COST.__getitem__)
+
+
 def best_tile_sets(piles: list[list[int]], tiles: list[float]) -> list[float]:
     """Per card value 0..8: the most valuable set of top tiles (``tiles[i]`` for pile i) that a
     Shop card of that value may take (R5.1), 0 if none."""
     out = []
+    best = 0.0
+    choices = iter(_CHOICES_BY_COST)
+    choice = next(choices, None)
     for b in _VALUES:
-        best = 0.0
-        for i in range(1, len(SHOP_CHOICE_COST)):
-            if SHOP_CHOICE_COST[i] <= b:
-                chosen = SHOP_CHOICE_PILES[i]
-                if all(piles[j] for j in chosen):
-                    value = sum(tiles[j] for j in chosen)
-                    if value > best:
-                        best = value
+        while choice is not None and SHOP_CHOICE_COST[choice] <= b:
+            chosen = SHOP_CHOICE_PILES[choice]
+            if all(piles[j] for j in chosen):
+                value = sum(tiles[j] for j in chosen)
+                if value > best:
+                    best = value
+            choice = next(choices, None)
         out.append(best)
     return out
 
@@ -256,8 +262,9 @@ class TurnTable:
     """What one MOVE/BID decision needs, computed once per decision: for every area, the
     value of bidding each card there (:meth:`area_values`).
 
-    The weights it uses (``potential``, ``denial``, ``card_cost``, ``start_card``) are copied
-    from the parameters here, so that a subclass may set them from the clock instead."""
+    The weights it uses (``potential``, ``denial``, ``card_cost``, ``start_card``, and
+    ``base_costs``, a cost per card value paid wherever it is bid: none in version 1) are set
+    here, so that a subclass may set them from the clock instead."""
 
     __slots__ = (
         "policy",
@@ -270,6 +277,7 @@ class TurnTable:
         "denial",
         "card_cost",
         "start_card",
+        "base_costs",
         "_areas",
         "_summaries",
     )
@@ -310,6 +318,7 @@ class TurnTable:
         self.denial = p.denial if n == 2 else p.denial / (n - 1)
         self.card_cost = p.card_cost
         self.start_card = p.start_card
+        self.base_costs = _NO_COSTS  # per card value, paid wherever it is bid
         self._areas: dict[int, list[float]] = {}
         self._summaries: list[ChainSummary] | None = None
 
@@ -356,12 +365,13 @@ class TurnTable:
         me = self.me
         bids = state.bids[area]
         first = bids[0][0] if bids else me
+        base = self.base_costs
         if first != me:
             m = self.means[first]
             card_cost = self.card_cost
-            costs = [card_cost * (b - m) if b > m else 0.0 for b in _VALUES]
+            costs = [c + card_cost * (b - m) if b > m else c for b, c in zip(_VALUES, base)]
         else:
-            costs = [0.0] * NUM_CARD_VALUES
+            costs = base
         gains = self.shop_gains() if area == SHOP_AREA else self._gallery_gains(area, bids)
         values = [g - c for g, c in zip(gains, costs)]
         if self.keep >= 0:
