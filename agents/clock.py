@@ -106,7 +106,7 @@ def read_clock(state: GameState) -> Clock:
             this_round = TILES_PER_SHOP_MARKER * (markers - state.dist_marker)
         else:
             this_round = max(rate, TILES_PER_SHOP_MARKER * markers)
-        p_tiles = _logistic((this_round - to_end) / END_SOFTNESS)
+        p_tiles = logistic((this_round - to_end) / END_SOFTNESS)
     galleries = state.num_galleries
     pile = len(state.painting_pile)
     # R6.3(a): assume every gallery's painting is taken each round.
@@ -117,7 +117,8 @@ def read_clock(state: GameState) -> Clock:
     return Clock(p_end, later, rate)
 
 
-def _logistic(x: float) -> float:
+def logistic(x: float) -> float:
+    """1 / (1 + e^-x), safe for any x."""
     return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, x))))
 
 
@@ -143,4 +144,4 @@ def standings(
     return out
 
 
-__all__ = ["Clock", "read_clock", "standings", "tiles_to_end"]
+__all__ = ["Clock", "logistic", "read_clock", "standings", "tiles_to_end"]

@@ -64,7 +64,7 @@ from art_gallery_env.rules.scoring import (
 from art_gallery_env.rules.state import GameState
 
 from .base import Agent, legal_from_mask
-from .clock import Clock, read_clock, standings
+from .clock import Clock, logistic, read_clock, standings
 from .heuristic_v1 import (
     SOUVENIR_MATCH_BONUS,
     BidParams,
@@ -201,8 +201,8 @@ class HeuristicPolicy(HeuristicV1Policy):
         p = self.params
         rounds = max(1.0, clock.later)
         spread = math.sqrt(p.end_scale**2 + p.later_scale**2 * rounds)
-        now = _logistic(lead / p.end_scale)
-        later = _logistic(lead / spread)
+        now = logistic(lead / p.end_scale)
+        later = logistic(lead / spread)
         per_point = later * (1.0 - later) / spread  # d(win chance) / d(lead)
         return p.end_weight * (now - later) / max(per_point, 1e-9)
 
@@ -227,11 +227,6 @@ class ClockTurnTable(TurnTable):
         policy = self.policy
         tiles = policy.clocked_tile_values(self.state, self.me, self.clock)
         return best_tile_sets(self.state.tile_piles, tiles)
-
-
-
-def _logistic(x: float) -> float:
-    return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, x))))
 
 
 # Versions of the heuristic, as ``heuristic:vN`` specs name them; the last is the default.

@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from agent_test_helpers import mid_round_state
+from agent_test_helpers import mid_round_state, twin_state
 
 from art_gallery_env.agents import HeuristicPolicy, HeuristicV1Policy
 from art_gallery_env.agents.clock import read_clock, standings, tiles_to_end
@@ -177,15 +177,6 @@ def test_last_round_weights() -> None:
     assert table.card_cost == pytest.approx(params.cost_final, abs=0.01)
 
 
-def _twin(state: GameState, seed: int) -> GameState:
-    me = state.current_player
-    for k in range(50):
-        other = state.determinize(me, random.Random(seed * 100 + k))
-        if other.bids != state.bids or other.hands != state.hands:
-            return other
-    raise AssertionError("could not find a different state in the information set")
-
-
 @pytest.mark.parametrize("num_players", [2, 3, 4, 5, 6])
 def test_policies_read_only_the_information_set(num_players: int) -> None:
     """Not through determinization: the policies themselves, on two full states that differ
@@ -193,7 +184,7 @@ def test_policies_read_only_the_information_set(num_players: int) -> None:
     the same decision with the same random stream (R8)."""
     for case, phases in enumerate([(MOVE,), (BID,), (SHOP, PICK)]):
         state = mid_round_state(num_players, seed=7 * case + num_players, phases=phases)
-        twin = _twin(state, case)
+        twin = twin_state(state, case)
         assert read_clock(state) == read_clock(twin)
         assert standings(state, chain_summary) == standings(twin, chain_summary)
         for policy in (HeuristicPolicy(), HeuristicV1Policy()):
