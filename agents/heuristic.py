@@ -26,7 +26,9 @@ Version 2 keeps version 1's valuation of paintings, bids and cards
   chance, which is good when leading and bad when behind: a logistic of the lead after the
   choice (own R7 score so far minus the best rival's) over spread ``end_scale`` if the game
   ends now, growing by ``later_scale`` per sqrt(round) if it goes on; the difference is turned
-  into points at the rate a point of lead is worth if it goes on, times ``end_weight``.
+  into points at the rate a point of lead is worth if it goes on, times ``end_weight``. This
+  applies only when leaving the tile would keep the game going: if a rival's later marker in
+  this Shop (its card is revealed) can take it, the choice is about the tiles alone.
 * **Open chains are worth less as the end nears:** version 1's ``potential`` share of an open
   chain's growth is scaled by the expected rounds left, up to ``pot_rounds``, and is 0 in the
   last round.
@@ -53,8 +55,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from art_gallery_env.rules.actions import NUM_CARD_VALUES, SHOP_BASE, SHOP_CHOICE_PILES
-from art_gallery_env.rules.board import empty_piles_ending_game
+from art_gallery_env.rules.actions import (
+    NUM_CARD_VALUES,
+    PILE_MARKS,
+    SHOP_BASE,
+    SHOP_CHOICE_PILES,
+)
+from art_gallery_env.rules.board import SHOP_AREA, empty_piles_ending_game
 from art_gallery_env.rules.hidden import PlayerView
 from art_gallery_env.rules.scoring import (
     MATCHED_SOUVENIR_POINTS,
@@ -75,6 +82,7 @@ from .heuristic_v1 import (
 )
 
 _VALUES = range(NUM_CARD_VALUES)
+NO_MARK = NUM_CARD_VALUES  # above every card value: no pile to take
 
 
 @dataclass(frozen=True)
@@ -166,11 +174,12 @@ class HeuristicPolicy(HeuristicV1Policy):
         needed = empty_piles_ending_game(state.num_players)
         sizes = [len(tiles) for tiles in state.tile_piles]
         empty = sizes.count(0)
+        decides = empty < needed and not self._others_end_it(state, sizes, empty, needed)
         lead = None
         best, best_value = legal[0], -math.inf
         for a in legal:
             chosen = SHOP_CHOICE_PILES[a - SHOP_BASE]
-            if empty < needed <= empty + sum(1 for i in chosen if sizes[i] == 1):
+            if decides and needed <= empty + sum(1 for i in chosen if sizes[i] == 1):
                 # The game ends at this round's end: the tiles are worth their points now,
                 # and the end is worth what it does to the win chance.
                 if lead is None:
@@ -184,6 +193,20 @@ class HeuristicPolicy(HeuristicV1Policy):
             if value > best_value:
                 best, best_value = a, value
         return best
+
+    @staticmethod
+    def _others_end_it(state: GameState, sizes: list[int], empty: int, needed: int) -> bool:
+        """Whether a rival's later marker in this Shop (their cards are revealed, R5.1) can
+        take the last tile of a pile the end needs: then leaving it does not keep the game
+        going (a rival who leads takes it), so the choice is about the tiles alone."""
+        if empty + 1 < needed:
+            return False
+        cheapest = min(
+            (PILE_MARKS[i] for i, size in enumerate(sizes) if size == 1), default=NO_MARK
+        )
+        me = state.current_player
+        later = state.bids[SHOP_AREA][state.dist_marker + 1 :]
+        return any(owner != me and value >= cheapest for owner, value in later)
 
     def lead(self, state: GameState, me: int) -> int:
         """Own R7 score so far minus the best rival's (:func:`~.clock.standings`)."""

@@ -30,14 +30,25 @@ def _random_until(state: GameState, stop, seed: int) -> GameState | None:
     return None
 
 
-def shop_decision(num_players: int, min_value: int, seed: int = 1) -> GameState:
-    """A round-1 Shop choice (R5.1) of a seat whose card is worth at least ``min_value``."""
+def later_rival_markers(state: GameState) -> list[int]:
+    """Card values under rivals' Shop markers that resolve after the current one."""
+    me = state.current_player
+    return [v for p, v in state.bids[SHOP_AREA][state.dist_marker + 1 :] if p != me]
+
+
+def shop_decision(
+    num_players: int, min_value: int, seed: int = 1, rival_after: bool = False
+) -> GameState:
+    """A round-1 Shop choice (R5.1) of a seat whose card is worth at least ``min_value``;
+    with ``rival_after`` a rival's marker comes later in the Shop, else none does."""
+
+    def wanted(s: GameState) -> bool:
+        if s.round > 1 or s.phase != SHOP or shop_card_value(s) < min_value:
+            return s.round > 1
+        return bool(later_rival_markers(s)) == rival_after
+
     for attempt in range(500):
-        found = _random_until(
-            new_game(num_players, seed * 1000 + attempt),
-            lambda s: s.round > 1 or (s.phase == SHOP and shop_card_value(s) >= min_value),
-            attempt,
-        )
+        found = _random_until(new_game(num_players, seed * 1000 + attempt), wanted, attempt)
         if found is not None and found.round == 1:
             return found
     raise AssertionError("no suitable Shop decision found")
@@ -73,6 +84,7 @@ def ends_the_game(state: GameState, action: int) -> bool:
 def test_R6_3_last_tile_taken_when_leading_left_when_behind(my_share: int, leading: bool) -> None:
     state = one_tile_from_the_end(shop_decision(2, min_value=8), my_share)
     me = state.current_player
+    assert not later_rival_markers(state)  # only this choice can end the game this round
     policy = HeuristicPolicy()
     lead = policy.lead(state, me)
     assert (lead > 0) == leading, lead
@@ -87,6 +99,19 @@ def test_R6_3_last_tile_taken_when_leading_left_when_behind(my_share: int, leadi
     # Version 1 ignores the clock: it takes the most tiles either way.
     v1 = HeuristicV1Policy().choose(state, random.Random(0))
     assert v1 in ending
+
+
+def test_R6_3_last_tile_taken_when_a_later_rival_would_take_it() -> None:
+    """Behind, but a rival's Shop marker resolves later this round with a card that can take
+    the last tile (R5.1, revealed cards): leaving it would not keep the game going, so the
+    heuristic takes the tiles."""
+    state = one_tile_from_the_end(shop_decision(2, min_value=8, rival_after=True), 4)
+    me = state.current_player
+    policy = HeuristicPolicy()
+    assert policy.lead(state, me) < 0
+    assert max(later_rival_markers(state)) >= 1  # enough for the pile marked 1
+    choice = policy.choose(state, random.Random(0))
+    assert MARK_1 in SHOP_CHOICE_PILES[choice - SHOP_BASE]
 
 
 def test_taking_the_last_tile_really_ends_the_game() -> None:
