@@ -30,13 +30,14 @@ from typing import NamedTuple
 
 from art_gallery_env.rules.board import PILE_SIZES, SHOP_AREA, empty_piles_ending_game
 from art_gallery_env.rules.cards import CardSet
+from art_gallery_env.rules.phases import PICK, SHOP, STAGE_PICK
 from art_gallery_env.rules.scoring import (
     ChainSummary,
     hand_points,
     souvenir_points,
     start_card_points,
 )
-from art_gallery_env.rules.state import PICK, SHOP, STAGE_PICK, GameState
+from art_gallery_env.rules.state import GameState
 
 # Tiles taken per round before there is any history: measured in self-play of the
 # heuristics (about 7 at 2 players; the Shop bar's six markers take up to 12 at 3+).

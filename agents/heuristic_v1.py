@@ -59,6 +59,7 @@ from art_gallery_env.rules.board import (
     move_destinations,
 )
 from art_gallery_env.rules.cards import NUM_ROWS, CardSet
+from art_gallery_env.rules.phases import BID, MOVE, PICK, SHOP
 from art_gallery_env.rules.scoring import (
     MATCHED_SOUVENIR_POINTS,
     UNMATCHED_SOUVENIR_POINTS,
@@ -66,7 +67,7 @@ from art_gallery_env.rules.scoring import (
     RowEntries,
     chain_summary,
 )
-from art_gallery_env.rules.state import BID, MOVE, PICK, SHOP, GameState
+from art_gallery_env.rules.state import GameState
 
 _VALUES = range(NUM_CARD_VALUES)
 _NO_COSTS = (0.0,) * NUM_CARD_VALUES

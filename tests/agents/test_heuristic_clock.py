@@ -15,8 +15,9 @@ from art_gallery_env.agents.heuristic import ClockTurnTable
 from art_gallery_env.rules.actions import SHOP_BASE, SHOP_CHOICE_PILES
 from art_gallery_env.rules.board import PILE_SIZES, SHOP_AREA
 from art_gallery_env.rules.game import game_end_reason, shop_card_value
+from art_gallery_env.rules.phases import BID, MOVE, PICK, SHOP
 from art_gallery_env.rules.scoring import chain_summary
-from art_gallery_env.rules.state import BID, MOVE, PICK, SHOP, GameState, new_game
+from art_gallery_env.rules.state import GameState, new_game
 
 MARK_1, MARK_3 = 0, 1  # pile indices
 
