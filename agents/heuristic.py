@@ -111,7 +111,13 @@ class HeuristicPolicy(HeuristicV1Policy):
 
     def __init__(self, params: HeuristicParams | None = None) -> None:
         super().__init__()
-        self.params = params or HeuristicParams()
+        params = params or HeuristicParams()
+        if not isinstance(params, HeuristicParams):
+            raise TypeError(
+                f"HeuristicPolicy (version 2) needs HeuristicParams, got {type(params).__name__}"
+                f" (heuristic_policy(params) picks the policy of any version)"
+            )
+        self.params = params
         self._clock: Clock | None = None
         self._clock_state: GameState | None = None
         self.bid_costs = tuple(self.params.bid_cost * b for b in _VALUES)
@@ -287,6 +293,8 @@ class HeuristicAgent(Agent):
 
     def __init__(self, seed: int | None = None, params: BidParams | None = None) -> None:
         self.policy = heuristic_policy(params)
+        if isinstance(params, HeuristicV1Params):
+            self.name = "heuristic:v1"
         self.reset(seed)
 
     def reset(self, seed: int | None = None) -> None:

@@ -134,7 +134,12 @@ class HeuristicV1Policy:
     params: Any  # HeuristicV1Params here; a subclass brings its own parameter class
 
     def __init__(self, params: HeuristicV1Params | None = None) -> None:
-        self.params = params or HeuristicV1Params()
+        params = params or HeuristicV1Params()
+        if not isinstance(params, HeuristicV1Params):
+            raise TypeError(
+                f"HeuristicV1Policy needs HeuristicV1Params, got {type(params).__name__}"
+            )
+        self.params = params
         self._summaries: dict[tuple[int, ...], ChainSummary] = {}
 
     def turn_table(self, state: GameState) -> TurnTable:

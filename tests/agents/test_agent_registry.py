@@ -130,3 +130,12 @@ def test_ismcts_rollout_versions() -> None:
     assert agent.rollout == "heuristic:v1" and type(agent.policy) is HeuristicV1Policy
     with pytest.raises(ValueError, match="rollout=heuristic:v1 needs HeuristicV1Params"):
         ISMCTSAgent(iters=2, rollout="heuristic:v1", heuristic=HeuristicParams())
+
+
+def test_policies_refuse_the_other_versions_parameters() -> None:
+    with pytest.raises(TypeError, match="needs HeuristicParams, got HeuristicV1Params"):
+        HeuristicPolicy(HeuristicV1Params())
+    with pytest.raises(TypeError, match="needs HeuristicV1Params, got HeuristicParams"):
+        HeuristicV1Policy(HeuristicParams())
+    assert repr(HeuristicAgent(params=HeuristicV1Params())) == "HeuristicAgent('heuristic:v1')"
+    assert repr(HeuristicAgent()) == "HeuristicAgent('heuristic')"
