@@ -43,9 +43,7 @@ def test_wheel_has_one_top_level_name(wheel: Path) -> None:
 
 
 @pytest.mark.slow
-def test_fresh_venv_with_the_wheel_has_no_agents_or_training(
-    wheel: Path, tmp_path: Path
-) -> None:
+def test_fresh_venv_with_the_wheel_has_no_agents_or_training(wheel: Path, tmp_path: Path) -> None:
     env_dir = tmp_path / "venv"
     venv.create(env_dir, with_pip=True, system_site_packages=False)
     python = env_dir / "bin" / "python"
