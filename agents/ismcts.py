@@ -9,7 +9,8 @@ One tree per decision, for the acting seat's information set. Every iteration:
    ``mean + c * sqrt(ln(availability) / visits)``, where *availability* counts the
    iterations in which the child's action was legal (ISMCTS' subset-armed bandit);
 3. **expand** one untried legal action;
-4. **roll out** with the random or the heuristic policy until the end of the round
+4. **roll out** with the random or a heuristic policy (the latest version by default,
+   ``rollout=heuristic:v1`` for version 1) until the end of the round
    (``rounds=1``, the default) or of the game (``rounds=0``), then
 5. **evaluate**: at the game's end each seat's win share (R7.5); after a truncated rollout
    a win chance per seat from the score margin, ``sigmoid((own - best rival) / scale)``,
@@ -37,9 +38,10 @@ from art_gallery_env.rules.scoring import souvenir_points, start_card_points, wi
 from art_gallery_env.rules.state import GameState
 
 from .base import Agent, legal_from_mask
-from .heuristic import HeuristicParams, HeuristicPolicy
+from .heuristic import heuristic_policy
+from .heuristic_v1 import BidParams, HeuristicV1Params, HeuristicV1Policy
 
-ROLLOUTS = ("random", "heuristic")
+ROLLOUTS = ("random", "heuristic", "heuristic:v1")
 _KEY = 64  # child key = seat * _KEY + action
 
 
@@ -61,12 +63,12 @@ class Evaluator:
         scale: float = 4.0,
         potential: float = 0.3,
         hand_weight: float = 0.25,
-        policy: HeuristicPolicy | None = None,
+        policy: HeuristicV1Policy | None = None,
     ):
         self.scale = scale
         self.potential = potential
         self.hand_weight = hand_weight
-        self._summary = (policy or HeuristicPolicy()).summary  # R7.1, cached per collection
+        self._summary = (policy or heuristic_policy()).summary  # R7.1, cached per collection
 
     def scores(self, state: GameState) -> list[float]:
         """R7 estimate per seat: rows + souvenirs + hand + start card + open-chain potential.
@@ -106,8 +108,9 @@ class ISMCTSAgent(Agent):
     """Single-observer ISMCTS with availability-aware UCB (see the module docstring).
 
     Budget: ``iters`` iterations per decision, or ``seconds`` of search per decision (then
-    ``iters`` is an upper bound if also given). ``rollout`` is ``"random"`` or
-    ``"heuristic"``; ``rounds`` is how many round ends a rollout runs to before the
+    ``iters`` is an upper bound if also given). ``rollout`` is ``"random"``,
+    ``"heuristic"`` (the latest version, with ``heuristic`` parameters if given) or
+    ``"heuristic:v1"``; ``rounds`` is how many round ends a rollout runs to before the
     evaluation (0: play to the game's end); ``c`` is the UCB exploration constant.
     """
 
@@ -123,7 +126,7 @@ class ISMCTSAgent(Agent):
         rollout: str = "heuristic",
         rounds: int = 1,
         scale: float = 4.0,
-        heuristic: HeuristicParams | None = None,
+        heuristic: BidParams | None = None,
     ) -> None:
         if iters is None and seconds is None:
             iters = 400
@@ -146,7 +149,13 @@ class ISMCTSAgent(Agent):
         self.c = float(c)
         self.rollout = rollout
         self.rounds = rounds
-        self.policy = HeuristicPolicy(heuristic)
+        if rollout == "heuristic:v1":
+            heuristic = heuristic or HeuristicV1Params()
+            if not isinstance(heuristic, HeuristicV1Params):
+                raise ValueError(
+                    f"rollout=heuristic:v1 needs HeuristicV1Params, got {type(heuristic).__name__}"
+                )
+        self.policy = heuristic_policy(heuristic)
         self.evaluator = Evaluator(scale=scale, policy=self.policy)
         self.last_iterations = 0
         self.reset(seed)
