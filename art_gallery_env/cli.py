@@ -87,9 +87,12 @@ def _eval(args: argparse.Namespace) -> int:
             seed=args.seed,
             zero_is_ten=args.zero_is_ten,
             workers=args.workers,
+            insight=args.insight,
         )
     except MatchError as err:
         parser.error(str(err))
+    if args.insight and not args.save_games:
+        parser.error("--insight is stored in the game records: give --save-games DIR too")
     _check_agent_specs(parser, "--agents", list(args.agents))
     progress = False if args.no_progress else None
     result = run_match(config, progress=progress)
@@ -256,6 +259,12 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--zero-is-ten", action="store_true", help="rule variant R5.6")
     ev.add_argument("--out", metavar="DIR", help="write results.json, results.csv, games.csv")
     ev.add_argument("--save-games", metavar="DIR", help="write one game record per game")
+    ev.add_argument(
+        "--insight",
+        action="store_true",
+        help="with --save-games: store what each checkpoint or search seat saw at every "
+        "decision (top actions and probabilities, value estimate, visit counts)",
+    )
     ev.add_argument("--no-progress", action="store_true", help="no progress bar")
     ev.set_defaults(func=_eval, parser=ev)
 
