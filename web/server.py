@@ -7,8 +7,12 @@ is never run with several uvicorn workers.
 from __future__ import annotations
 
 import ipaddress
+import socket
 import sys
+import threading
+import time
 from pathlib import Path
+from typing import Any
 
 LOOPBACK_NAMES = ["127.0.0.1", "localhost"]
 
@@ -61,3 +65,40 @@ def serve(
         )
     uvicorn.run(app, host=host, port=port, access_log=access_log, log_level="warning")
     return 0
+
+
+class BackgroundServer:
+    """uvicorn serving an app on a free loopback port in a thread, as a context manager
+    (the browser tests, the documentation screenshot, a notebook)::
+
+        with BackgroundServer(create_app("games")) as server:
+            print(server.url)
+    """
+
+    def __init__(self, app: Any, host: str = "127.0.0.1") -> None:
+        import uvicorn
+
+        self.app = app
+        self.sock = socket.socket()
+        self.sock.bind((host, 0))
+        self.url = f"http://{host}:{self.sock.getsockname()[1]}"
+        config = uvicorn.Config(app, log_level="warning", access_log=False)
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(
+            target=self.server.run, kwargs={"sockets": [self.sock]}, daemon=True
+        )
+
+    def __enter__(self) -> BackgroundServer:
+        self.thread.start()
+        deadline = time.monotonic() + 20
+        while not self.server.started:
+            if time.monotonic() > deadline or not self.thread.is_alive():
+                self.sock.close()
+                raise RuntimeError("the web server did not start")
+            time.sleep(0.02)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.server.should_exit = True
+        self.thread.join(10)
+        self.sock.close()

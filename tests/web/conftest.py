@@ -5,10 +5,7 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
 import sys
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -19,24 +16,12 @@ pytest.importorskip("fastapi")
 from fastapi.testclient import TestClient  # noqa: E402
 
 from art_gallery_env.web.app import create_app  # noqa: E402
-from art_gallery_env.web.server import allowed_hosts  # noqa: E402
+from art_gallery_env.web.browser import CHROMIUM_ARGS, chromium_executable  # noqa: E402
+from art_gallery_env.web.server import BackgroundServer, allowed_hosts  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.append(str(ROOT / "tests"))  # the no-leak test reuses tests/test_no_leak.py's worlds
 CHECKPOINTS = ROOT / "checkpoints"
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-# Flags for Chromium on a closed network (no background connections to Google's hosts)
-# and as root in a container (no sandbox).
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 
 
 @pytest.fixture
@@ -44,38 +29,15 @@ def client(tmp_path: Path) -> TestClient:
     return TestClient(create_app(tmp_path / "data", checkpoints=CHECKPOINTS))
 
 
-class LiveServer:
-    """uvicorn serving ``create_app(data)`` on a free loopback port, in a thread."""
+class LiveServer(BackgroundServer):
+    """The app on a data folder (and a records folder), served on a free loopback port."""
 
     def __init__(self, data: Path, records: Path | None = None) -> None:
-        import uvicorn
-
         self.data = data
-        self.app = create_app(
-            data, checkpoints=CHECKPOINTS, records=records, allowed_hosts=allowed_hosts("127.0.0.1")
+        hosts = allowed_hosts("127.0.0.1")
+        super().__init__(
+            create_app(data, checkpoints=CHECKPOINTS, records=records, allowed_hosts=hosts)
         )
-        self.sock = socket.socket()
-        self.sock.bind(("127.0.0.1", 0))
-        self.url = f"http://127.0.0.1:{self.sock.getsockname()[1]}"
-        config = uvicorn.Config(self.app, log_level="warning", access_log=False)
-        self.server = uvicorn.Server(config)
-        self.thread = threading.Thread(
-            target=self.server.run, kwargs={"sockets": [self.sock]}, daemon=True
-        )
-
-    def __enter__(self) -> LiveServer:
-        self.thread.start()
-        deadline = time.monotonic() + 20
-        while not self.server.started:
-            if time.monotonic() > deadline or not self.thread.is_alive():
-                raise RuntimeError("the web server did not start")
-            time.sleep(0.02)
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.server.should_exit = True
-        self.thread.join(10)
-        self.sock.close()
 
 
 @pytest.fixture
@@ -92,9 +54,10 @@ def browser_type_launch_args(browser_type_launch_args: dict) -> dict:
     """pytest-playwright launches the system Chromium (Playwright's own browser download
     does not work on these machines). Without it the browser tests skip, except in CI
     (the CI variable set, as .ci/run does), where .ci/run installs it and they must run."""
-    if not os.path.exists(CHROMIUM):
+    chromium = chromium_executable()
+    if chromium is None:
         message = "Chromium is not installed (apt-get install -y chromium)"
         if os.environ.get("CI"):
             pytest.fail(message + "; CI must run the browser tests")
         pytest.skip(message)
-    return {**browser_type_launch_args, "executable_path": CHROMIUM, "args": CHROMIUM_ARGS}
+    return {**browser_type_launch_args, "executable_path": chromium, "args": list(CHROMIUM_ARGS)}

@@ -275,8 +275,8 @@ function decisionPanel(view) {
       return h("div", { class: "move-row" }, h("span", { class: "card" }, v),
         [cw, acw].map((o, d) => o ? button(o, [
           h("span", { class: "arrow", title: d ? "anticlockwise" : "clockwise" }, d ? "↺" : "↻"),
-          o.legal ? h("span", { class: "dest" }, h("strong", {}, o.area), h("br"), `${o.what} · ${o.free} free`)
-            : h("span", { class: "dest" }, o.detail)], "move") : null));
+          o.legal ? h("span", { class: "dest" }, h("span", {}, h("strong", {}, o.area), ` · ${o.free} free`),
+            h("small", {}, o.what)) : h("span", { class: "dest" }, o.detail)], "move") : null));
     })));
   } else if (c.phase === "shop") {
     panel.append(h("div", { class: "shop" }, opts.map((o) =>
@@ -435,9 +435,9 @@ function renderReplay(view) {
   const side = h("aside", { class: "side" },
     h("section", { class: "panel controls" },
       h("div", { class: "stepper" },
-        btn("⏮", "first", 0, "first"), btn("◀", "prev", view.step - 1, "previous (←)"),
+        btn("|◀", "first", 0, "first (Home)"), btn("◀", "prev", view.step - 1, "previous (←)"),
         h("span", { class: "count", id: "step" }, `${view.step} / ${view.steps}`),
-        btn("▶", "next", view.step + 1, "next (→)"), btn("⏭", "last", view.steps, "last")),
+        btn("▶", "next", view.step + 1, "next (→)"), btn("▶|", "last", view.steps, "last (End)")),
       slider, h("label", {}, "View as ", viewer)),
     h("section", { class: "panel", id: "decision-info" },
       h("h2", {}, d ? `Decision ${d.index + 1} · round ${d.round}` : "Before the first decision"),
