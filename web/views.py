@@ -25,6 +25,7 @@ from art_gallery_env.rules.actions import (
     NUM_CARD_VALUES,
     PILE_MARKS,
     SHOP_BASE,
+    SHOP_CHOICE_COST,
     SHOP_CHOICE_PILES,
     SHOP_CHOICES,
     action_kind,
@@ -195,7 +196,7 @@ def choices(world: GameState, seat: int) -> dict[str, Any]:
     }[phase]
     out: dict[str, Any] = {"phase": world.phase_name, "prompt": prompt, "options": options}
     if phase == SHOP:
-        out["card"] = world.bids[0][world.dist_marker][1]  # the seat's own Shop card
+        out["card"] = world.bids[0][world.dist_marker][1]  # the seat's own, revealed card
     return out
 
 
@@ -252,6 +253,9 @@ def _move_options(world: GameState, seat: int, legal: set[int]) -> list[dict[str
 
 
 def _shop_options(world: GameState, legal: set[int]) -> list[dict[str, Any]]:
+    """The eleven tile choices; an illegal one says why (R5.1: an empty pile, or marks
+    adding up to more than the Shop card)."""
+    card = world.bids[0][world.dist_marker][1]
     options = []
     for k, marks in enumerate(SHOP_CHOICES):
         action = SHOP_BASE + k
@@ -261,6 +265,8 @@ def _shop_options(world: GameState, legal: set[int]) -> list[dict[str, Any]]:
             detail = "take nothing"
         elif None in tiles:
             detail = "a pile is empty"
+        elif SHOP_CHOICE_COST[k] > card:
+            detail = f"needs a card of {SHOP_CHOICE_COST[k]}, yours is {card}"
         else:
             detail = " + ".join(
                 f"#{t} (pile {PILE_MARKS[p]})" for t, p in zip(tiles, piles, strict=True)
