@@ -156,6 +156,11 @@ class ISMCTSAgent(Agent):
         self._rng = random.Random(seed)
         self._root: tuple[_Node, int] | None = None
 
+    def __getstate__(self) -> dict[str, Any]:
+        state = self.__dict__.copy()
+        state["_root"] = None  # the last search's tree: only for explain(), and deep
+        return state
+
     def act(
         self, observation: np.ndarray, action_mask: np.ndarray, view: PlayerView | None = None
     ) -> int:

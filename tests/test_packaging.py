@@ -58,7 +58,8 @@ def test_fresh_venv_with_the_wheel_has_no_agents_or_training(wheel: Path, tmp_pa
     probe = (
         "import importlib.util as u, pathlib, sys; "
         "top = pathlib.Path(u.find_spec('art_gallery_env').origin).parent; "
-        "sys.exit(0 if [u.find_spec(n) for n in ('agents', 'training', 'arena', 'web')] == [None] * 4"
+        "names = ('agents', 'training', 'arena', 'web'); "
+        "sys.exit(0 if [u.find_spec(n) for n in names] == [None] * 4"
         " and (top / 'agents' / '__init__.py').is_file() else 1)"
     )
     result = subprocess.run([str(python), "-c", probe], cwd=tmp_path, capture_output=True)

@@ -26,7 +26,9 @@ def allowed_hosts(host: str) -> list[str] | None:
         loopback = ipaddress.ip_address(host).is_loopback
     except ValueError:
         return None
-    return [*LOOPBACK_NAMES, host] if loopback else None
+    if not loopback:
+        return None
+    return LOOPBACK_NAMES if host in LOOPBACK_NAMES else [*LOOPBACK_NAMES, host]
 
 
 def serve(

@@ -319,5 +319,5 @@ def replay_step(
         if insight is not None and insight_visible(decider, before.round, viewer, after):
             view["insight"] = insight_entry(step - 1, decider, before.round, action, insight)
     if step == len(actions):
-        view["result"] = result(after, viewer)
+        view["result"] = result(after, None)  # no "you" in a replay
     return view

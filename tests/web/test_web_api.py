@@ -5,8 +5,13 @@ from __future__ import annotations
 import json
 import random
 import shutil
+import socket
+import subprocess
+import sys
+import time
 from pathlib import Path
 
+import httpx
 import pytest
 from conftest import ROOT
 from fastapi.testclient import TestClient
@@ -16,6 +21,7 @@ from art_gallery_env.cli import main
 from art_gallery_env.web import games as games_module
 from art_gallery_env.web.app import create_app
 from art_gallery_env.web.games import load_game
+from art_gallery_env.web.server import allowed_hosts
 
 PPO_2P = "checkpoints/ppo_2p.safetensors"
 
@@ -423,3 +429,44 @@ def test_choices_offer_every_legal_action_and_say_why_others_are_not(players: in
                     illegal_seen.add(option["kind"])
             state.apply(rng.choice(state.legal_actions()))
     assert illegal_seen == {"move", "shop"}
+
+
+def test_allowed_hosts_follow_the_bound_address() -> None:
+    assert allowed_hosts("127.0.0.1") == ["127.0.0.1", "localhost"]
+    assert allowed_hosts("127.0.0.2") == ["127.0.0.1", "localhost", "127.0.0.2"]
+    assert allowed_hosts("localhost") == ["127.0.0.1", "localhost"]
+    assert "::1" in allowed_hosts("::1")
+    assert allowed_hosts("0.0.0.0") is None and allowed_hosts("192.168.1.5") is None
+
+
+def test_art_gallery_serve_starts_a_server(tmp_path: Path) -> None:
+    """The command a person runs on a fresh clone: a real process on a free port."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    command = [sys.executable, "-m", "art_gallery_env.cli", "serve", "--port", str(port)]
+    proc = subprocess.Popen(
+        [*command, "--data", str(tmp_path / "games")],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                setup = httpx.get(f"http://127.0.0.1:{port}/api/setup", timeout=2).json()
+                break
+            except httpx.TransportError:
+                assert proc.poll() is None and time.monotonic() < deadline
+                time.sleep(0.1)
+        # run from the repository, it offers the committed checkpoints
+        assert "ppo_2p.safetensors" in {Path(c["spec"]).name for c in setup["checkpoints"]}
+        page = httpx.get(f"http://127.0.0.1:{port}/", timeout=5)
+        assert page.status_code == 200 and "app.js" in page.text
+        refused = httpx.get(f"http://127.0.0.1:{port}/", headers={"host": "evil.example"})
+        assert refused.status_code == 400
+    finally:
+        proc.terminate()
+        out, _ = proc.communicate(timeout=10)
+    assert f"Art Gallery on http://127.0.0.1:{port}/" in out.decode()

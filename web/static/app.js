@@ -331,7 +331,7 @@ function resultPanel(result, names, seat) {
     h("table", { class: "score" },
       h("thead", {}, h("tr", {}, ["", "rows", "souv.", "hand", "start", "total", "tiles", "rank"].map((t) => h("th", {}, t)))),
       h("tbody", {}, rows.map((r) => h("tr", { class: (r.rank === 1 ? "winner " : "") + (r.player === seat ? "me" : "") },
-        h("td", {}, seatDot(r.player), names[r.player]),
+        h("td", { class: "who" }, seatDot(r.player), names[r.player]),
         h("td", { title: `rows ${r.rows.join(" + ")}` }, r.row_total),
         h("td", {}, r.souvenirs), h("td", {}, r.hand), h("td", {}, r.start_card),
         h("td", { class: "total" }, r.total), h("td", {}, r.tiles), h("td", {}, r.rank))))),
@@ -444,7 +444,7 @@ function renderReplay(view) {
       d ? h("p", { class: "who" }, seatDot(d.seat), d.name, ": ", h("strong", {}, d.label)) : h("p", {}, `Round ${view.round}: the deal.`),
       view.events.length ? h("ul", { class: "events" }, view.events.map((line) => h("li", {}, line))) : null),
     view.insight ? h("section", { class: "panel insight" }, h("h2", {}, "Policy insight"), insightEntry(view.insight, view.names))
-      : (d && view.has_insight ? h("p", { class: "hint" }, "No insight for this decision (not a checkpoint or search seat, or hidden from this view until the round ends).") : null),
+      : (d && view.has_insight ? h("section", { class: "panel insight" }, h("p", { class: "hint" }, "No insight for this decision: not a checkpoint or search seat, or hidden from this view until the round ends.")) : null),
     view.result ? resultPanel(view.result, view.names, view.viewer) : null);
   app.replaceChildren(h("div", { class: "play replay", "data-step": view.step }, boardPanel(view.board), side));
   replayKeys.view = view;
