@@ -44,6 +44,23 @@ class RecordLibrary:
         self.uploads = Path(uploads)
         self.uploads.mkdir(parents=True, exist_ok=True)
         self.folder = Path(folder) if folder else None
+        # path -> ((mtime, size), record or the error): a folder of many records is read
+        # and replayed once, not at every listing and step
+        self._cache: dict[Path, tuple[tuple[int, int], dict[str, Any] | str]] = {}
+
+    def _read(self, path: Path) -> dict[str, Any] | str:
+        """The checked record of a file (its actions replayed), or why it is not one."""
+        stat = path.stat()
+        key = (stat.st_mtime_ns, stat.st_size)
+        cached = self._cache.get(path)
+        if cached is None or cached[0] != key:
+            try:
+                record: dict[str, Any] | str = load_record(path)
+                replay_record(record)
+            except RecordFormatError as err:
+                record = str(err)
+            cached = self._cache[path] = (key, record)
+        return cached[1]
 
     # -- listing ---------------------------------------------------------------------------
     def list(self) -> list[dict[str, Any]]:
@@ -56,11 +73,9 @@ class RecordLibrary:
             ("uploaded", self.uploads, "upload"),
         ):
             for path in self._files(folder):
-                try:
-                    record = load_record(path)
-                except RecordFormatError:
-                    continue  # shown nowhere; opening it by id names the problem
-                out.append(_summary(f"{prefix}-{path.stem}", source, record, path.name))
+                record = self._read(path)
+                if isinstance(record, dict):  # a broken file is left out; opening it says why
+                    out.append(_summary(f"{prefix}-{path.stem}", source, record, path.name))
         return out
 
     @staticmethod
@@ -89,11 +104,9 @@ class RecordLibrary:
             path = next((p for p in self._files(folder) if p.stem == name), None)
         if path is None:
             raise WebError(404, f"no record {record_id!r} on this server")
-        try:
-            record = load_record(path)
-            replay_record(record)
-        except RecordFormatError as err:
-            raise WebError(422, f"record {record_id!r}: {err}") from None
+        record = self._read(path)
+        if isinstance(record, str):
+            raise WebError(422, f"record {record_id!r}: {record}")
         return record
 
     def upload(self, body: bytes) -> str:
