@@ -30,6 +30,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from typing import Any
 
 import numpy as np
 
@@ -162,6 +163,12 @@ class ISMCTSAgent(Agent):
 
     def reset(self, seed: int | None = None) -> None:
         self._rng = random.Random(seed)
+        self._root: tuple[_Node, int] | None = None
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = self.__dict__.copy()
+        state["_root"] = None  # the last search's tree: only for explain(), and deep
+        return state
 
     def act(
         self, observation: np.ndarray, action_mask: np.ndarray, view: PlayerView | None = None
@@ -172,6 +179,7 @@ class ISMCTSAgent(Agent):
                 "ISMCTSAgent needs a PlayerView of its seat (act(obs, mask, view)); "
                 "it cannot search from the observation vector alone"
             )
+        self._root = None
         if len(legal) == 1:
             self.last_iterations = 0
             return legal[0]
@@ -195,6 +203,7 @@ class ISMCTSAgent(Agent):
             self._iterate(root, world, rng)
             done += 1
         self.last_iterations = done
+        self._root = (root, me)
         best, best_key = None, (-1, -1.0)
         for key, child in root.children.items():
             if key // _KEY != me:
@@ -205,6 +214,31 @@ class ISMCTSAgent(Agent):
         if best is None:  # cannot happen with at least one iteration
             raise RuntimeError("search ended without trying an action")
         return best
+
+    def explain(self, top: int = 8) -> dict[str, Any] | None:
+        """The last search's root: the ``top`` own actions by visits, with each one's mean
+        reward (win chance in [0, 1]) for this seat; no visits when the move was forced."""
+        if self._root is None:
+            return {"kind": "search", "agent": self.name, "iterations": 0, "top": []}
+        root, me = self._root
+        children = [
+            (key % _KEY, child) for key, child in root.children.items() if key // _KEY == me
+        ]
+        # the order the agent ranks them in (visits, then mean reward): the chosen one first
+        children.sort(key=lambda item: (-item[1].visits, -(item[1].total / max(1, item[1].visits))))
+        return {
+            "kind": "search",
+            "agent": self.name,
+            "iterations": self.last_iterations,
+            "top": [
+                {
+                    "action": action,
+                    "visits": child.visits,
+                    "q": round(child.total / child.visits, 4) if child.visits else None,
+                }
+                for action, child in children[:top]
+            ],
+        }
 
     def _iterate(self, root: _Node, world: GameState, rng: random.Random) -> None:
         c = self.c

@@ -87,9 +87,12 @@ def _eval(args: argparse.Namespace) -> int:
             seed=args.seed,
             zero_is_ten=args.zero_is_ten,
             workers=args.workers,
+            insight=args.insight,
         )
     except MatchError as err:
         parser.error(str(err))
+    if args.insight and not args.save_games:
+        parser.error("--insight is stored in the game records: give --save-games DIR too")
     _check_agent_specs(parser, "--agents", list(args.agents))
     progress = False if args.no_progress else None
     result = run_match(config, progress=progress)
@@ -194,6 +197,24 @@ def _plot(args: argparse.Namespace) -> int:
     return 0
 
 
+def _serve(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from art_gallery_env.web.server import serve
+
+    checkpoints = args.checkpoints
+    if checkpoints is None and Path("checkpoints").is_dir():
+        checkpoints = "checkpoints"
+    return serve(
+        host=args.host,
+        port=args.port,
+        data=args.data,
+        checkpoints=checkpoints,
+        records=args.records,
+        access_log=args.access_log,
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="art-gallery",
@@ -203,6 +224,7 @@ def build_parser() -> argparse.ArgumentParser:
             "  art-gallery eval --players 4 --agents random heuristic ismcts --games 400\n"
             "  art-gallery play --players 3 --opponents heuristic,ismcts\n"
             "  art-gallery replay games/game_0000.json --viewer all\n"
+            "  art-gallery serve --records games/\n"
             "Run 'art-gallery COMMAND --help' for a command's options."
         ),
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -256,6 +278,12 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--zero-is-ten", action="store_true", help="rule variant R5.6")
     ev.add_argument("--out", metavar="DIR", help="write results.json, results.csv, games.csv")
     ev.add_argument("--save-games", metavar="DIR", help="write one game record per game")
+    ev.add_argument(
+        "--insight",
+        action="store_true",
+        help="with --save-games: store what each checkpoint or search seat saw at every "
+        "decision (top actions and probabilities, value estimate, visit counts)",
+    )
     ev.add_argument("--no-progress", action="store_true", help="no progress bar")
     ev.set_defaults(func=_eval, parser=ev)
 
@@ -341,6 +369,31 @@ def build_parser() -> argparse.ArgumentParser:
     train.add_argument("--total-steps", type=_positive_int, help="override total_steps")
     train.add_argument("--no-progress", action="store_true", help="no progress bar")
     train.set_defaults(func=_train, parser=train)
+
+    serve = sub.add_parser(
+        "serve",
+        help="play and replay games in the browser (a local web server)",
+        description=(
+            "Serve the web app: set up a game against agents or checkpoints, play it by "
+            "clicking, replay any game record with the agents' insight. Games are saved "
+            "in --data after every decision and survive a restart."
+        ),
+    )
+    serve.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
+    serve.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    serve.add_argument(
+        "--data", default="web-games", metavar="DIR", help="games folder (default web-games)"
+    )
+    serve.add_argument(
+        "--checkpoints",
+        metavar="DIR",
+        help="offer the checkpoints in DIR as opponents (default: ./checkpoints if present)",
+    )
+    serve.add_argument(
+        "--records", metavar="DIR", help="offer the game records in DIR (eval --save-games)"
+    )
+    serve.add_argument("--access-log", action="store_true", help="log every request")
+    serve.set_defaults(func=_serve, parser=serve)
 
     plot = sub.add_parser("plot", help="write PNG training curves of a run folder")
     plot.add_argument("run_dir", metavar="RUN_DIR", help="a folder made by 'art-gallery train'")
