@@ -167,5 +167,6 @@ def test_the_graph_is_read_correctly() -> None:
     """The checks above would pass on an empty graph: make sure known edges are seen."""
     edges = graph()
     assert f"{TOP}.rules.game" in edges[f"{TOP}.rules.state"]
-    assert f"{TOP}.arena.loop" in edges[f"{TOP}.training.selfplay"]
+    assert f"{TOP}.arena.single_agent" in edges[f"{TOP}.training.selfplay"]
+    assert f"{TOP}.arena.loop" in edges[f"{TOP}.arena.single_agent"]
     assert len(edges) > 40
