@@ -3,8 +3,8 @@ or a checkpoint path.
 
 A spec is ``name`` or ``name:key=value,key=value``. Option values arrive as strings; every
 factory converts and validates them and names the valid options in its errors. A spec that
-is an existing file (or ends in ``.safetensors``/``.zip``) is a policy checkpoint; options may
-follow the path after a colon (``runs/best.safetensors:deterministic=false``).
+is an existing file (or ends in ``.safetensors``/``.zip``/``.onnx``) is a policy checkpoint;
+options may follow the path after a colon (``runs/best.safetensors:deterministic=false``).
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from .random_agent import RandomAgent
 
 AgentFactory = Callable[..., Agent]
 
-CHECKPOINT_SUFFIXES = (".safetensors", ".zip")
+CHECKPOINT_SUFFIXES = (".safetensors", ".zip", ".onnx")
 
 
 def _to_int(key: str, value: str) -> int:
@@ -144,7 +144,7 @@ def make_agent(spec: str, seed: int | None = None) -> Agent:
     if name not in _REGISTRY:
         raise ValueError(
             f"unknown agent {name!r}; known agents: {', '.join(agent_names())}, "
-            f"or the path of a checkpoint (.safetensors, or .zip from art-gallery train)"
+            f"or the path of a checkpoint (.safetensors, .onnx, or .zip from art-gallery train)"
         )
     if "seed" in options:
         raise ValueError(
