@@ -3,7 +3,7 @@
 The module graph is read from the source with ``ast`` (every ``import`` statement,
 including those inside functions; imports under ``if TYPE_CHECKING:`` are not run and
 are left out). Layers, lowest first:
-rules <- env <- agents <- arena <- training <- cli.
+rules <- env <- agents <- arena <- training, bridges <- cli.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ LAYERS = {
     f"{TOP}.agents": 3,
     f"{TOP}.arena": 4,
     f"{TOP}.training": 5,
+    f"{TOP}.bridges": 5,  # other frameworks' APIs (OpenSpiel): above the agents they wrap
     f"{TOP}.cli": 7,
 }
 
