@@ -1,8 +1,9 @@
 """Speed of the framework bridges against the plain AEC env, measured in one run.
 
 Every row plays uniformly random legal actions (masked) for a fixed wall time and counts
-decisions; for the Gymnasium env a step is one *learner* decision, and the opponents'
-moves inside ``step`` are counted apart. Rows that need an extra are skipped without it.
+decisions, building each acting seat's observation as an agent would read it; for the
+Gymnasium env a step is one *learner* decision (the opponents' moves happen inside
+``step``). Rows that need an extra are skipped without it.
 
     .venv/bin/python benchmarks/bridges_speed.py [--seconds 5]
 """
@@ -30,7 +31,8 @@ def aec(players: int, seconds: float) -> tuple[float, str]:
         if env.terminations[agent]:
             env.reset()
             continue
-        env.step(int(rng.choice(np.flatnonzero(env.action_mask(agent)))))
+        mask = env.observe(agent)["action_mask"]  # the observation an agent reads, and its mask
+        env.step(int(rng.choice(np.flatnonzero(mask))))
         steps += 1
     return steps / (time.perf_counter() - start), "decisions/s"
 
@@ -72,6 +74,7 @@ def openspiel(players: int, seconds: float) -> tuple[float, str]:
             state.apply_action(int(rng.choice(outcomes, p=probs)))
             chance += 1
         else:
+            state.observation_tensor(state.current_player())  # what a learning agent reads
             state.apply_action(int(rng.choice(state.legal_actions())))
             decisions += 1
     rate = decisions / (time.perf_counter() - start)
