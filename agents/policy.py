@@ -2,8 +2,9 @@
 
 The agent plays the legal action with the highest logit (or samples from the masked
 softmax with its seed when ``deterministic=False``). :func:`load_policy` dispatches on the
-file suffix: weights-only ``.safetensors`` (:mod:`.policy_format`, numpy only) or an SB3
-``.zip`` from ``art-gallery train`` (:mod:`.run_checkpoint`, needs the ``[train]`` extra).
+file suffix: weights-only ``.safetensors`` (:mod:`.policy_format`, numpy only), an SB3
+``.zip`` from ``art-gallery train`` (:mod:`.run_checkpoint`, needs the ``[train]`` extra) or
+an ONNX export (:mod:`.policy_onnx`, run by onnxruntime, needs the ``[onnx]`` extra).
 """
 
 from __future__ import annotations
@@ -49,8 +50,14 @@ def load_policy(path: str | os.PathLike[str]) -> MLPPolicy:
         from .run_checkpoint import load_zip_policy  # needs the [train] extra
 
         return load_zip_policy(path)
+    if path.suffix == ".onnx":
+        from .policy_onnx import OnnxPolicy  # needs the [onnx] extra
+
+        return OnnxPolicy(path)  # type: ignore[return-value] - same logits/meta interface
     if path.suffix != SUFFIX:
-        raise CheckpointError(f"{path}: unknown checkpoint type; expected a {SUFFIX} file")
+        raise CheckpointError(
+            f"{path}: unknown checkpoint type; expected a {SUFFIX}, .zip or .onnx file"
+        )
     return load_weights(path)
 
 
@@ -66,7 +73,7 @@ class PolicyAgent(Agent):
         *,
         deterministic: bool = True,
     ) -> None:
-        if not isinstance(policy, MLPPolicy):
+        if isinstance(policy, (str, os.PathLike)):
             self.path: str | None = os.fspath(policy)
             policy = load_policy(policy)
         else:

@@ -259,10 +259,10 @@ def load_weights(path: str | os.PathLike[str]) -> MLPPolicy:
     return MLPPolicy(layers, meta)
 
 
-def _check(
-    where: str, meta: dict[str, Any], tensors: Mapping[str, np.ndarray]
-) -> list[tuple[np.ndarray, np.ndarray]]:
-    """Validate a header and its tensors; returns the (weight, bias) pairs in order."""
+def check_header(where: str, meta: dict[str, Any]) -> list[int]:
+    """Validate a policy header (format, layout, activation, hidden sizes); returns the
+    layer sizes ``[obs_size, *hidden_sizes, num_actions]``. Also used for ONNX exports,
+    which carry the same header."""
     if meta.get("format") != FORMAT or meta.get("version") != VERSION:
         raise CheckpointError(
             f"{where}: format {meta.get('format')!r} version {meta.get('version')!r} is not "
@@ -292,7 +292,14 @@ def _check(
         isinstance(h, int) and not isinstance(h, bool) and h > 0 for h in hidden
     ):
         raise CheckpointError(f"{where}: hidden_sizes must be a list of positive ints")
-    sizes = [OBSERVATION_SIZE, *hidden, NUM_ACTIONS]
+    return [OBSERVATION_SIZE, *hidden, NUM_ACTIONS]
+
+
+def _check(
+    where: str, meta: dict[str, Any], tensors: Mapping[str, np.ndarray]
+) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Validate a header and its tensors; returns the (weight, bias) pairs in order."""
+    sizes = check_header(where, meta)
     expected = {}
     for i in range(len(sizes) - 1):
         expected[f"layers.{i}.weight"] = (sizes[i + 1], sizes[i])

@@ -6,7 +6,7 @@ that has versions, a version tag ``v1``, ``v2``, ... (``heuristic:v1,card_cost=0
 short for ``version=v1``). Without a tag an agent is its latest version, so a spec names a
 fixed player only with its tag. Option values arrive as strings; every factory converts and
 validates them and names the valid options (of the chosen version) in its errors. A spec
-that is an existing file (or ends in ``.safetensors``/``.zip``) is a policy checkpoint;
+that is an existing file (or ends in ``.safetensors``/``.zip``/``.onnx``) is a policy checkpoint;
 options may follow the path after a colon (``runs/best.safetensors:deterministic=false``).
 """
 
@@ -25,7 +25,7 @@ from .random_agent import RandomAgent
 
 AgentFactory = Callable[..., Agent]
 
-CHECKPOINT_SUFFIXES = (".safetensors", ".zip")
+CHECKPOINT_SUFFIXES = (".safetensors", ".zip", ".onnx")
 
 
 def _to_int(key: str, value: str) -> int:
@@ -201,7 +201,7 @@ def make_agent(spec: str, seed: int | None = None) -> Agent:
     if name not in _REGISTRY:
         raise ValueError(
             f"unknown agent {name!r}; known agents: {', '.join(agent_names())}, "
-            f"or the path of a checkpoint (.safetensors, or .zip from art-gallery train)"
+            f"or the path of a checkpoint (.safetensors, .onnx, or .zip from art-gallery train)"
         )
     if "seed" in options:
         raise ValueError(

@@ -215,6 +215,23 @@ def _serve(args: argparse.Namespace) -> int:
     )
 
 
+def _export(args: argparse.Namespace) -> int:
+    """Write a checkpoint's policy as ONNX (observation and mask in, masked logits out)."""
+    from art_gallery_env.agents.policy import CheckpointError, load_policy
+
+    try:
+        from art_gallery_env.agents.policy_onnx import INPUT_MASK, OUTPUT, export_onnx
+
+        path = export_onnx(load_policy(args.checkpoint), args.onnx)
+    except CheckpointError as err:
+        args.parser.error(str(err))
+    print(
+        f"wrote {path} ({path.stat().st_size:,} bytes): inputs observation [N, 2221] and "
+        f"{INPUT_MASK} [N, 47] (float32, 1 = legal), output {OUTPUT} [N, 47]"
+    )
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="art-gallery",
@@ -394,6 +411,20 @@ def build_parser() -> argparse.ArgumentParser:
     )
     serve.add_argument("--access-log", action="store_true", help="log every request")
     serve.set_defaults(func=_serve, parser=serve)
+
+    export = sub.add_parser(
+        "export",
+        help="write a policy checkpoint as an ONNX model",
+        description=(
+            "Export a policy checkpoint (.safetensors, or .zip from art-gallery train) as an "
+            "ONNX model that any ONNX runtime plays without PyTorch or Python: inputs "
+            "'observation' [N, 2221] and 'action_mask' [N, 47] (float32, 1 = legal), output "
+            "'masked_logits' [N, 47] (-inf where illegal). Needs the [onnx] extra."
+        ),
+    )
+    export.add_argument("checkpoint", metavar="CHECKPOINT", help="a .safetensors or .zip policy")
+    export.add_argument("--onnx", required=True, metavar="OUT", help="the .onnx file to write")
+    export.set_defaults(func=_export, parser=export)
 
     plot = sub.add_parser("plot", help="write PNG training curves of a run folder")
     plot.add_argument("run_dir", metavar="RUN_DIR", help="a folder made by 'art-gallery train'")

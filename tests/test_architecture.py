@@ -3,7 +3,7 @@
 The module graph is read from the source with ``ast`` (every ``import`` statement,
 including those inside functions; imports under ``if TYPE_CHECKING:`` are not run and
 are left out). Layers, lowest first:
-rules <- env <- agents <- arena <- training <- web <- cli.
+rules <- env <- agents <- arena <- training, bridges <- web <- cli.
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ LAYERS = {
     f"{TOP}.arena": 4,
     f"{TOP}.training": 5,
     f"{TOP}.web": 6,
+    f"{TOP}.bridges": 5,  # other frameworks' APIs (OpenSpiel): above the agents they wrap
     f"{TOP}.cli": 7,
 }
 
@@ -172,5 +173,6 @@ def test_the_graph_is_read_correctly() -> None:
     """The checks above would pass on an empty graph: make sure known edges are seen."""
     edges = graph()
     assert f"{TOP}.rules.game" in edges[f"{TOP}.rules.state"]
-    assert f"{TOP}.arena.loop" in edges[f"{TOP}.training.selfplay"]
+    assert f"{TOP}.arena.single_agent" in edges[f"{TOP}.training.selfplay"]
+    assert f"{TOP}.arena.loop" in edges[f"{TOP}.arena.single_agent"]
     assert len(edges) > 40
