@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
+from numba.core.options import DefaultOptions
 
 from ..rules.actions import BID_BASE, NUM_ACTIONS, NUM_CARD_VALUES, PICK_BASE, SHOP_BASE
 from ..rules.board import MARKER_BAR_SIZE, MAX_AREAS, MAX_PLAYERS, SHOP_AREA, TURNS_PER_ROUND
@@ -44,14 +45,23 @@ _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
 _MIX2 = np.uint64(0x94D049BB133111EB)
 _S30, _S27, _S31 = np.uint64(30), np.uint64(27), np.uint64(31)
 
-# Compiled functions called only from other compiled functions: no Python wrapper (it
-# would cost compile time for nothing), and numpy's error model (no zero-division checks;
-# nothing here divides by a variable that can be zero).
-kernel = njit(cache=True, no_cpython_wrapper=True, error_model="numpy")
+# Compiled functions called only from other compiled functions. Without reference
+# counting (numba's `_nrt` option): they take the state as a tuple of ~27 arrays, and
+# counting each array in and out of every call made a legality check 20x slower
+# (200 ns instead of 10 ns per game). So they allocate nothing (callers pass scratch
+# arrays) and only borrow the arrays of their callers, which outlive every call. No
+# Python wrapper (compile time for nothing) and numpy's error model (no zero-division
+# checks: nothing here divides by a variable that can be zero). Should a numba release
+# drop `_nrt`, the same code runs with counting, slower.
+_NO_REFCOUNT = {"_nrt": False} if hasattr(DefaultOptions, "_nrt") else {}
+kernel = njit(
+    cache=True, no_cpython_wrapper=True, error_model="numpy", forceinline=True, **_NO_REFCOUNT
+)
+tiny_kernel = njit(cache=True, inline="always", **_NO_REFCOUNT)
 
 
 # -- random numbers: splitmix64, one stream per game ------------------------------------
-@njit(cache=True, inline="always")
+@tiny_kernel
 def next_u64(rng, b):
     x = rng[b] + _GOLDEN
     rng[b] = x
@@ -60,7 +70,7 @@ def next_u64(rng, b):
     return x ^ (x >> _S31)
 
 
-@njit(cache=True, inline="always")
+@tiny_kernel
 def below(rng, b, n):
     """Uniform in 0..n-1 (the modulo bias is below n / 2**64)."""
     return np.int64(next_u64(rng, b) % np.uint64(n))
@@ -76,9 +86,9 @@ def shuffle_row(row, length, rng, b):
 
 # -- setup (R3) -------------------------------------------------------------------------
 @kernel
-def deal(s, t, b):
+def deal(s, t, b, tiles):
     """A new game in slot b from its deal stream (R3.1-R3.4; new_game's order of draws
-    is kept, not its random numbers)."""
+    is kept, not its random numbers). ``tiles`` is int8 scratch of 48 entries."""
     n, galleries = t.num_players, t.num_galleries
     pile = s.painting_pile[b]
     for i in range(NUM_PAINTINGS):
@@ -90,7 +100,6 @@ def deal(s, t, b):
         left -= 1
         s.gallery_painting[b, area] = pile[left]
     s.painting_pile_len[b] = left
-    tiles = np.empty(NUM_PAINTINGS, np.int8)
     for i in range(NUM_PAINTINGS):
         tiles[i] = i + 1
     shuffle_row(tiles, NUM_PAINTINGS, s.deal_rng, b)
@@ -316,7 +325,7 @@ def apply_pick(s, b, value):
 @kernel
 def shop_has_choice(s, t, b):
     value = shop_card_value(s, b)
-    for i in range(1, NUM_SHOP_CHOICES):  # noqa: SIM110 - numba compiles loops, not any()
+    for i in range(1, NUM_SHOP_CHOICES):
         if shop_choice_open(s, t, b, i, value):
             return True
     return False
@@ -379,44 +388,52 @@ def resolve_distribution(s, t, b):
 
 
 @kernel
+def bid_total(s, t, b, area, player):
+    """R5.3 (and variant R5.6): the player's summed bid at a gallery, -1 if none."""
+    total, cards, zeros = 0, 0, 0
+    for k in range(s.bid_count[b, area]):
+        if s.bid_player[b, area, k] == player:
+            value = s.bid_value[b, area, k]
+            total += value
+            cards += 1
+            zeros += value == 0
+    if cards == 0:
+        return -1
+    if t.zero_is_ten and cards >= 2:
+        total += 10 * zeros
+    return total
+
+
+@kernel
+def holds_tile(s, b, player, number):
+    for i in range(s.tiles_held_len[b, player]):
+        if s.tiles_held[b, player, i] == number:
+            return True
+    return False
+
+
+@kernel
 def award_painting(s, t, b, area):
-    """R5.3-R5.6 (bid_totals and gallery_winner in one pass)."""
-    n = t.num_players
-    totals = np.zeros(n, np.int64)
-    counts = np.zeros(n, np.int64)
-    zeros = np.zeros(n, np.int64)
-    count = s.bid_count[b, area]
-    for k in range(count):
-        p, v = s.bid_player[b, area, k], s.bid_value[b, area, k]
-        totals[p] += v
-        counts[p] += 1
-        if v == 0:
-            zeros[p] += 1
-    if t.zero_is_ten:
-        for p in range(n):
-            if counts[p] >= 2:
-                totals[p] += 10 * zeros[p]
+    """R5.4: highest total; ties to the matching tile's holder, else the lowest marker."""
     best, tied, winner = -1, 0, -1
-    for p in range(n):
-        if counts[p]:
-            if totals[p] > best:
-                best, tied, winner = totals[p], 1, p
-            elif totals[p] == best:
-                tied += 1
+    for p in range(t.num_players):
+        total = bid_total(s, t, b, area, p)
+        if total > best:
+            best, tied, winner = total, 1, p
+        elif total == best and total >= 0:
+            tied += 1
     painting = s.gallery_painting[b, area]
     if tied > 1:
         winner = -1
-        for p in range(n):  # the tied player holding the matching tile
-            if counts[p] and totals[p] == best:
-                for i in range(s.tiles_held_len[b, p]):
-                    if s.tiles_held[b, p, i] == painting:
-                        winner = p
-        if winner < 0:  # else the lowest marker among the tied
-            for k in range(count):
-                p = s.bid_player[b, area, k]
-                if totals[p] == best:
-                    winner = p
-                    break
+        for p in range(t.num_players):
+            if bid_total(s, t, b, area, p) == best and holds_tile(s, b, p, painting):
+                winner = p
+        for k in range(s.bid_count[b, area]):  # marker-bar order: lowest marker first
+            if winner >= 0:
+                break
+            p = s.bid_player[b, area, k]
+            if bid_total(s, t, b, area, p) == best:
+                winner = p
     length = s.collection_len[b, winner]
     s.collections[b, winner, length] = painting
     s.collection_len[b, winner] = length + 1
@@ -524,12 +541,10 @@ def total_score(s, t, b, player, best, open_symbol, open_total):
 
 
 @kernel
-def scores_row(s, t, b, out):
-    best = np.zeros(NUM_ROWS, np.int64)
-    open_symbol = np.zeros(NUM_ROWS, np.int64)
-    open_total = np.zeros(NUM_ROWS, np.int64)
+def scores_row(s, t, b, out, chains):
+    """R7 totals of game b; ``chains`` is (3, 4) int64 scratch."""
     for p in range(t.num_players):
-        out[p] = total_score(s, t, b, p, best, open_symbol, open_total)
+        out[p] = total_score(s, t, b, p, chains[0], chains[1], chains[2])
 
 
 @kernel
@@ -631,44 +646,70 @@ OBS_FIELD_NAMES = (
 
 
 @kernel
-def observe_row(s, t, b, observer, out, hidden):
-    """Fill ``out`` (2221 float32) with game b as seen by ``observer``; ``hidden`` is an
-    int64 scratch array of S * V entries."""
-    o = t.obs_offsets
-    n, areas, galleries = t.num_players, t.num_areas, t.num_galleries
-    scale = t.count_scale
-    chain_scale, score_scale = t.scales[0], t.scales[1]
+def observe_row(s, t, b, observer, out, hidden, chains):
+    """Fill ``out`` (2221 float32) with game b as seen by ``observer``; ``hidden`` (S * V)
+    and ``chains`` (3, 4) are int64 scratch."""
     out[:] = 0.0
-    hidden[:] = 0
+    observe_table(s, t, b, observer, out)
+    observe_cards(s, t, b, observer, out, hidden)
+    for r in range(t.num_players):
+        observe_seat(s, t, b, r, (observer + r) % t.num_players, out, chains)
+    for g in range(t.num_galleries):
+        observe_gallery(s, t, b, observer, g, out)
+    observe_piles(s, t, b, out)
 
-    # -- the private part: table, phase, pieces, bars, cards ---------------------------
+
+@kernel
+def observe_table(s, t, b, observer, out):
+    """num_players .. position, and the resolving area, marker and space cards."""
+    o, n = t.obs_offsets, t.num_players
     out[o[F_NUM_PLAYERS] + n - 2] = 1.0
     for r in range(n):
         out[o[F_SEAT_ACTIVE] + r] = 1.0
-    for area in range(areas):
+    for area in range(t.num_areas):
         out[o[F_AREA_EXISTS] + area] = 1.0
     phase = s.phase[b]
-    over = phase == GAME_OVER
-    distributing = phase == SHOP or phase == PICK  # noqa: SIM109 - plain compares for numba
-    if not over:
+    if phase != GAME_OVER:
         out[o[F_PHASE] + phase] = 1.0
     out[o[F_ROUND]] = np.float32(min(s.round[b], 20) / ROUND_CAP)
     out[o[F_TURNS]] = np.float32(s.turn[b] / (4.0 * n))
     for p in range(n):
-        r = (p - observer + n) % n
-        out[o[F_POSITION] + r * A + s.position[b, p]] = 1.0
+        out[o[F_POSITION] + seat_of(p, observer, n) * A + s.position[b, p]] = 1.0
+    if phase == SHOP or phase == PICK:
+        out[o[F_RES_AREA] + s.dist_area[b]] = 1.0
+        out[o[F_RES_MARKER] + s.dist_marker[b]] = 1.0
+        for v in range(V):
+            out[o[F_SPACE] + v] = np.float32(s.space_cards[b, v]) * t.count_scale
+
+
+@kernel
+def seat_of(player, observer, n):
+    """The relative seat: how many places clockwise after the observer."""
+    return (player - observer + n) % n
+
+
+@kernel
+def observe_cards(s, t, b, observer, out, hidden):
+    """hand, hidden_cards, moved_cards and the marker bars (R8: others' hands are hidden
+    during the turns, others' bids until their area is revealed)."""
+    o, n, scale = t.obs_offsets, t.num_players, t.count_scale
+    phase = s.phase[b]
+    over = phase == GAME_OVER
+    distributing = phase == SHOP or phase == PICK
+    hidden[:] = 0
+    for p in range(n):
+        r = seat_of(p, observer, n)
         for v in range(V):
             out[o[F_MOVED] + r * V + v] = np.float32(s.moved[b, p, v]) * scale
-            count = s.hands[b, p, v]
             if distributing or over or r == 0:
-                out[o[F_HAND] + r * V + v] = np.float32(count) * scale
-            else:  # R8: others' hands are hidden during the turns
-                hidden[r * V + v] += count
+                out[o[F_HAND] + r * V + v] = np.float32(s.hands[b, p, v]) * scale
+            else:
+                hidden[r * V + v] += s.hands[b, p, v]
     first_hidden_area = s.dist_area[b] + 1 if distributing else 0
-    for area in range(areas):
+    for area in range(t.num_areas):
         for k in range(s.bid_count[b, area]):
             p, value = s.bid_player[b, area, k], s.bid_value[b, area, k]
-            r = (p - observer + n) % n
+            r = seat_of(p, observer, n)
             out[o[F_OWNER] + (area * BAR + k) * S + r] = 1.0
             if p == observer or area < first_hidden_area:
                 out[o[F_VALUE] + (area * BAR + k) * V + value] = 1.0
@@ -677,58 +718,64 @@ def observe_row(s, t, b, observer, out, hidden):
     for i in range(S * V):
         if hidden[i]:
             out[o[F_HIDDEN] + i] = np.float32(hidden[i]) * scale
-    if distributing:
-        out[o[F_RES_AREA] + s.dist_area[b]] = 1.0
-        out[o[F_RES_MARKER] + s.dist_marker[b]] = 1.0
-        for v in range(V):
-            out[o[F_SPACE] + v] = np.float32(s.space_cards[b, v]) * scale
 
-    # -- the public block: seats, galleries, tiles and piles ---------------------------
-    best = np.zeros(R, np.int64)
-    open_symbol = np.zeros(R, np.int64)
-    open_total = np.zeros(R, np.int64)
-    for r in range(n):
-        p = (observer + r) % n
-        chain_rows(s, t, b, p, best, open_symbol, open_total)
-        score = 0
-        for row in range(R):
-            out[o[F_CHAIN_BEST] + r * R + row] = np.float32(best[row] / chain_scale)
-            score += best[row]
-            if open_total[row]:
-                base = o[F_CHAIN_OPEN] + (r * R + row) * (Y + 1)
-                out[base + open_symbol[row]] = 1.0
-                out[base + Y] = np.float32(open_total[row] / chain_scale)
-        for i in range(s.collection_len[b, p]):
-            out[o[F_COLLECTION] + r * P + s.collections[b, p, i] - 1] = 1.0
-        for i in range(s.tiles_held_len[b, p]):
-            out[o[F_TILES] + r * P + s.tiles_held[b, p, i] - 1] = 1.0
-        score += souvenir_points(s, t, b, p)
-        if s.start_player[b] == p:
-            out[o[F_START] + r] = 1.0
-            score += t.score_points[0]
-        out[o[F_SCORE] + r] = np.float32(score / score_scale)
-    for g in range(galleries):
-        number = s.gallery_painting[b, g + 1]
-        if number == 0:
-            continue
-        base = o[F_GALLERY_PAINTING] + g * (1 + R * Y)
-        out[base] = 1.0
-        for row in range(R):
-            symbol = t.card_symbol[number, row]
-            if symbol >= 0:
-                out[base + 1 + row * Y + symbol] = np.float32(t.card_value[number, row] / 3.0)
-        tile_slot = -1
-        for p in range(n):  # the seat holding the matching tile ...
-            for i in range(s.tiles_held_len[b, p]):
-                if s.tiles_held[b, p, i] == number:
-                    tile_slot = (p - observer + n) % n
-        if tile_slot < 0:  # ... or the pile whose top it is
-            for i in range(t.pile_sizes.shape[0]):
-                size = s.tile_pile_len[b, i]
-                if size and s.tile_piles[b, i, size - 1] == number:
-                    tile_slot = S + i
-        if tile_slot >= 0:
-            out[o[F_GALLERY_TILE] + g * (S + 4) + tile_slot] = 1.0
+
+@kernel
+def observe_seat(s, t, b, r, p, out, chains):
+    """start_card, chain_best, chain_open, collection, tiles and score of player p at
+    relative seat r."""
+    o = t.obs_offsets
+    chain_scale = t.scales[0]
+    best, open_symbol, open_total = chains[0], chains[1], chains[2]
+    chain_rows(s, t, b, p, best, open_symbol, open_total)
+    score = 0
+    for row in range(R):
+        out[o[F_CHAIN_BEST] + r * R + row] = np.float32(best[row] / chain_scale)
+        score += best[row]
+        if open_total[row]:
+            base = o[F_CHAIN_OPEN] + (r * R + row) * (Y + 1)
+            out[base + open_symbol[row]] = 1.0
+            out[base + Y] = np.float32(open_total[row] / chain_scale)
+    for i in range(s.collection_len[b, p]):
+        out[o[F_COLLECTION] + r * P + s.collections[b, p, i] - 1] = 1.0
+    for i in range(s.tiles_held_len[b, p]):
+        out[o[F_TILES] + r * P + s.tiles_held[b, p, i] - 1] = 1.0
+    score += souvenir_points(s, t, b, p)
+    if s.start_player[b] == p:
+        out[o[F_START] + r] = 1.0
+        score += t.score_points[0]
+    out[o[F_SCORE] + r] = np.float32(score / t.scales[1])
+
+
+@kernel
+def observe_gallery(s, t, b, observer, g, out):
+    """gallery_painting and gallery_tile of gallery g + 1."""
+    o = t.obs_offsets
+    number = s.gallery_painting[b, g + 1]
+    if number == 0:
+        return
+    base = o[F_GALLERY_PAINTING] + g * (1 + R * Y)
+    out[base] = 1.0
+    for row in range(R):
+        symbol = t.card_symbol[number, row]
+        if symbol >= 0:
+            out[base + 1 + row * Y + symbol] = np.float32(t.card_value[number, row] / 3.0)
+    slot = -1
+    for p in range(t.num_players):  # the seat holding the matching tile ...
+        if holds_tile(s, b, p, number):
+            slot = seat_of(p, observer, t.num_players)
+    for i in range(t.pile_sizes.shape[0]):  # ... or the pile whose top it is
+        size = s.tile_pile_len[b, i]
+        if slot < 0 and size and s.tile_piles[b, i, size - 1] == number:
+            slot = S + i
+    if slot >= 0:
+        out[o[F_GALLERY_TILE] + g * (S + 4) + slot] = 1.0
+
+
+@kernel
+def observe_piles(s, t, b, out):
+    """pile_size, pile_top and painting_pile."""
+    o = t.obs_offsets
     for i in range(t.pile_sizes.shape[0]):
         size = s.tile_pile_len[b, i]
         if size:
@@ -739,13 +786,14 @@ def observe_row(s, t, b, observer, out, hidden):
 
 # -- batched entry points -------------------------------------------------------------------
 # Each handles games lo..hi-1 and releases the GIL, so .runner.Runner can split a batch
-# over threads; games never share data.
+# over threads; games never share data. They allocate the scratch arrays the kernels use.
 @njit(cache=True, nogil=True)
 def deal_games(s, t, which, lo, hi):
     """New games in the slots where ``which`` is True."""
+    tiles = np.empty(NUM_PAINTINGS, np.int8)
     for b in range(lo, hi):
         if which[b]:
-            deal(s, t, b)
+            deal(s, t, b, tiles)
     return 0
 
 
@@ -770,31 +818,35 @@ def find_illegal(s, t, actions, active, bad, lo, hi):
 def apply_actions(s, t, actions, active, auto_reset, rewards, dones, final_scores, lo, hi):
     """Apply each active game's (legal) action; a game that ends writes its rewards and
     R7 totals and, with ``auto_reset``, is dealt anew in the same call."""
+    chains = np.empty((3, NUM_ROWS), np.int64)
+    tiles = np.empty(NUM_PAINTINGS, np.int8)
     for b in range(lo, hi):
         if not active[b]:
             continue
         apply_action(s, t, b, actions[b])
         if s.phase[b] == GAME_OVER:
             dones[b] = True
-            scores_row(s, t, b, final_scores[b])
+            scores_row(s, t, b, final_scores[b], chains)
             final_rewards_row(s, t, b, final_scores[b], rewards[b])
             if auto_reset:
-                deal(s, t, b)
+                deal(s, t, b, tiles)
     return 0
 
 
 @njit(cache=True, nogil=True)
 def observe_games(s, t, seats, out, lo, hi):
     hidden = np.empty(S * V, np.int64)
+    chains = np.empty((3, NUM_ROWS), np.int64)
     for b in range(lo, hi):
-        observe_row(s, t, b, seats[b], out[b], hidden)
+        observe_row(s, t, b, seats[b], out[b], hidden, chains)
     return 0
 
 
 @njit(cache=True, nogil=True)
 def scores(s, t, out, lo, hi):
+    chains = np.empty((3, NUM_ROWS), np.int64)
     for b in range(lo, hi):
-        scores_row(s, t, b, out[b])
+        scores_row(s, t, b, out[b], chains)
     return 0
 
 

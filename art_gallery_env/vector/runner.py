@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from concurrent.futures import ThreadPoolExecutor
 
-MIN_GAMES_PER_THREAD = 128  # below this the hand-off to a thread costs more than it saves
+MIN_GAMES_PER_THREAD = 512  # below this the hand-off to a thread costs more than it saves
 
 
 def default_threads() -> int:

@@ -1,0 +1,141 @@
+"""Decisions per second of the compiled batched engine against the Python engine, in one
+run and on all cores (numbers in docs/vector.md).
+
+Rows (random legal play at 2, 4 and 6 players):
+  python   the Python engine (legal_actions + apply), one process per core, summed
+  engine   VectorGame alone: random_actions() + step() on B games
+  obs      VectorGame with legal_mask() and observe() of the acting seat at every decision
+  train    learner steps per second, new VecEnv against today's trainer (phase B: the
+           rows are registered in TRAINING_ROWS; until then they print nan)
+
+Usage: python benchmarks/vector_throughput.py [--seconds 3] [--repeats 3] [--envs 2048]
+
+The machine is shared and noisy: every measurement is repeated, the repeats interleave
+the rows, and medians are reported; compare ratios from one run. The last line is the
+summary `vector: engine=<N>/s obs=<N>/s python=<N>/s train2p=<x>x train4p=<x>x`, where
+each number is the minimum over the table sizes (the slowest table is the one to plan for).
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import random
+import statistics
+import time
+from collections.abc import Callable
+
+import numpy as np
+
+from art_gallery_env.rules.state import new_game
+from art_gallery_env.vector import VectorGame
+from art_gallery_env.vector.runner import default_threads
+
+TABLES = (2, 4, 6)
+
+TRAINING_ROWS: dict[int, Callable[[float], float]] = {}
+"""Phase B: players -> function(seconds) returning (new VecEnv steps/s) / (today's)."""
+
+
+def python_engine_worker(args: tuple[int, float, int]) -> int:
+    """Decisions played in ``seconds`` by one process (random legal play)."""
+    players, seconds, seed = args
+    decisions, start = 0, time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        state = new_game(players, seed)
+        choose = random.Random(seed).choice
+        while not state.is_over:
+            state.apply(choose(state.legal_actions()))
+            decisions += 1
+        seed += 1
+    return decisions
+
+
+def python_rate(
+    pool: multiprocessing.pool.Pool, processes: int, players: int, seconds: float
+) -> float:
+    start = time.perf_counter()
+    jobs = [(players, seconds, 1000 * k) for k in range(processes)]
+    total = sum(pool.map(python_engine_worker, jobs))
+    return total / (time.perf_counter() - start)
+
+
+def vector_rate(game: VectorGame, seconds: float, with_obs: bool) -> float:
+    """Decisions per second (one per game per step) with or without mask + observation."""
+    masks = np.empty((game.num_envs, 47), dtype=np.bool_)
+    obs = np.empty((game.num_envs, 2221), dtype=np.float32)
+    steps, start = 0, time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        for _ in range(10):
+            if with_obs:
+                game.legal_mask(out=masks)
+                game.observe(out=obs)
+            game.step(game.random_actions())
+        steps += 10
+    return steps * game.num_envs / (time.perf_counter() - start)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=3.0, help="per measurement")
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--envs", type=int, default=2048, help="games per VectorGame")
+    parser.add_argument("--threads", type=int, default=None, help="default: all cores")
+    args = parser.parse_args()
+
+    threads = args.threads or default_threads()
+    start = time.perf_counter()
+    games = {n: VectorGame(args.envs, n, seed=n, threads=threads) for n in TABLES}
+    for game in games.values():  # compile or load from the cache, then warm up
+        vector_rate(game, 0.2, with_obs=True)
+    print(f"kernels ready in {time.perf_counter() - start:.1f} s (compile or cache load)")
+
+    rows: dict[str, list[float]] = {}
+    ctx = multiprocessing.get_context("spawn")
+    with ctx.Pool(threads) as pool:
+        pool.map(python_engine_worker, [(2, 0.1, 0)] * threads)  # start the workers
+        for _ in range(args.repeats):
+            for n in TABLES:
+                rows.setdefault(f"python {n}p", []).append(
+                    python_rate(pool, threads, n, args.seconds)
+                )
+                rows.setdefault(f"engine {n}p", []).append(
+                    vector_rate(games[n], args.seconds, with_obs=False)
+                )
+                rows.setdefault(f"obs {n}p", []).append(
+                    vector_rate(games[n], args.seconds, with_obs=True)
+                )
+                if n in TRAINING_ROWS:
+                    rows.setdefault(f"train {n}p (x today)", []).append(
+                        TRAINING_ROWS[n](args.seconds)
+                    )
+
+    medians = {name: statistics.median(values) for name, values in rows.items()}
+    print(
+        f"median of {args.repeats} runs of {args.seconds:.1f} s each; B={args.envs} games, "
+        f"{threads} threads (python: {threads} processes)"
+    )
+    print(f"{'measurement':<24} {'decisions/s':>14} {'x python':>9}")
+    print("-" * 49)
+    for name, value in medians.items():
+        players = name.split()[1]
+        if name.startswith("train"):
+            print(f"{name:<24} {value:>14.2f}")
+            continue
+        ratio = value / medians[f"python {players}"]
+        print(f"{name:<24} {value:>14,.0f} {ratio:>9.1f}")
+
+    def worst(kind: str) -> float:
+        return min(medians[f"{kind} {n}p"] for n in TABLES)
+
+    def train(n: int) -> float:
+        return medians.get(f"train {n}p (x today)", float("nan"))
+
+    print(
+        f"vector: engine={worst('engine'):.0f}/s obs={worst('obs'):.0f}/s "
+        f"python={worst('python'):.0f}/s train2p={train(2):.2f}x train4p={train(4):.2f}x"
+    )
+
+
+if __name__ == "__main__":
+    main()
