@@ -56,6 +56,7 @@ def play_differential(
     seed: int,
     *,
     all_seats: bool = False,
+    reward_mode: str = "win",
 ) -> DifferentialStats:
     """Play ``num_games`` random games in both engines at once and compare everything.
 
@@ -67,7 +68,7 @@ def play_differential(
         new_game(num_players, rng.getrandbits(63), zero_is_ten=zero_is_ten)
         for _ in range(num_games)
     ]
-    vec = VectorGame.from_states(py, seed=seed, auto_reset=False)
+    vec = VectorGame.from_states(py, seed=seed, auto_reset=False, reward_mode=reward_mode)
     encoders = [ObservationEncoder(state.cards) for state in py]
     stats = DifferentialStats(games=num_games, by_table={(num_players, zero_is_ten): num_games})
     seats = range(num_players)

@@ -99,6 +99,7 @@ def deal(s, t, b, tiles):
     for area in range(1, galleries + 1):  # [0] + [paintings.pop() for each gallery]
         left -= 1
         s.gallery_painting[b, area] = pile[left]
+        pile[left] = 0
     s.painting_pile_len[b] = left
     for i in range(NUM_PAINTINGS):
         tiles[i] = i + 1
@@ -118,11 +119,14 @@ def deal(s, t, b, tiles):
         s.position[b, p] = SHOP_AREA
         s.tiles_held_len[b, p] = 0
         s.collection_len[b, p] = 0
+        for i in range(NUM_PAINTINGS):
+            s.tiles_held[b, p, i] = 0
+            s.collections[b, p, i] = 0
         for v in range(V):
             s.hands[b, p, v] = 1
             s.moved[b, p, v] = 0
     for area in range(t.num_areas):
-        s.bid_count[b, area] = 0
+        clear_bar(s, b, area)
     s.phase[b] = MOVE
     s.round[b] = 1
     s.turn[b] = 0
@@ -131,6 +135,14 @@ def deal(s, t, b, tiles):
     s.dist_marker[b] = 0
     for v in range(V):
         s.space_cards[b, v] = 0
+
+
+@kernel
+def clear_bar(s, b, area):
+    s.bid_count[b, area] = 0
+    for k in range(BAR):
+        s.bid_player[b, area, k] = 0
+        s.bid_value[b, area, k] = 0
 
 
 # -- legal actions ----------------------------------------------------------------------
@@ -310,6 +322,7 @@ def apply_shop(s, t, b, choice):
             s.tiles_held[b, player, held] = s.tile_piles[b, pile, top]
             s.tiles_held_len[b, player] = held + 1
             s.tile_pile_len[b, pile] = top
+            s.tile_piles[b, pile, top] = 0
     s.dist_marker[b] += 1
 
 
@@ -370,7 +383,7 @@ def resolve_distribution(s, t, b):
             return
         # STAGE_PICK
         if marker == count:
-            s.bid_count[b, area] = 0  # markers return to their owners
+            clear_bar(s, b, area)  # markers return to their owners
             s.dist_area[b] = area + 1
             s.dist_stage[b] = STAGE_REVEAL
             continue
@@ -476,6 +489,7 @@ def end_round(s, t, b):
             top = s.painting_pile_len[b] - 1
             s.gallery_painting[b, area] = s.painting_pile[b, top]
             s.painting_pile_len[b] = top
+            s.painting_pile[b, top] = 0
     s.round[b] += 1
     s.turn[b] = 0
     s.round_starter[b] = s.start_player[b]

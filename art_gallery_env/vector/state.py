@@ -2,7 +2,8 @@
 
 One array per field of :class:`~art_gallery_env.rules.state.GameState`, with the game
 index first. Lists become fixed-size arrays plus a length (piles, tiles, collections) or
-a count (marker bars). Entries past a length are garbage and never read.
+a count (marker bars). Entries past a length are 0, so two slots hold the same game
+exactly when their arrays are equal (the random streams aside).
 """
 
 from __future__ import annotations
