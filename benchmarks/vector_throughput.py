@@ -20,8 +20,12 @@ from __future__ import annotations
 
 import argparse
 import multiprocessing
+import os
 import random
 import statistics
+import subprocess
+import sys
+import tempfile
 import time
 from collections.abc import Callable
 
@@ -75,13 +79,52 @@ def vector_rate(game: VectorGame, seconds: float, with_obs: bool) -> float:
     return steps * game.num_envs / (time.perf_counter() - start)
 
 
+FIRST_CALLS = """
+import time
+start = time.perf_counter()
+from art_gallery_env.vector import VectorGame
+game = VectorGame(4, 4, seed=0)
+game.legal_mask(); game.observe(); game.scores()
+game.step(game.random_actions())
+game.reset_games([True, False, False, False])
+print(time.perf_counter() - start)
+"""
+
+
+def first_call_seconds() -> tuple[float, float]:
+    """Seconds from import to every kernel having run once, in a fresh process: with an
+    empty numba cache (compile) and again with the cache it wrote (load)."""
+    with tempfile.TemporaryDirectory() as cache:
+        env = {**os.environ, "NUMBA_CACHE_DIR": cache}
+        runs = [
+            float(
+                subprocess.run(
+                    [sys.executable, "-c", FIRST_CALLS],
+                    env=env,
+                    capture_output=True,
+                    text=True,
+                    check=True,
+                ).stdout
+            )
+            for _ in range(2)
+        ]
+    return runs[0], runs[1]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=3.0, help="per measurement")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--envs", type=int, default=2048, help="games per VectorGame")
     parser.add_argument("--threads", type=int, default=None, help="default: all cores")
+    parser.add_argument(
+        "--skip-compile-time", action="store_true", help="do not time a cold numba cache"
+    )
     args = parser.parse_args()
+
+    if not args.skip_compile_time:
+        cold, cached = first_call_seconds()
+        print(f"first calls in a new process: {cold:.1f} s compiling, {cached:.1f} s from cache")
 
     threads = args.threads or default_threads()
     start = time.perf_counter()

@@ -287,6 +287,38 @@ def _leads_to(state: GameState, action: int, end: GameState) -> bool:
     return comparable(after) == comparable(end)
 
 
+def test_play_out_finishes_the_active_games_only_and_reports_their_results() -> None:
+    states = python_states(4, 6, seed=17)[:6]
+    game = VectorGame.from_states(states)
+    active = np.array([True, False, True, True, False, True])
+    rewards, scores = game.play_out(active)
+    for i, state in enumerate(states):
+        after = game.to_state(i)
+        if not active[i]:
+            assert comparable(after) == comparable(state)
+            assert not rewards[i].any() and not scores[i].any()
+            continue
+        assert after.is_over
+        check_invariants(after)
+        breakdown = after.score_breakdown()
+        assert scores[i].tolist() == [row["total"] for row in breakdown]
+        expected = np.array(final_rewards(breakdown, "win"), dtype=np.float32)
+        assert rewards[i].tolist() == expected.tolist()
+
+
+def test_masks_and_observations_of_some_games_only() -> None:
+    game = VectorGame(5, 3, seed=18)
+    advance(game, 12)
+    active = np.array([False, True, True, False, True])
+    full_masks, full_obs = game.legal_mask(), game.observe(1)
+    masks, obs = game.legal_mask(active=active), game.observe(1, active=active)
+    assert np.array_equal(masks[active], full_masks[active]) and not masks[~active].any()
+    assert np.array_equal(obs[active], full_obs[active]) and not obs[~active].any()
+    kept = np.full((5, OBSERVATION_SIZE), 7.0, dtype=np.float32)
+    game.observe(1, out=kept, active=active)
+    assert np.all(kept[~active] == 7.0) and np.array_equal(kept[active], full_obs[active])
+
+
 # -- observations -------------------------------------------------------------------
 def test_observe_takes_one_seat_for_all_or_one_per_game() -> None:
     game = VectorGame(4, 4, seed=16)

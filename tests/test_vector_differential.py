@@ -13,6 +13,7 @@ import pytest
 
 pytest.importorskip("numba", reason="the compiled engine needs the [fast] extra")
 
+from art_gallery_env.rules.cards import card_set_from_dict, default_card_set  # noqa: E402
 from art_gallery_env.vector.differential import play_differential  # noqa: E402
 
 TABLES = [(n, z) for n in range(2, 7) for z in (False, True)]
@@ -31,6 +32,19 @@ def test_every_seat_agrees_in_a_few_games(players: int, zero_is_ten: bool) -> No
 def test_score_margin_rewards_agree(players: int) -> None:
     stats = play_differential(players, False, 4, seed=players, reward_mode="score_margin")
     assert stats.games == 4
+
+
+def test_another_card_set_agrees() -> None:
+    """Card data reaches the kernels as arrays, so any valid set works: here each
+    painting carries the rows of the next one."""
+    data = default_card_set().to_dict()
+    rows = [p["rows"] for p in data["paintings"]]
+    for i, painting in enumerate(data["paintings"]):
+        painting["rows"] = rows[(i + 1) % len(rows)]
+    cards = card_set_from_dict(data)
+    assert cards.fingerprint != default_card_set().fingerprint
+    stats = play_differential(4, True, 3, seed=5, all_seats=True, card_set=cards)
+    assert stats.games == 3
 
 
 @pytest.mark.slow

@@ -17,6 +17,7 @@ import numpy as np
 from ..env.aec import final_rewards
 from ..env.observation import ObservationEncoder
 from ..rules.actions import NUM_ACTIONS
+from ..rules.cards import CardSet
 from ..rules.state import GameState, new_game
 from .game import VectorGame
 
@@ -57,6 +58,7 @@ def play_differential(
     *,
     all_seats: bool = False,
     reward_mode: str = "win",
+    card_set: CardSet | None = None,
 ) -> DifferentialStats:
     """Play ``num_games`` random games in both engines at once and compare everything.
 
@@ -65,7 +67,7 @@ def play_differential(
     of a game always for every seat."""
     rng = random.Random(seed)
     py = [
-        new_game(num_players, rng.getrandbits(63), zero_is_ten=zero_is_ten)
+        new_game(num_players, rng.getrandbits(63), zero_is_ten=zero_is_ten, card_set=card_set)
         for _ in range(num_games)
     ]
     vec = VectorGame.from_states(py, seed=seed, auto_reset=False, reward_mode=reward_mode)

@@ -119,39 +119,61 @@ class VectorGame:
         """(B,) bool: games that are over (only ever True with ``auto_reset=False``)."""
         return self.state.phase == GAME_OVER
 
-    def legal_mask(self, out: np.ndarray | None = None) -> np.ndarray:
-        """(B, 47) bool: the legal actions of each game's current player."""
-        if out is None:
-            out = np.empty((self.num_envs, NUM_ACTIONS), dtype=np.bool_)
-        elif out.shape != (self.num_envs, NUM_ACTIONS) or out.dtype != np.bool_:
-            raise ValueError(f"out must be a ({self.num_envs}, {NUM_ACTIONS}) bool array")
-        self._run(kernels.legal_masks, self.state, self.tables, out)
+    def legal_mask(
+        self, out: np.ndarray | None = None, active: np.ndarray | None = None
+    ) -> np.ndarray:
+        """(B, 47) bool: the legal actions of each game's current player. With ``active``
+        only those rows are written (the others stay as they were in ``out``, or False)."""
+        out = self._out(out, NUM_ACTIONS, np.bool_, active)
+        self._run(kernels.legal_masks, self.state, self.tables, self._check_active(active), out)
         return out
 
     def observe(
-        self, seats: int | np.ndarray | Sequence[int] | None = None, out: np.ndarray | None = None
+        self,
+        seats: int | np.ndarray | Sequence[int] | None = None,
+        out: np.ndarray | None = None,
+        active: np.ndarray | None = None,
     ) -> np.ndarray:
         """(B, 2221) float32: ``ObservationEncoder.encode(state, seat)`` for every game.
 
         ``seats``: one seat per game, or one int for all games; None means each game's
-        current player."""
+        current player. With ``active`` only those rows are written (as legal_mask)."""
+        seats_array = self._check_seats(seats)
+        out = self._out(out, OBSERVATION_SIZE, np.float32, active)
+        self._run(
+            kernels.observe_games,
+            self.state,
+            self.tables,
+            seats_array,
+            self._check_active(active),
+            out,
+        )
+        return out
+
+    def _check_seats(self, seats: int | np.ndarray | Sequence[int] | None) -> np.ndarray:
         if seats is None:
-            seats_array = self.state.current_player.astype(np.int64)
-        else:
-            seats_array = np.broadcast_to(np.asarray(seats), (self.num_envs,))
-            if seats_array.dtype.kind not in "iu":
-                raise ValueError(f"seats must be ints in 0..{self.num_players - 1}")
-            seats_array = seats_array.astype(np.int64)
-            if seats_array.min() < 0 or seats_array.max() >= self.num_players:
-                raise ValueError(
-                    f"seats must be in 0..{self.num_players - 1}, got "
-                    f"{seats_array.min()}..{seats_array.max()}"
-                )
+            return self.state.current_player.astype(np.int64)
+        array = np.broadcast_to(np.asarray(seats), (self.num_envs,))
+        if array.dtype.kind not in "iu":
+            raise ValueError(f"seats must be ints in 0..{self.num_players - 1}")
+        array = array.astype(np.int64)
+        if array.min() < 0 or array.max() >= self.num_players:
+            raise ValueError(
+                f"seats must be in 0..{self.num_players - 1}, got {array.min()}..{array.max()}"
+            )
+        return array
+
+    def _out(
+        self, out: np.ndarray | None, width: int, dtype: type, active: np.ndarray | None
+    ) -> np.ndarray:
+        shape = (self.num_envs, width)
         if out is None:
-            out = np.empty((self.num_envs, OBSERVATION_SIZE), dtype=np.float32)
-        elif out.shape != (self.num_envs, OBSERVATION_SIZE) or out.dtype != np.float32:
-            raise ValueError(f"out must be a ({self.num_envs}, {OBSERVATION_SIZE}) float32 array")
-        self._run(kernels.observe_games, self.state, self.tables, seats_array, out)
+            return (np.empty if active is None else np.zeros)(shape, dtype=dtype)
+        if out.shape != shape or out.dtype != dtype or not out.flags.c_contiguous:
+            raise ValueError(
+                f"out must be a C-contiguous {shape} {np.dtype(dtype).name} array, "
+                f"got {out.shape} {out.dtype}"
+            )
         return out
 
     def scores(self) -> np.ndarray:
@@ -168,6 +190,16 @@ class VectorGame:
         self._run(kernels.random_actions, self.state, self.tables, out)
         return out
 
+    def play_out(self, active: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """Play every (active) game to its end with random legal actions, in one compiled
+        call: a search rollout. Returns ``(rewards, final_scores)`` as ``step`` reports
+        them; the games stay over (no auto-reset) until reset or overwritten."""
+        active = self._check_active(active)
+        rewards = np.zeros((self.num_envs, self.num_players), dtype=np.float32)
+        scores = np.zeros((self.num_envs, self.num_players), dtype=np.int32)
+        self._run(kernels.play_out, self.state, self.tables, active, rewards, scores)
+        return rewards, scores
+
     # -- stepping --------------------------------------------------------------------
     def step(
         self, actions: np.ndarray | Sequence[int], active: np.ndarray | None = None
@@ -181,12 +213,7 @@ class VectorGame:
         :class:`VectorIllegalActionError` names the first such game and its legal actions.
         """
         actions = self._check_actions(actions)
-        if active is None:
-            active = np.ones(self.num_envs, dtype=np.bool_)
-        else:
-            active = np.asarray(active, dtype=np.bool_)
-            if active.shape != (self.num_envs,):
-                raise ValueError(f"active must have shape ({self.num_envs},), got {active.shape}")
+        active = self._check_active(active)
         bad = np.empty(self.num_envs, dtype=np.bool_)
         if self._run(kernels.find_illegal, self.state, self.tables, actions, active, bad):
             self._raise_illegal(int(np.argmax(bad)), actions, int(bad.sum()))
@@ -205,6 +232,14 @@ class VectorGame:
             self.final_scores,
         )
         return rewards, dones
+
+    def _check_active(self, active: np.ndarray | Sequence[bool] | None) -> np.ndarray:
+        if active is None:
+            return np.ones(self.num_envs, dtype=np.bool_)
+        active = np.asarray(active, dtype=np.bool_)
+        if active.shape != (self.num_envs,):
+            raise ValueError(f"active must have shape ({self.num_envs},), got {active.shape}")
+        return active
 
     def _check_actions(self, actions: np.ndarray | Sequence[int]) -> np.ndarray:
         array = np.asarray(actions)

@@ -812,9 +812,10 @@ def deal_games(s, t, which, lo, hi):
 
 
 @njit(cache=True, nogil=True)
-def legal_masks(s, t, out, lo, hi):
+def legal_masks(s, t, active, out, lo, hi):
     for b in range(lo, hi):
-        legal_row(s, t, b, out[b])
+        if active[b]:
+            legal_row(s, t, b, out[b])
     return 0
 
 
@@ -848,11 +849,12 @@ def apply_actions(s, t, actions, active, auto_reset, rewards, dones, final_score
 
 
 @njit(cache=True, nogil=True)
-def observe_games(s, t, seats, out, lo, hi):
+def observe_games(s, t, seats, active, out, lo, hi):
     hidden = np.empty(S * V, np.int64)
     chains = np.empty((3, NUM_ROWS), np.int64)
     for b in range(lo, hi):
-        observe_row(s, t, b, seats[b], out[b], hidden, chains)
+        if active[b]:
+            observe_row(s, t, b, seats[b], out[b], hidden, chains)
     return 0
 
 
@@ -864,23 +866,46 @@ def scores(s, t, out, lo, hi):
     return 0
 
 
+@kernel
+def random_action(s, t, b, row):
+    """A uniformly random legal action of game b from its action stream, -1 if it is
+    over; ``row`` is bool scratch of 47 entries."""
+    legal_row(s, t, b, row)
+    count = 0
+    for a in range(NUM_ACTIONS):
+        count += row[a]
+    if count == 0:
+        return -1
+    k = below(s.action_rng, b, count)
+    for a in range(NUM_ACTIONS):
+        if row[a]:
+            if k == 0:
+                return a
+            k -= 1
+    return -1  # unreachable
+
+
 @njit(cache=True, nogil=True)
 def random_actions(s, t, out, lo, hi):
-    """A uniformly random legal action per game from its action stream (-1 if over)."""
     row = np.empty(NUM_ACTIONS, np.bool_)
     for b in range(lo, hi):
-        legal_row(s, t, b, row)
-        count = 0
-        for a in range(NUM_ACTIONS):
-            count += row[a]
-        if count == 0:
-            out[b] = -1
-            continue
-        k = below(s.action_rng, b, count)
-        for a in range(NUM_ACTIONS):
-            if row[a]:
-                if k == 0:
-                    out[b] = a
-                    break
-                k -= 1
+        out[b] = random_action(s, t, b, row)
     return 0
+
+
+@njit(cache=True, nogil=True)
+def play_out(s, t, active, rewards, final_scores, lo, hi):
+    """Play each active game to its end with random legal actions (a search rollout)
+    and write its rewards and R7 totals; returns the decisions played."""
+    row = np.empty(NUM_ACTIONS, np.bool_)
+    chains = np.empty((3, NUM_ROWS), np.int64)
+    decisions = 0
+    for b in range(lo, hi):
+        if not active[b]:
+            continue
+        while s.phase[b] != GAME_OVER:
+            apply_action(s, t, b, random_action(s, t, b, row))
+            decisions += 1
+        scores_row(s, t, b, final_scores[b], chains)
+        final_rewards_row(s, t, b, final_scores[b], rewards[b])
+    return decisions
