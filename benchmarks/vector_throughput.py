@@ -28,6 +28,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+from typing import NamedTuple
 
 import numpy as np
 
@@ -41,10 +42,15 @@ TRAINING_ROWS: dict[int, Callable[[float], float]] = {}
 """Phase B: players -> function(seconds) returning (new VecEnv steps/s) / (today's)."""
 
 
-def python_engine_worker(args: tuple[int, float, int]) -> int:
-    """Decisions played in ``seconds`` by one process (random legal play)."""
+class Rate(NamedTuple):
+    per_second: float  # decisions per wall-clock second
+    cores: float  # CPU seconds used per wall-clock second (other load takes the rest)
+
+
+def python_engine_worker(args: tuple[int, float, int]) -> tuple[int, float]:
+    """Decisions played in ``seconds`` by one process (random legal play), CPU seconds."""
     players, seconds, seed = args
-    decisions, start = 0, time.perf_counter()
+    decisions, start, cpu = 0, time.perf_counter(), time.process_time()
     while time.perf_counter() - start < seconds:
         state = new_game(players, seed)
         choose = random.Random(seed).choice
@@ -52,23 +58,24 @@ def python_engine_worker(args: tuple[int, float, int]) -> int:
             state.apply(choose(state.legal_actions()))
             decisions += 1
         seed += 1
-    return decisions
+    return decisions, time.process_time() - cpu
 
 
 def python_rate(
     pool: multiprocessing.pool.Pool, processes: int, players: int, seconds: float
-) -> float:
+) -> Rate:
     start = time.perf_counter()
     jobs = [(players, seconds, 1000 * k) for k in range(processes)]
-    total = sum(pool.map(python_engine_worker, jobs))
-    return total / (time.perf_counter() - start)
+    results = pool.map(python_engine_worker, jobs)
+    wall = time.perf_counter() - start
+    return Rate(sum(d for d, _ in results) / wall, sum(c for _, c in results) / wall)
 
 
-def vector_rate(game: VectorGame, seconds: float, with_obs: bool) -> float:
+def vector_rate(game: VectorGame, seconds: float, with_obs: bool) -> Rate:
     """Decisions per second (one per game per step) with or without mask + observation."""
     masks = np.empty((game.num_envs, 47), dtype=np.bool_)
     obs = np.empty((game.num_envs, 2221), dtype=np.float32)
-    steps, start = 0, time.perf_counter()
+    steps, start, cpu = 0, time.perf_counter(), time.process_time()
     while time.perf_counter() - start < seconds:
         for _ in range(10):
             if with_obs:
@@ -76,7 +83,8 @@ def vector_rate(game: VectorGame, seconds: float, with_obs: bool) -> float:
                 game.observe(out=obs)
             game.step(game.random_actions())
         steps += 10
-    return steps * game.num_envs / (time.perf_counter() - start)
+    wall = time.perf_counter() - start
+    return Rate(steps * game.num_envs / wall, (time.process_time() - cpu) / wall)
 
 
 FIRST_CALLS = """
@@ -133,7 +141,7 @@ def main() -> None:
         vector_rate(game, 0.2, with_obs=True)
     print(f"kernels ready in {time.perf_counter() - start:.1f} s (compile or cache load)")
 
-    rows: dict[str, list[float]] = {}
+    rows: dict[str, list[Rate]] = {}
     ctx = multiprocessing.get_context("spawn")
     with ctx.Pool(threads) as pool:
         pool.map(python_engine_worker, [(2, 0.1, 0)] * threads)  # start the workers
@@ -150,29 +158,38 @@ def main() -> None:
                 )
                 if n in TRAINING_ROWS:
                     rows.setdefault(f"train {n}p (x today)", []).append(
-                        TRAINING_ROWS[n](args.seconds)
+                        Rate(TRAINING_ROWS[n](args.seconds), float("nan"))
                     )
 
-    medians = {name: statistics.median(values) for name, values in rows.items()}
+    medians = {
+        name: Rate(
+            statistics.median(r.per_second for r in values),
+            statistics.median(r.cores for r in values),
+        )
+        for name, values in rows.items()
+    }
     print(
         f"median of {args.repeats} runs of {args.seconds:.1f} s each; B={args.envs} games, "
-        f"{threads} threads (python: {threads} processes)"
+        f"{threads} threads (python: {threads} processes); 'cores' is the CPU time the row "
+        f"got per second (the rest went to other processes on this shared machine)"
     )
-    print(f"{'measurement':<24} {'decisions/s':>14} {'x python':>9}")
-    print("-" * 49)
-    for name, value in medians.items():
-        players = name.split()[1]
+    print(f"{'measurement':<22} {'decisions/s':>12} {'x python':>9} {'cores':>6} {'per core':>10}")
+    print("-" * 63)
+    for name, rate in medians.items():
         if name.startswith("train"):
-            print(f"{name:<24} {value:>14.2f}")
+            print(f"{name:<22} {rate.per_second:>12.2f}")
             continue
-        ratio = value / medians[f"python {players}"]
-        print(f"{name:<24} {value:>14,.0f} {ratio:>9.1f}")
+        ratio = rate.per_second / medians[f"python {name.split()[1]}"].per_second
+        print(
+            f"{name:<22} {rate.per_second:>12,.0f} {ratio:>9.1f} {rate.cores:>6.2f} "
+            f"{rate.per_second / rate.cores:>10,.0f}"
+        )
 
     def worst(kind: str) -> float:
-        return min(medians[f"{kind} {n}p"] for n in TABLES)
+        return min(medians[f"{kind} {n}p"].per_second for n in TABLES)
 
     def train(n: int) -> float:
-        return medians.get(f"train {n}p (x today)", float("nan"))
+        return medians.get(f"train {n}p (x today)", Rate(float("nan"), 0.0)).per_second
 
     print(
         f"vector: engine={worst('engine'):.0f}/s obs={worst('obs'):.0f}/s "

@@ -90,7 +90,7 @@ class VectorGame:
 
     def reset_games(self, which: np.ndarray | Sequence[bool]) -> None:
         """Deal new games in the slots where ``which`` is True (for ``auto_reset=False``)."""
-        which = np.asarray(which, dtype=np.bool_)
+        which = np.ascontiguousarray(which, dtype=np.bool_)
         if which.shape != (self.num_envs,):
             raise ValueError(f"which must have shape ({self.num_envs},), got {which.shape}")
         self._run(kernels.deal_games, self.state, self.tables, which)
@@ -236,7 +236,7 @@ class VectorGame:
     def _check_active(self, active: np.ndarray | Sequence[bool] | None) -> np.ndarray:
         if active is None:
             return np.ones(self.num_envs, dtype=np.bool_)
-        active = np.asarray(active, dtype=np.bool_)
+        active = np.ascontiguousarray(active, dtype=np.bool_)
         if active.shape != (self.num_envs,):
             raise ValueError(f"active must have shape ({self.num_envs},), got {active.shape}")
         return active
@@ -249,7 +249,7 @@ class VectorGame:
             raise ValueError(
                 f"actions must be ints in 0..{NUM_ACTIONS - 1}, got dtype {array.dtype}"
             )
-        return array.astype(np.int64, copy=False)
+        return np.ascontiguousarray(array, dtype=np.int64)
 
     def _raise_illegal(self, game: int, actions: np.ndarray, how_many: int) -> None:
         action = int(actions[game])
