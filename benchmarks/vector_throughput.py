@@ -21,7 +21,6 @@ from __future__ import annotations
 import argparse
 import multiprocessing
 import os
-import random
 import statistics
 import subprocess
 import sys
@@ -31,8 +30,8 @@ from collections.abc import Callable
 from typing import NamedTuple
 
 import numpy as np
+from env_throughput import engine_run  # this folder: the Python engine's row
 
-from art_gallery_env.rules.state import new_game
 from art_gallery_env.vector import VectorGame
 from art_gallery_env.vector.runner import default_threads
 
@@ -47,25 +46,20 @@ class Rate(NamedTuple):
     cores: float  # CPU seconds used per wall-clock second (other load takes the rest)
 
 
-def python_engine_worker(args: tuple[int, float, int]) -> tuple[int, float]:
-    """Decisions played in ``seconds`` by one process (random legal play), CPU seconds."""
-    players, seconds, seed = args
-    decisions, start, cpu = 0, time.perf_counter(), time.process_time()
-    while time.perf_counter() - start < seconds:
-        state = new_game(players, seed)
-        choose = random.Random(seed).choice
-        while not state.is_over:
-            state.apply(choose(state.legal_actions()))
-            decisions += 1
-        seed += 1
-    return decisions, time.process_time() - cpu
+def python_engine_worker(args: tuple[int, float]) -> tuple[float, float]:
+    """Decisions and CPU seconds of one process playing random legal games (the engine
+    row of env_throughput.py) for ``seconds``."""
+    players, seconds = args
+    start, cpu = time.perf_counter(), time.process_time()
+    rate = engine_run(players, seconds)
+    return rate * (time.perf_counter() - start), time.process_time() - cpu
 
 
 def python_rate(
     pool: multiprocessing.pool.Pool, processes: int, players: int, seconds: float
 ) -> Rate:
     start = time.perf_counter()
-    jobs = [(players, seconds, 1000 * k) for k in range(processes)]
+    jobs = [(players, seconds)] * processes
     results = pool.map(python_engine_worker, jobs)
     wall = time.perf_counter() - start
     return Rate(sum(d for d, _ in results) / wall, sum(c for _, c in results) / wall)
@@ -144,7 +138,7 @@ def main() -> None:
     rows: dict[str, list[Rate]] = {}
     ctx = multiprocessing.get_context("spawn")
     with ctx.Pool(threads) as pool:
-        pool.map(python_engine_worker, [(2, 0.1, 0)] * threads)  # start the workers
+        pool.map(python_engine_worker, [(2, 0.1)] * threads)  # start the workers
         for _ in range(args.repeats):
             for n in TABLES:
                 rows.setdefault(f"python {n}p", []).append(
