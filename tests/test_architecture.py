@@ -23,6 +23,7 @@ LAYERS = {
     f"{TOP}.files": 0,
     f"{TOP}.rules": 0,
     f"{TOP}.env": 1,
+    f"{TOP}.vector": 2,  # the compiled batched engine: rules' twin, observes like env
     TOP: 1,  # the package's __init__ re-exports the env and the engine
     f"{TOP}.gallerist": 1,  # the second game: its package re-exports its env and engine
     f"{TOP}.gallerist.rules": 0,
@@ -96,7 +97,13 @@ def graph() -> dict[str, set[str]]:
     modules = project_modules()
     edges = {}
     for name, path in modules.items():
-        targets = {t for t in imported_names(name, path) if t in modules and t != name}
+        # A module's own parent packages are imported before it in any case (``from .
+        # import x`` names the parent too): such edges are not dependencies.
+        targets = {
+            t
+            for t in imported_names(name, path)
+            if t in modules and t != name and not name.startswith(t + ".")
+        }
         edges[name] = targets
     return edges
 
