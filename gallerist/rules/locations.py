@@ -107,6 +107,7 @@ def can_act(s: GameState, p: int, action: int, arriving: int = EMPTY) -> bool:
 
 def start_action(s: GameState, p: int, action: int) -> None:
     """Push the first decision of location action ``action`` (its legality was checked)."""
+    s.round_active = True  # G15.3
     s.events.append(("action", {"player": p, "action": action}))
     if action == DISCOVER:
         s.frames.append((F_ARTIST, p, P_DISCOVER, 0))

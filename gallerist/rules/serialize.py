@@ -61,7 +61,7 @@ if TYPE_CHECKING:
     from .state import GameState
 
 FORMAT = "art-gallery-env/gallerist-state"
-VERSION = 1
+VERSION = 2  # 2: round_active (G15.3)
 
 # frame kind -> number of ints after the kind (None: at least 2, for A_TICKETS)
 _FRAME_ARITY = {
@@ -73,7 +73,7 @@ _FRAME_ARITY = {
 }  # fmt: skip
 _SCALAR_BOOLS = (
     "end_triggered", "final_round", "intermediate_pending", "intermediate_done", "over",
-    "lacerda_kicked", "lacerda_next_lower",
+    "lacerda_kicked", "lacerda_next_lower", "round_active",
 )  # fmt: skip
 
 

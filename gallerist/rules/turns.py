@@ -32,6 +32,9 @@ if TYPE_CHECKING:
 
 MAX_ROUNDS = 40
 """G15.3 [decision]: a game that has not triggered its end by this round ends as if it had."""
+END_REASONS = ("conditions", "no_action", "round_limit")
+"""Why the end was triggered: G15.1 (solo: G17.5), a round without any location action,
+the round limit (both G15.3)."""
 
 
 def start_tile(s: GameState, p: int) -> None:
@@ -96,14 +99,23 @@ def _next_turn(s: GameState, p: int) -> None:
     n = s.num_players
     nxt = (p + 1) % n
     s.turn += 1
+    round_over = nxt == s.start_player
     if not s.end_triggered:
         met = end_conditions(s)
-        if (met[0] if s.solo else sum(met) >= 2) or (
-            s.round >= MAX_ROUNDS and nxt == s.start_player
-        ):
+        reason = None
+        if met[0] if s.solo else sum(met) >= 2:
+            reason = "conditions"
+        elif round_over and not s.round_active:  # G15.3: nobody could act all round
+            reason = "no_action"
+        elif round_over and s.round >= MAX_ROUNDS:
+            reason = "round_limit"
+        if reason is not None:
             s.end_triggered = True
-            s.events.append(("end_triggered", {"round": s.round, "conditions": met}))
-    if nxt == s.start_player:  # the round is over
+            s.events.append(
+                ("end_triggered", {"round": s.round, "conditions": met, "reason": reason})
+            )
+    if round_over:
+        s.round_active = False
         if s.final_round:
             s.frames.append((A_GAME_OVER,))
             s.frames.append((A_AUCTION,))
