@@ -9,10 +9,14 @@ same table.
 
 from __future__ import annotations
 
+import hashlib
+import json
+
 import numpy as np
 
 from art_gallery_env.env.observation import Field
 
+from ..rules.actions import NUM_ACTIONS
 from ..rules.data import (
     BONUS_KINDS,
     MARKET_COLUMNS,
@@ -170,3 +174,16 @@ def decode_observation(vector: np.ndarray) -> dict[str, np.ndarray]:
             f"expected an observation of shape ({OBSERVATION_SIZE},), got {vector.shape}"
         )
     return {f.name: vector[f.offset : f.offset + f.size].reshape(f.shape) for f in FIELDS}
+
+
+def layout_fingerprint() -> str:
+    """A stable id of the Gallerist's observation and action layout a policy was trained
+    on (as ``art_gallery_env.agents.policy_format.layout_fingerprint`` for Art Gallery).
+
+    sha256 of the game's name, the field names and shapes in order, and the number of
+    actions: any change to either layout changes it, and it never equals Art Gallery's,
+    so a checkpoint of the other game or of an older layout is rejected, not misread.
+    """
+    layout = ["gallerist", [[f.name, list(f.shape)] for f in FIELDS], NUM_ACTIONS]
+    text = json.dumps(layout, separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
