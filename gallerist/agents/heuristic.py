@@ -1,6 +1,8 @@
-"""A Gallerist player by one-turn lookahead: try each legal action on a determinized world
-(G18), finish the own pending sub-decisions greedily, and keep the action whose result a
-hand-written evaluation likes best.
+"""A Gallerist player by lookahead on a determinized world of its information set (G18):
+try each legal action, finish the own pending sub-decisions greedily, and keep the action
+whose result a hand-written evaluation likes best. In a solo game a choice on a turn's
+menu is also valued by the best action of the following turn (Lacerda's moves between
+them are the engine's).
 
 The evaluation (:func:`evaluate`) estimates the money a seat will end with: its cash, the
 end-of-game value of what it holds now (exhibited works at their sales value, with credit
@@ -17,6 +19,7 @@ only the own seat's information set: the world comes from
 
 from __future__ import annotations
 
+import math
 import random
 from dataclasses import dataclass, fields, replace
 
@@ -24,9 +27,9 @@ import numpy as np
 
 from art_gallery_env.agents.base import Agent, legal_from_mask
 
-from ..rules.data import COLLECTOR, INVESTOR, VIP, GameData, Goal
+from ..rules.data import COLLECTOR, INVESTOR, NUM_COLOURS, VIP, GameData, Goal
 from ..rules.effects import assistant_code, renowned_value
-from ..rules.game import auction_order, auction_totals
+from ..rules.game import auction_totals
 from ..rules.hidden import PlayerView
 from ..rules.scoring import (
     goal_complete,
@@ -55,17 +58,20 @@ class HeuristicParams:
     influence_use: float = 0.3  # on top of its end-of-game money
     partial_goal: float = 0.3  # share of a goal's value per filled part
     fame_progress: float = 0.6  # share of the next star's value earned on the way to it
-    auction_win: float = 0.8  # share of the renowned work's value counted while winning
+    auction_win: float = 1.0  # share of the renowned work's value counted while winning
+    auction_scale: float = 6.0  # softness of the chance to keep an easel, in money offered
+    renowned_floor: float = 11.0  # the least a renowned work is counted at
     pending_tile: float = 3.0
     liquidity: float = 0.5  # extra per money in hand up to ``liquidity_cap`` (it buys actions)
     liquidity_cap: float = 10.0
     sale_plan: float = 0.5  # share of an Art Dealer goal's progress a possible sale counts
-    masterpiece_hope: float = 6.0  # per exhibited work, scaled by its artist's fame above 10
+    masterpiece_hope: float = 12.0  # per exhibited work, times (fame / 19) ** hope_power
+    hope_power: float = 3.0
     horizon: float = 8.0  # rounds left below which future-only assets lose value
-    solo_tile: float = 6.0  # solo: credit per reputation tile toward the goal's count
-    solo_masterpiece: float = 10.0  # solo: credit per masterpiece toward the goal's count
-    solo_card_goal: float = 6.0  # solo: credit for the first Curator and Art Dealer goal
-    solo_time: float = 0.0  # solo: per box-office ticket left (the game ends when none is)
+    solo_tile: float = 12.0  # solo: credit per reputation tile toward the goals' count
+    solo_masterpiece: float = 20.0  # solo: credit per masterpiece toward the goals' count
+    solo_card_goal: float = 20.0  # solo: per card, times the share of its closest goal done
+    solo_time: float = 1.0  # solo: per box-office ticket left (the game ends when none is)
     solo_level: float = 40.0  # solo: credit per goal level reached (G17.6)
     lookahead: int = 1  # solo: 1 = weigh a turn's choices by the best next turn too
     max_subdecisions: int = 8
@@ -127,7 +133,7 @@ def rounds_left(s: GameState) -> float:
         return 0.0
     if s.end_triggered:
         return 1.0
-    total = sum(s.data.tickets_per_colour[s.num_players - 1] for _ in range(3))
+    total = NUM_COLOURS * s.data.tickets_per_colour[s.num_players - 1]
     office = sum(s.box_office) / max(1, total)
     if s.solo:
         return 26.0 * office
@@ -138,21 +144,26 @@ def rounds_left(s: GameState) -> float:
 
 
 def _auction_value(s: GameState, p: int, params: HeuristicParams) -> float:
-    """The renowned work this seat's offers would take now, counted as it scores (G16.2:
-    its value at the auction and again as exhibited), times ``auction_win`` and a
-    confidence that grows with the lead over the next bidder."""
+    """The renowned work this seat's offers may take (G16.2), counted as it scores (its
+    value at the auction and again as exhibited; at least ``renowned_floor``, as the
+    form's artists may still rise), times ``auction_win`` and a chance of keeping a place
+    among the easels: certain in a solo game (nobody else bids, G17.7), else growing
+    smoothly with the lead over the best other offer that would take the last easel."""
+    easels = len(s.easels)
     totals = auction_totals(s)
-    if p not in totals or not s.easels:
+    mine = totals[p][0] if p in totals else 0
+    if not easels or not mine:
         return 0.0
-    order = auction_order(s)
-    rank = order.index(p)
-    if rank >= len(s.easels):
-        return 0.0
-    value = sorted((renowned_value(s, w) for w in s.easels), reverse=True)[rank]
-    behind = order[rank + 1] if rank + 1 < len(order) else None
-    lead = totals[p][0] - (totals[behind][0] if behind is not None else 0)
-    confidence = min(1.0, 0.6 + 0.1 * lead)
-    return params.auction_win * confidence * 2 * value
+    others = sorted((t[0] for o, t in totals.items() if o != p), reverse=True)
+    ahead = sum(1 for t in others if t > mine)
+    values = sorted((renowned_value(s, w) for w in s.easels), reverse=True)
+    value = max(values[min(ahead, easels - 1)], params.renowned_floor)
+    if s.solo:
+        chance = 1.0
+    else:
+        rival = others[easels - 1] if len(others) >= easels else 0
+        chance = 1.0 / (1.0 + math.exp(-(mine - rival) / params.auction_scale))
+    return params.auction_win * chance * 2 * value
 
 
 def _solo_goal_credit(
@@ -210,13 +221,14 @@ def evaluate(s: GameState, p: int, params: HeuristicParams) -> float:
 def _held_value(s: GameState, p: int, params: HeuristicParams, future: float) -> float:
     """Cash, influence, exhibited works, the board's scoring now, and assets for later."""
     d = s.data
+    top = d.celebrity_fame
     v = float(s.money[p]) + params.liquidity * future * min(s.money[p], params.liquidity_cap)
     v += d.influence_money[s.influence[p]] + params.influence_use * future * s.influence[p]
     for w in s.gallery[p]:
         artist = s.work_artist[w]
         v += smooth_value(s, artist, params.fame_progress)
-        if not s.celebrity[artist] and s.fame[artist] > 10:
-            v += params.masterpiece_hope * future * (s.fame[artist] - 10) / 9
+        if not s.celebrity[artist]:  # on the way to a masterpiece (G13.2)
+            v += params.masterpiece_hope * future * (s.fame[artist] / top) ** params.hope_power
     rep_money, rep_influence = reputation_scores(s, p)
     v += rep_money + 0.5 * rep_influence
     v += majority_money(s).get(p, 0)

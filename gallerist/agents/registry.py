@@ -34,8 +34,7 @@ def make_heuristic(seed: int | None = None, **options: str) -> Agent:
     for key, value in options.items():
         if key not in valid:
             raise ValueError(
-                f"unknown option {key!r} for agent 'heuristic'; valid options: "
-                f"{', '.join(valid)}"
+                f"unknown option {key!r} for agent 'heuristic'; valid options: {', '.join(valid)}"
             )
         try:
             values[key] = float(value)

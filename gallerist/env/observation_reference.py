@@ -322,3 +322,14 @@ def write_own_cards(s: GameState, v: np.ndarray, observer: int) -> None:
         v[_O["own_goals"] + i] = float(done)
     for i, done in enumerate(dealer[:5]):
         v[_O["own_goals"] + 5 + i] = float(done)
+
+
+class ReferenceEncoder:
+    """:func:`encode_reference` with the encoder interface (``encode``, ``reset``): to
+    measure or check the fast encoder against it inside an env."""
+
+    def reset(self) -> None:
+        pass
+
+    def encode(self, s: GameState, observer: int) -> np.ndarray:
+        return encode_reference(s, observer)
