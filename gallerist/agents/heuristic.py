@@ -65,13 +65,15 @@ class HeuristicParams:
     liquidity: float = 0.5  # extra per money in hand up to ``liquidity_cap`` (it buys actions)
     liquidity_cap: float = 10.0
     sale_plan: float = 0.5  # share of an Art Dealer goal's progress a possible sale counts
-    masterpiece_hope: float = 12.0  # per exhibited work, times (fame / 19) ** hope_power
-    hope_power: float = 3.0
     horizon: float = 8.0  # rounds left below which future-only assets lose value
     solo_tile: float = 12.0  # solo: credit per reputation tile toward the goals' count
     solo_masterpiece: float = 20.0  # solo: credit per masterpiece toward the goals' count
+    solo_hope: float = 12.0  # solo: per exhibited work, times (fame / 19) ** hope_power
+    hope_power: float = 3.0
     solo_card_goal: float = 20.0  # solo: per card, times the share of its closest goal done
     solo_time: float = 1.0  # solo: per box-office ticket left (the game ends when none is)
+    solo_reserve: float = 3.0  # solo: cost per money short of ``solo_reserve_money``
+    solo_reserve_money: float = 4.0  # (cash plus what influence can pay)
     solo_level: float = 40.0  # solo: credit per goal level reached (G17.6)
     lookahead: int = 1  # solo: 1 = weigh a turn's choices by the best next turn too
     max_subdecisions: int = 8
@@ -180,7 +182,13 @@ def _solo_goal_credit(
     credit = params.solo_tile * min(tiles, need_tiles)
     credit += params.solo_masterpiece * min(masterpieces, need_mp)
     credit += params.solo_card_goal * sum(card_progress)
-    return credit + params.solo_time * sum(s.box_office)
+    if not s.end_triggered:  # the rounds still to play (an early end loses them)
+        credit += params.solo_time * sum(s.box_office)
+        # a player without money or influence may have no action left: a round of passes
+        # ends the game (G15.3)
+        means = s.money[p] + d.money_below[s.influence[p]]
+        credit -= params.solo_reserve * max(0.0, params.solo_reserve_money - means)
+    return credit
 
 
 def _goal_progress(goal: Goal, forms: list[int]) -> float:
@@ -227,8 +235,8 @@ def _held_value(s: GameState, p: int, params: HeuristicParams, future: float) ->
     for w in s.gallery[p]:
         artist = s.work_artist[w]
         v += smooth_value(s, artist, params.fame_progress)
-        if not s.celebrity[artist]:  # on the way to a masterpiece (G13.2)
-            v += params.masterpiece_hope * future * (s.fame[artist] / top) ** params.hope_power
+        if s.solo and not s.celebrity[artist]:  # on the way to a masterpiece (G13.2)
+            v += params.solo_hope * future * (s.fame[artist] / top) ** params.hope_power
     rep_money, rep_influence = reputation_scores(s, p)
     v += rep_money + 0.5 * rep_influence
     v += majority_money(s).get(p, 0)
