@@ -6,13 +6,15 @@ of this one (a test compares them on thousands of states at every table size and
 with observers and games interleaved, and golden hashes pin the output).
 
 A decision changes only a few parts of the board. For each observer the encoder keeps its
-last vector and a copy of the state lists each part was built from (artists, works on
-offer, visitors and tickets, contract display, market, the seats' boards, their public
-scores, the observer's cards); a call compares the state's lists with those copies (list
-equality, done in C) and rewrites only the parts that differ, with the reference's
-writers. The turn and the seats' cash and influence, which change at most decisions, are
-written every time. Comparisons are by value, never by object identity, so the encoder is
-exact for any sequence of states from any games.
+last vector and a copy of the state lists each part was built from (pieces on the board,
+artists, works on offer, visitors and tickets, contract display, market, the seats'
+boards and economy, the observer's cards); a call compares the state's lists with those
+copies (list equality, done in C) and rewrites only the parts that differ, mostly with the
+reference's writers. Parts that do not depend on the observer (artists, works, display,
+each seat's board and the fixed parts of its public score) are kept once for all
+observers. Only the pending decision is written every time. Comparisons are by value,
+never by object identity, so the encoder is exact for any sequence of states from any
+games.
 """
 
 from __future__ import annotations
