@@ -6,7 +6,14 @@ and ``reset(seed)``. Build them by name with :func:`~agents.registry.make_agent`
 """
 
 from .base import Agent
-from .heuristic import HeuristicAgent, HeuristicParams, HeuristicPolicy
+from .heuristic import (
+    HeuristicAgent,
+    HeuristicParams,
+    HeuristicPolicy,
+    HeuristicV1Params,
+    HeuristicV1Policy,
+    heuristic_policy,
+)
 from .ismcts import ISMCTSAgent
 from .policy import CheckpointError, PolicyAgent, layout_fingerprint, load_policy
 from .random_agent import RandomAgent
@@ -18,10 +25,13 @@ __all__ = [
     "HeuristicAgent",
     "HeuristicParams",
     "HeuristicPolicy",
+    "HeuristicV1Params",
+    "HeuristicV1Policy",
     "ISMCTSAgent",
     "PolicyAgent",
     "RandomAgent",
     "agent_names",
+    "heuristic_policy",
     "layout_fingerprint",
     "load_policy",
     "make_agent",

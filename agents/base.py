@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from typing import Any
 
 import numpy as np
 
@@ -35,6 +36,15 @@ class Agent(ABC):
         self, observation: np.ndarray, action_mask: np.ndarray, view: PlayerView | None = None
     ) -> int:
         """Return an action id whose mask entry is 1."""
+
+    def explain(self) -> dict[str, Any] | None:
+        """Why the last ``act`` chose what it did, as a JSON-ready dict, or None for an
+        agent with nothing to show. Checkpoints give their top actions' probabilities (and
+        a value estimate if they have a value head), search agents their root visit counts.
+        Records (``eval --save-games --insight``) and the web app store and show it without
+        knowing agent types. It is computed from the seat's own inputs only, so it is as
+        private as the seat's hand until R8 makes that public."""
+        return None
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.name!r})"

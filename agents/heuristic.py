@@ -1,383 +1,289 @@
-"""A rule-based player written from the rules (R4-R7); also the search agent's rollout policy.
+"""The rule-based player (version 2, the default ``heuristic``); also the search agent's
+rollout policy.
 
-The strategy (also in ``docs/agents.md``, section "Heuristic strategy"):
+Version 2 keeps version 1's valuation of paintings, bids and cards
+(:mod:`.heuristic_v1`) and makes it aware of the clock and the standings
+(:mod:`.clock`): how close the R6.3 end is and who leads by R7 so far. The strategy (also in
+``docs/agents.md``, section "Heuristic strategy"):
 
-* **Paintings** are worth what they add to the own collection (R7.1): for every row, the
-  points the chain at the collection's right end would add to that row's best chain, plus a
-  share ``potential`` of the growth (or loss, when the painting breaks it) of that open chain,
-  which may still grow later. A painting whose souvenir the player holds is worth 2 more
-  (R7.2: 3 instead of 1). Taking a painting another player wants is worth a share
-  ``denial`` of its value to them.
-* **Bids** (R4.4, R5.3, R5.4): for every reachable area and every card, estimate the chance
-  to win the gallery: own total against each rival's total there, where a rival's face-down
-  card counts as the mean of the cards that rival could still have (that multiset is public,
-  R8), plus a threat from rivals who still have turns this round. The turn's value is the
-  rise in expected painting value that bid buys, minus the cards' cost.
-* **Cards** (R5.2, R5.5, R7.3): a bid card stays put when the player holds the area's first
-  marker (it picks first and can take it back); otherwise the card is likely lost to the
-  rival who picks first, which costs ``card_cost`` per pip above what that rival leaves.
-  Movement cards come back at the round's end, so moving only costs a little flexibility
-  (``move_cost`` per pip). The highest card is kept as the last card when it can win the
-  start card (R4.7, worth 3 points at the end, R7.4, and the first turn of every round).
-* **Shop** (R5.1): a Shop bid is worth the best set of top tiles the card pays for, each tile
-  valued 3 if its painting is in the own collection, more than 1 if its painting hangs in a
-  gallery now, 1 otherwise, plus a bonus for tiles whose painting a rival holds (denial).
-  Since an alone bidder takes its own card back, the Shop is a cheap way to cycle cards.
-* **Shop choices** take the most valuable tiles; **card picks** take the highest card.
+* **Tiles are the main resource.** A game is a race for tiles: R6.3(b) ends it when the cheap
+  piles are empty, usually after 4-6 rounds. A tile is worth its R7.2 points: 1, or 3 when its
+  painting ends in the own collection: certainly if it is there already, with chance
+  ``tile_win`` (at 2 players; scaled by 2/N) if it hangs in a gallery now, and with chance
+  ``win_later`` × the share of the painting pile still drawn before the end (from the clock)
+  if it has not been seen. The tiles of the piles that end the game will all be taken, by
+  somebody, so a tile also denies its value to a rival: ``tile_pool`` × 1/(N-1) of what it is
+  worth to them (3 to a rival who holds its painting). ``tile_bonus`` per tile covers what
+  this leaves out (a tile also breaks R5.4 and R7.5 ties, and a lone Shop bid returns its
+  card); it was set by measurement.
+* **Denial of the rusher:** a rival racing for tiles to end the game early is met by that
+  valuation: every tile it would take is worth its points to us plus the denial share, so the
+  heuristic contests the Shop instead of leaving it the cheap piles; and with the painting
+  ``denial`` lowered from version 1's 0.6 to 0.45 it spends fewer bids on paintings that a
+  rusher would not have taken anyway.
+* **Ending the game:** a Shop choice that empties the last pile R6.3(b) needs ends the game at
+  this round's end. Its tiles then count their points only, plus what the end does to the win
+  chance, which is good when leading and bad when behind: a logistic of the lead after the
+  choice (own R7 score so far minus the best rival's) over spread ``end_scale`` if the game
+  ends now, growing by ``later_scale`` per sqrt(round) if it goes on; the difference is turned
+  into points at the rate a point of lead is worth if it goes on, times ``end_weight``. This
+  applies only when leaving the tile would keep the game going: if a rival's later marker in
+  this Shop (its card is revealed) can take it, the choice is about the tiles alone.
+* **Open chains are worth less as the end nears:** version 1's ``potential`` share of an open
+  chain's growth is scaled by the expected rounds left, up to ``pot_rounds``, and is 0 in the
+  last round.
+* **The last round:** keeping the highest card for the start card is worth ``start_final``
+  (3 points, R7.4) instead of ``start_card``, and a bid card likely lost to a rival costs
+  ``cost_final`` per pip (R7.3: the hand scores a quarter of its pips), weighted by the
+  chance that this round is the last.
+* **Bids** cost ``bid_cost`` per pip on top of version 1's card cost: a high card spent where a
+  low one does as well is missing for the rest of the round, for the start card and for the
+  final hand.
 
-It reads only what the acting seat may know: public facts, its own hand and bids, and each
-rival's *multiset* of unlocated cards (R8). :class:`HeuristicAgent` gets those from a
-determinized world of its :class:`~art_gallery_env.rules.hidden.PlayerView`, so two states
-in one information set give the same decision for the same seed.
+Everything else (winning galleries, card costs and picks, moves) is version 1's. It reads only
+what the acting seat may know (R8): public facts, its own hand and bids, each rival's
+*multiset* of unlocated cards; :class:`HeuristicAgent` gets those from a determinized world of
+its :class:`~art_gallery_env.rules.hidden.PlayerView`, so two states in one information set
+give the same decision for the same seed.
 """
 
 from __future__ import annotations
 
 import math
 import random
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass
 
 import numpy as np
 
 from art_gallery_env.rules.actions import (
-    BID_BASE,
     NUM_CARD_VALUES,
+    PILE_MARKS,
     SHOP_BASE,
-    SHOP_CHOICE_COST,
     SHOP_CHOICE_PILES,
 )
-from art_gallery_env.rules.board import (
-    MARKER_BAR_SIZE,
-    SHOP_AREA,
-    TURNS_PER_ROUND,
-    move_destinations,
-)
-from art_gallery_env.rules.cards import NUM_ROWS, CardSet
+from art_gallery_env.rules.board import SHOP_AREA, empty_piles_ending_game
 from art_gallery_env.rules.hidden import PlayerView
-from art_gallery_env.rules.phases import BID, MOVE, PICK, SHOP
 from art_gallery_env.rules.scoring import (
     MATCHED_SOUVENIR_POINTS,
     UNMATCHED_SOUVENIR_POINTS,
-    ChainSummary,
-    RowEntries,
-    chain_summary,
+    souvenir_points,
 )
 from art_gallery_env.rules.state import GameState
 
 from .base import Agent, legal_from_mask
+from .clock import Clock, logistic, read_clock, standings
+from .heuristic_v1 import (
+    SOUVENIR_MATCH_BONUS,
+    BidParams,
+    HeuristicV1Params,
+    HeuristicV1Policy,
+    TurnTable,
+    best_tile_sets,
+)
 
 _VALUES = range(NUM_CARD_VALUES)
-# What holding a painting's souvenir adds when the painting joins the collection (R7.2).
-SOUVENIR_MATCH_BONUS = MATCHED_SOUVENIR_POINTS - UNMATCHED_SOUVENIR_POINTS
+NO_MARK = NUM_CARD_VALUES  # above every card value: no pile to take
 
 
 @dataclass(frozen=True)
-class HeuristicParams:
-    """The strategy's weights (documented in the module docstring)."""
+class HeuristicParams(BidParams):
+    """Version 2's weights (documented in the module docstring); the first seven are
+    version 1's painting, bid and card weights, ``denial`` retuned."""
 
-    potential: float = 0.5  # share of an open chain's growth counted as value
-    denial: float = 0.6  # share of a rival's painting value counted when taking it from them
-    bid_scale: float = 2.0  # softness of the win-chance estimate, in card pips
-    threat: float = 0.6  # expected bid of a rival who still has turns, as a share of its mean
-    card_cost: float = 0.3  # points per pip of a bid card likely lost to a rival
-    move_cost: float = 0.05  # points per pip of a movement card (flexibility lost this round)
-    start_card: float = 1.5  # value of keeping the highest card for the start card
-    tile_on_display: float = 0.8  # bonus of a tile whose painting hangs in a gallery
-    tile_later: float = 0.3  # bonus of a tile whose painting has not been seen yet
-    tile_denial: float = 0.8  # bonus of a tile whose painting a rival already holds
-
-    @classmethod
-    def names(cls) -> list[str]:
-        return [f.name for f in fields(cls)]
-
-    def with_options(self, **options: float) -> HeuristicParams:
-        return replace(self, **options)
+    denial: float = 0.45  # share of a rival's painting value counted when taking it from them
+    tile_win: float = 0.5  # chance (2 players) to win a painting that hangs in a gallery
+    win_later: float = 0.5  # chance (2 players) to win a painting drawn later
+    tile_pool: float = 1.0  # share of a tile's value to a rival counted as denial
+    tile_bonus: float = 1.25  # points per tile beyond its R7.2 value and denial
+    pot_rounds: float = 2.0  # rounds left at which open chains count in full
+    start_final: float = 3.0  # start card value in the last round (R7.4)
+    cost_final: float = 0.25  # points per pip of a bid card lost in the last round (R7.3)
+    end_weight: float = 1.0  # weight of the win chance a Shop choice that ends the game changes
+    end_scale: float = 4.0  # spread of the final margin (points) if the game ends now
+    later_scale: float = 6.0  # its growth (points per sqrt(round)) if the game goes on
+    bid_cost: float = 0.3  # points per pip of a bid card (flexibility lost this round)
 
 
-def painting_gain(summary: ChainSummary, rows: RowEntries, potential: float) -> float:
-    """Points (plus a share of open-chain growth) that appending a painting adds (R7.1)."""
-    best, open_symbol, open_sum = summary
-    gain = 0.0
-    for r in range(NUM_ROWS):
-        entry = rows[r]
-        if entry is None:
-            gain -= potential * open_sum[r]
-            continue
-        symbol, value = entry
-        new_sum = open_sum[r] + value if symbol == open_symbol[r] else value
-        if new_sum > best[r]:
-            gain += new_sum - best[r]
-        gain += potential * (new_sum - open_sum[r])
-    return gain
+class HeuristicPolicy(HeuristicV1Policy):
+    """Version 2 as a function of a full state and the acting seat (module docstring)."""
 
-
-class HeuristicPolicy:
-    """The strategy as a function of a full state and the acting seat (see module docstring).
-
-    It reads only public facts and the acting seat's own cards, so it may be given a
-    determinized world. ``choose`` breaks exact ties with ``rng``.
-    """
+    params: HeuristicParams
 
     def __init__(self, params: HeuristicParams | None = None) -> None:
-        self.params = params or HeuristicParams()
-        self._summaries: dict[tuple[int, ...], ChainSummary] = {}
+        super().__init__()
+        params = params or HeuristicParams()
+        if not isinstance(params, HeuristicParams):
+            raise TypeError(
+                f"HeuristicPolicy (version 2) needs HeuristicParams, got {type(params).__name__}"
+                f" (heuristic_policy(params) picks the policy of any version)"
+            )
+        self.params = params
+        self._clock: Clock | None = None
+        self._clock_state: GameState | None = None
+        self.bid_costs = tuple(self.params.bid_cost * b for b in _VALUES)
 
-    # -- entry point -----------------------------------------------------------------
     def choose(self, state: GameState, rng: random.Random) -> int:
-        legal = state.legal_actions()
-        if len(legal) == 1:
-            return legal[0]
-        phase = state.phase
-        if phase == PICK:
-            return legal[-1]  # the highest card (legal picks are sorted by value)
-        if phase == SHOP:
-            return self._shop_choice(state, legal)
-        if phase == BID:
-            table = _TurnTable(self, state)
-            values = table.area_values(state.position[state.current_player])
-            return _argmax(legal, [values[a - BID_BASE] for a in legal], rng)
-        if phase == MOVE:
-            return self._move_choice(state, legal, _TurnTable(self, state), rng)
-        raise ValueError(f"no decision in phase {state.phase_name!r}")
+        self._clock = None  # the state may have changed since the last decision
+        return super().choose(state, rng)
 
-    def _move_choice(
-        self, state: GameState, legal: list[int], table: _TurnTable, rng: random.Random
-    ) -> int:
-        me = state.current_player
-        hand = state.hands[me]
-        bids = state.bids
-        num_areas = state.num_areas
-        landing = move_destinations(num_areas)[state.position[me]]
-        move_cost = self.params.move_cost
-        keep = table.keep
-        start_card = self.params.start_card
-        in_hand = [b for b in _VALUES if hand[b]]
-        scores = []
-        for a in legal:
-            v = a >> 1
-            area = landing[a]
-            if len(bids[area]) >= MARKER_BAR_SIZE:  # R4.6 fallback: pass full areas
-                step = 1 if a % 2 == 0 else -1
-                while len(bids[area]) >= MARKER_BAR_SIZE:
-                    area = (area + step) % num_areas
-            values = table.area_values(area)
-            best = -1e9
-            for b in in_hand:
-                if b == v and hand[b] == 1:
-                    continue
-                if values[b] > best:
-                    best = values[b]
-            score = best - move_cost * v
-            if v == keep:
-                score -= start_card
-            scores.append(score)
-        return _argmax(legal, scores, rng)
+    def clock(self, state: GameState) -> Clock:
+        """:func:`~.clock.read_clock` of ``state``, computed once per decision."""
+        if self._clock is None or self._clock_state is not state:
+            self._clock = read_clock(state)
+            self._clock_state = state
+        return self._clock
 
-    # -- shop --------------------------------------------------------------------------
+    def turn_table(self, state: GameState) -> TurnTable:
+        return ClockTurnTable(self, state, self.clock(state))
+
+    # -- tiles -------------------------------------------------------------------------
     def tile_values(self, state: GameState, player: int) -> list[float]:
         """Value of each pile's top tile for ``player`` (0 for an empty pile)."""
+        return self.clocked_tile_values(state, player, read_clock(state))
+
+    def clocked_tile_values(self, state: GameState, player: int, clock: Clock) -> list[float]:
         p = self.params
-        mine = state.collections[player]
+        n = state.num_players
+        collections = state.collections
+        pool = p.tile_pool / (n - 1)
+        pile = len(state.painting_pile)
+        drawn = min(1.0, clock.later * state.num_galleries / pile) if pile else 0.0
+        displayed = UNMATCHED_SOUVENIR_POINTS + SOUVENIR_MATCH_BONUS * p.tile_win * 2.0 / n
+        unseen = UNMATCHED_SOUVENIR_POINTS + SOUVENIR_MATCH_BONUS * drawn * p.win_later * 2.0 / n
+        mine = collections[player]
         values = []
-        for pile in state.tile_piles:
-            if not pile:
+        for tiles in state.tile_piles:
+            if not tiles:
                 values.append(0.0)
                 continue
-            t = pile[-1]
-            if t in mine:
-                values.append(float(MATCHED_SOUVENIR_POINTS))
-            elif t in state.gallery_painting:
-                values.append(UNMATCHED_SOUVENIR_POINTS + p.tile_on_display)
-            elif any(t in state.collections[q] for q in range(state.num_players) if q != player):
-                values.append(UNMATCHED_SOUVENIR_POINTS + p.tile_denial)
+            tile = tiles[-1]
+            if tile in mine:
+                value = MATCHED_SOUVENIR_POINTS + pool * UNMATCHED_SOUVENIR_POINTS
+            elif tile in state.gallery_painting:
+                value = displayed * (1.0 + pool)
             else:
-                values.append(UNMATCHED_SOUVENIR_POINTS + p.tile_later)
+                for collection in collections:
+                    if tile in collection:  # a rival's
+                        value = UNMATCHED_SOUVENIR_POINTS + pool * MATCHED_SOUVENIR_POINTS
+                        break
+                else:
+                    value = unseen * (1.0 + pool)
+            values.append(value + p.tile_bonus)
         return values
 
+    def shop_values(self, state: GameState, player: int) -> list[float]:
+        return best_tile_sets(state.tile_piles, self.tile_values(state, player))
+
     def _shop_choice(self, state: GameState, legal: list[int]) -> int:
-        values = self.tile_values(state, state.current_player)
-        best, best_value = legal[0], -1.0
+        me = state.current_player
+        values = self.clocked_tile_values(state, me, self.clock(state))
+        needed = empty_piles_ending_game(state.num_players)
+        sizes = [len(tiles) for tiles in state.tile_piles]
+        empty = sizes.count(0)
+        decides = empty < needed and not self._others_end_it(state, sizes, empty, needed)
+        lead = None
+        best, best_value = legal[0], -math.inf
         for a in legal:
-            value = sum(values[i] for i in SHOP_CHOICE_PILES[a - SHOP_BASE])
+            chosen = SHOP_CHOICE_PILES[a - SHOP_BASE]
+            if decides and needed <= empty + sum(1 for i in chosen if sizes[i] == 1):
+                # The game ends at this round's end: the tiles are worth their points now,
+                # and the end is worth what it does to the win chance.
+                if lead is None:
+                    lead = self.lead(state, me)
+                value = souvenir_points(
+                    [state.tile_piles[i][-1] for i in chosen], state.collections[me]
+                )
+                value += self.end_value(lead + value, self.clock(state))
+            else:
+                value = sum(values[i] for i in chosen)
             if value > best_value:
                 best, best_value = a, value
         return best
 
-    def shop_values(self, state: GameState, player: int) -> list[float]:
-        """Per card value 0..8: the best tiles a Shop bid of that value pays for (R5.1)."""
-        tiles = self.tile_values(state, player)
-        piles = state.tile_piles
-        out = []
-        for b in _VALUES:
-            best = 0.0
-            for i in range(1, len(SHOP_CHOICE_COST)):
-                if SHOP_CHOICE_COST[i] <= b:
-                    chosen = SHOP_CHOICE_PILES[i]
-                    if all(piles[j] for j in chosen):
-                        value = sum(tiles[j] for j in chosen)
-                        if value > best:
-                            best = value
-            out.append(best)
-        return out
+    @staticmethod
+    def _others_end_it(state: GameState, sizes: list[int], empty: int, needed: int) -> bool:
+        """Whether a rival's later marker in this Shop (their cards are revealed, R5.1) can
+        take the last tile of a pile the end needs: then leaving it does not keep the game
+        going (a rival who leads takes it), so the choice is about the tiles alone."""
+        if empty + 1 < needed:
+            return False
+        cheapest = min(
+            (PILE_MARKS[i] for i, size in enumerate(sizes) if size == 1), default=NO_MARK
+        )
+        me = state.current_player
+        later = state.bids[SHOP_AREA][state.dist_marker + 1 :]
+        return any(owner != me and value >= cheapest for owner, value in later)
 
-    def summary(self, collection: list[int], cards: CardSet) -> ChainSummary:
-        """:func:`~art_gallery_env.rules.scoring.chain_summary` of a collection, cached."""
-        key = tuple(collection)
-        summary = self._summaries.get(key)
-        if summary is None:
-            if len(self._summaries) > 20000:
-                self._summaries.clear()
-            summary = self._summaries[key] = chain_summary(collection, cards)
-        return summary
+    def lead(self, state: GameState, me: int) -> int:
+        """Own R7 score so far minus the best rival's (:func:`~.clock.standings`)."""
+        scores = standings(state, self.summary)
+        return scores[me] - max(s for q, s in enumerate(scores) if q != me)
 
+    def end_value(self, lead: float, clock: Clock) -> float:
+        """What ending the game at this round's end (R6.3) with ``lead`` is worth, in points.
 
-class _TurnTable:
-    """What one MOVE/BID decision needs, computed once per decision: for every area, the
-    value of bidding each card there (:meth:`area_values`)."""
-
-    __slots__ = ("policy", "state", "me", "means", "remaining", "keep", "_areas", "_summaries")
-
-    def __init__(self, policy: HeuristicPolicy, state: GameState) -> None:
-        self.policy = policy
-        self.state = state
-        n = state.num_players
-        me = self.me = state.current_player
-        # Each rival's unlocated cards (hand + face-down bids): a public multiset (R8).
-        # MOVE/BID only, so every bid on the board is still face down.
-        counts = [hand[:] for hand in state.hands]
-        for bids in state.bids:
-            for owner, value in bids:
-                counts[owner][value] += 1
-        self.means = [0.0] * n
-        rival_max = 0
-        for q in range(n):
-            if q != me:
-                row = counts[q]
-                total = sum(row)
-                if total:
-                    self.means[q] = sum(v * c for v, c in enumerate(row)) / total
-                    rival_max = max(rival_max, max(v for v in _VALUES if row[v]))
-        # Turns each seat still has this round (the current seat's turn is under way).
-        done = state.turn
-        starter = state.round_starter
-        self.remaining = [
-            TURNS_PER_ROUND - (done // n) - (1 if ((q - starter) % n) < done % n else 0)
-            for q in range(n)
-        ]
-        # The start card (R4.7): keep the highest card if no rival can beat it.
-        hand = state.hands[me]
-        my_max = max(v for v in _VALUES if hand[v])
-        self.keep = my_max if my_max >= rival_max and hand[my_max] == 1 else -1
-        self._areas: dict[int, list[float]] = {}
-        self._summaries = None
-
-    def _paint_value(self, area: int) -> float:
-        state = self.state
-        number = state.gallery_painting[area]
-        if not number:
-            return 0.0
-        p = self.policy.params
-        n = state.num_players
-        if self._summaries is None:
-            self._summaries = [
-                self.policy.summary(state.collections[q], state.cards) for q in range(n)
-            ]
-        rows = state.cards.rows_by_number[number]
-        me = self.me
-        value = painting_gain(self._summaries[me], rows, p.potential)
-        if number in state.tiles_held[me]:
-            value += SOUVENIR_MATCH_BONUS
-        rival = 0.0
-        for q in range(n):
-            if q != me:
-                g = painting_gain(self._summaries[q], rows, p.potential)
-                if number in state.tiles_held[q]:
-                    g += SOUVENIR_MATCH_BONUS
-                if g > rival:
-                    rival = g
-        denial = p.denial if n == 2 else p.denial / (n - 1)
-        return max(0.0, value) + denial * rival
-
-    def area_values(self, area: int) -> list[float]:
-        """Per card value 0..8: the value of bidding it at ``area`` this turn, the start-card
-        penalty included."""
-        values = self._areas.get(area)
-        if values is None:
-            values = self._areas[area] = self._area_values(area)
-        return values
-
-    def _area_values(self, area: int) -> list[float]:
-        p = self.policy.params
-        state = self.state
-        me = self.me
-        bids = state.bids[area]
-        first = bids[0][0] if bids else me
-        if first != me:
-            m = self.means[first]
-            costs = [p.card_cost * (b - m) if b > m else 0.0 for b in _VALUES]
-        else:
-            costs = [0.0] * NUM_CARD_VALUES
-        if area == SHOP_AREA:
-            gains = self.policy.shop_values(state, me)
-        else:
-            gains = self._gallery_gains(area, bids)
-        values = [g - c for g, c in zip(gains, costs)]
-        if self.keep >= 0:
-            values[self.keep] -= p.start_card
-        return values
-
-    def _gallery_gains(self, area: int, bids: list[tuple[int, int]]) -> list[float]:
-        value = self._paint_value(area)
-        if value <= 0.0:
-            return [0.0] * NUM_CARD_VALUES
-        p = self.policy.params
-        state = self.state
-        me = self.me
-        n = state.num_players
-        mine = 0
-        has_marker = False
-        opp = [0.0] * n
-        present = [False] * n
-        for owner, v in bids:
-            if owner == me:
-                mine += v
-                has_marker = True
-            else:
-                opp[owner] += self.means[owner]
-                present[owner] = True
-        # Ties (R5.4): the tile holder wins, else the lowest marker (assume the rival's).
-        tie = 0.5 if state.gallery_painting[area] in state.tiles_held[me] else -0.25
-        rivals = []
-        for q in range(n):
-            if q == me:
-                continue
-            total = opp[q]
-            if self.remaining[q] > 0:
-                total += p.threat * self.means[q]
-            elif not present[q]:
-                continue  # q can no longer bid here
-            rivals.append(total - tie)
-        scale = p.bid_scale
-
-        def chance(total: float) -> float:
-            c = 1.0
-            for r in rivals:
-                x = (total - r) / scale
-                c *= 1.0 / (1.0 + math.exp(-x)) if x > -30.0 else 0.0
-            return c
-
-        before = chance(mine) if has_marker else 0.0
-        return [(chance(mine + b) - before) * value for b in _VALUES]
+        The final margin is modelled as the lead plus noise of spread ``end_scale`` if the
+        game ends now, growing by ``later_scale`` per sqrt(round) if it goes on; a logistic
+        of lead / spread gives the win chance. The difference of the two chances is turned
+        into points at the rate one more point of lead is worth when the game goes on, times
+        ``end_weight``: between about -spread and +spread."""
+        p = self.params
+        rounds = max(1.0, clock.later)
+        spread = math.sqrt(p.end_scale**2 + p.later_scale**2 * rounds)
+        now = logistic(lead / p.end_scale)
+        later = logistic(lead / spread)
+        per_point = later * (1.0 - later) / spread  # d(win chance) / d(lead)
+        return p.end_weight * (now - later) / max(per_point, 1e-9)
 
 
-def _argmax(actions: list[int], scores: list[float], rng: random.Random) -> int:
-    best = max(scores)
-    top = [a for a, s in zip(actions, scores) if s >= best - 1e-9]
-    return top[0] if len(top) == 1 else rng.choice(top)
+class ClockTurnTable(TurnTable):
+    """Version 1's per-decision bid table with weights set from the clock."""
+
+    __slots__ = ("clock",)
+
+    def __init__(self, policy: HeuristicPolicy, state: GameState, clock: Clock) -> None:
+        super().__init__(policy, state)
+        self.clock = clock
+        p = policy.params
+        last = clock.p_end
+        if p.pot_rounds > 0:
+            self.potential = p.potential * min(1.0, clock.later / p.pot_rounds)
+        self.start_card = last * p.start_final + (1.0 - last) * p.start_card
+        self.card_cost = last * p.cost_final + (1.0 - last) * p.card_cost
+        self.base_costs = policy.bid_costs
+
+    def shop_gains(self) -> list[float]:
+        policy = self.policy
+        tiles = policy.clocked_tile_values(self.state, self.me, self.clock)
+        return best_tile_sets(self.state.tile_piles, tiles)
+
+
+# Versions of the heuristic, as ``heuristic:vN`` specs name them; the last is the default.
+HEURISTIC_VERSIONS: dict[str, type[BidParams]] = {
+    "v1": HeuristicV1Params,
+    "v2": HeuristicParams,
+}
+LATEST_HEURISTIC = "v2"
+_POLICIES: dict[type[BidParams], type[HeuristicV1Policy]] = {
+    HeuristicV1Params: HeuristicV1Policy,
+    HeuristicParams: HeuristicPolicy,
+}
+
+
+def heuristic_policy(params: BidParams | None = None) -> HeuristicV1Policy:
+    """The policy of the version ``params`` belong to (None: the latest, defaults)."""
+    if params is None:
+        return HeuristicPolicy()
+    policy_class = _POLICIES.get(type(params))
+    if policy_class is None:
+        known = ", ".join(cls.__name__ for cls in _POLICIES)
+        raise TypeError(f"params must be one of {known}, got {type(params).__name__}")
+    return policy_class(params)  # type: ignore[arg-type]
 
 
 class HeuristicAgent(Agent):
-    """Plays :class:`HeuristicPolicy` on a determinized world of its seat's information set.
+    """Plays a heuristic policy on a determinized world of its seat's information set:
+    version 2 by default, version 1 with ``params=HeuristicV1Params(...)``.
 
     Without a ``view`` (e.g. a bare observation/mask loop) it falls back to a uniformly random
     legal action from the mask, so it still always plays legally.
@@ -385,8 +291,10 @@ class HeuristicAgent(Agent):
 
     name = "heuristic"
 
-    def __init__(self, seed: int | None = None, params: HeuristicParams | None = None) -> None:
-        self.policy = HeuristicPolicy(params)
+    def __init__(self, seed: int | None = None, params: BidParams | None = None) -> None:
+        self.policy = heuristic_policy(params)
+        if isinstance(params, HeuristicV1Params):
+            self.name = "heuristic:v1"
         self.reset(seed)
 
     def reset(self, seed: int | None = None) -> None:
@@ -405,4 +313,13 @@ class HeuristicAgent(Agent):
         return int(action)
 
 
-__all__ = ["HeuristicAgent", "HeuristicParams", "HeuristicPolicy"]
+__all__ = [
+    "HEURISTIC_VERSIONS",
+    "LATEST_HEURISTIC",
+    "HeuristicAgent",
+    "HeuristicParams",
+    "HeuristicPolicy",
+    "HeuristicV1Params",
+    "HeuristicV1Policy",
+    "heuristic_policy",
+]

@@ -9,7 +9,8 @@ One tree per decision, for the acting seat's information set. Every iteration:
    ``mean + c * sqrt(ln(availability) / visits)``, where *availability* counts the
    iterations in which the child's action was legal (ISMCTS' subset-armed bandit);
 3. **expand** one untried legal action;
-4. **roll out** with the random or the heuristic policy until the end of the round
+4. **roll out** with the random or a heuristic policy (the latest version by default,
+   ``rollout=heuristic:v1`` for version 1) until the end of the round
    (``rounds=1``, the default) or of the game (``rounds=0``), then
 5. **evaluate**: at the game's end each seat's win share (R7.5); after a truncated rollout
    a win chance per seat from the score margin, ``sigmoid((own - best rival) / scale)``,
@@ -29,6 +30,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from typing import Any
 
 import numpy as np
 
@@ -37,9 +39,10 @@ from art_gallery_env.rules.scoring import souvenir_points, start_card_points, wi
 from art_gallery_env.rules.state import GameState
 
 from .base import Agent, legal_from_mask
-from .heuristic import HeuristicParams, HeuristicPolicy
+from .heuristic import heuristic_policy
+from .heuristic_v1 import BidParams, HeuristicV1Params, HeuristicV1Policy
 
-ROLLOUTS = ("random", "heuristic")
+ROLLOUTS = ("random", "heuristic", "heuristic:v1")
 _KEY = 64  # child key = seat * _KEY + action
 
 
@@ -61,12 +64,12 @@ class Evaluator:
         scale: float = 4.0,
         potential: float = 0.3,
         hand_weight: float = 0.25,
-        policy: HeuristicPolicy | None = None,
+        policy: HeuristicV1Policy | None = None,
     ):
         self.scale = scale
         self.potential = potential
         self.hand_weight = hand_weight
-        self._summary = (policy or HeuristicPolicy()).summary  # R7.1, cached per collection
+        self._summary = (policy or heuristic_policy()).summary  # R7.1, cached per collection
 
     def scores(self, state: GameState) -> list[float]:
         """R7 estimate per seat: rows + souvenirs + hand + start card + open-chain potential.
@@ -106,8 +109,9 @@ class ISMCTSAgent(Agent):
     """Single-observer ISMCTS with availability-aware UCB (see the module docstring).
 
     Budget: ``iters`` iterations per decision, or ``seconds`` of search per decision (then
-    ``iters`` is an upper bound if also given). ``rollout`` is ``"random"`` or
-    ``"heuristic"``; ``rounds`` is how many round ends a rollout runs to before the
+    ``iters`` is an upper bound if also given). ``rollout`` is ``"random"``,
+    ``"heuristic"`` (the latest version, with ``heuristic`` parameters if given) or
+    ``"heuristic:v1"``; ``rounds`` is how many round ends a rollout runs to before the
     evaluation (0: play to the game's end); ``c`` is the UCB exploration constant.
     """
 
@@ -123,7 +127,7 @@ class ISMCTSAgent(Agent):
         rollout: str = "heuristic",
         rounds: int = 1,
         scale: float = 4.0,
-        heuristic: HeuristicParams | None = None,
+        heuristic: BidParams | None = None,
     ) -> None:
         if iters is None and seconds is None:
             iters = 400
@@ -146,13 +150,25 @@ class ISMCTSAgent(Agent):
         self.c = float(c)
         self.rollout = rollout
         self.rounds = rounds
-        self.policy = HeuristicPolicy(heuristic)
+        if rollout == "heuristic:v1":
+            heuristic = heuristic or HeuristicV1Params()
+            if not isinstance(heuristic, HeuristicV1Params):
+                raise ValueError(
+                    f"rollout=heuristic:v1 needs HeuristicV1Params, got {type(heuristic).__name__}"
+                )
+        self.policy = heuristic_policy(heuristic)
         self.evaluator = Evaluator(scale=scale, policy=self.policy)
         self.last_iterations = 0
         self.reset(seed)
 
     def reset(self, seed: int | None = None) -> None:
         self._rng = random.Random(seed)
+        self._root: tuple[_Node, int] | None = None
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = self.__dict__.copy()
+        state["_root"] = None  # the last search's tree: only for explain(), and deep
+        return state
 
     def act(
         self, observation: np.ndarray, action_mask: np.ndarray, view: PlayerView | None = None
@@ -163,6 +179,7 @@ class ISMCTSAgent(Agent):
                 "ISMCTSAgent needs a PlayerView of its seat (act(obs, mask, view)); "
                 "it cannot search from the observation vector alone"
             )
+        self._root = None
         if len(legal) == 1:
             self.last_iterations = 0
             return legal[0]
@@ -186,6 +203,7 @@ class ISMCTSAgent(Agent):
             self._iterate(root, world, rng)
             done += 1
         self.last_iterations = done
+        self._root = (root, me)
         best, best_key = None, (-1, -1.0)
         for key, child in root.children.items():
             if key // _KEY != me:
@@ -196,6 +214,31 @@ class ISMCTSAgent(Agent):
         if best is None:  # cannot happen with at least one iteration
             raise RuntimeError("search ended without trying an action")
         return best
+
+    def explain(self, top: int = 8) -> dict[str, Any] | None:
+        """The last search's root: the ``top`` own actions by visits, with each one's mean
+        reward (win chance in [0, 1]) for this seat; no visits when the move was forced."""
+        if self._root is None:
+            return {"kind": "search", "agent": self.name, "iterations": 0, "top": []}
+        root, me = self._root
+        children = [
+            (key % _KEY, child) for key, child in root.children.items() if key // _KEY == me
+        ]
+        # the order the agent ranks them in (visits, then mean reward): the chosen one first
+        children.sort(key=lambda item: (-item[1].visits, -(item[1].total / max(1, item[1].visits))))
+        return {
+            "kind": "search",
+            "agent": self.name,
+            "iterations": self.last_iterations,
+            "top": [
+                {
+                    "action": action,
+                    "visits": child.visits,
+                    "q": round(child.total / child.visits, 4) if child.visits else None,
+                }
+                for action, child in children[:top]
+            ],
+        }
 
     def _iterate(self, root: _Node, world: GameState, rng: random.Random) -> None:
         c = self.c

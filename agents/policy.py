@@ -2,14 +2,16 @@
 
 The agent plays the legal action with the highest logit (or samples from the masked
 softmax with its seed when ``deterministic=False``). :func:`load_policy` dispatches on the
-file suffix: weights-only ``.safetensors`` (:mod:`.policy_format`, numpy only) or an SB3
-``.zip`` from ``art-gallery train`` (:mod:`.run_checkpoint`, needs the ``[train]`` extra).
+file suffix: weights-only ``.safetensors`` (:mod:`.policy_format`, numpy only), an SB3
+``.zip`` from ``art-gallery train`` (:mod:`.run_checkpoint`, needs the ``[train]`` extra) or
+an ONNX export (:mod:`.policy_onnx`, run by onnxruntime, needs the ``[onnx]`` extra).
 """
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -26,6 +28,8 @@ from .policy_format import (
     policy_from_torch_mlp,
     save_policy_weights,
 )
+
+TOP_ACTIONS = 5  # actions an insight lists
 
 __all__ = [  # the format's names are re-exported: this is the module users import
     "CheckpointError",
@@ -46,8 +50,14 @@ def load_policy(path: str | os.PathLike[str]) -> MLPPolicy:
         from .run_checkpoint import load_zip_policy  # needs the [train] extra
 
         return load_zip_policy(path)
+    if path.suffix == ".onnx":
+        from .policy_onnx import OnnxPolicy  # needs the [onnx] extra
+
+        return OnnxPolicy(path)  # type: ignore[return-value] - same logits/meta interface
     if path.suffix != SUFFIX:
-        raise CheckpointError(f"{path}: unknown checkpoint type; expected a {SUFFIX} file")
+        raise CheckpointError(
+            f"{path}: unknown checkpoint type; expected a {SUFFIX}, .zip or .onnx file"
+        )
     return load_weights(path)
 
 
@@ -63,7 +73,7 @@ class PolicyAgent(Agent):
         *,
         deterministic: bool = True,
     ) -> None:
-        if not isinstance(policy, MLPPolicy):
+        if isinstance(policy, (str, os.PathLike)):
             self.path: str | None = os.fspath(policy)
             policy = load_policy(policy)
         else:
@@ -76,6 +86,7 @@ class PolicyAgent(Agent):
 
     def reset(self, seed: int | None = None) -> None:
         self._rng = np.random.default_rng(seed)
+        self._last: tuple[np.ndarray, float | None] | None = None
 
     def act(
         self, observation: np.ndarray, action_mask: np.ndarray, view: PlayerView | None = None
@@ -84,9 +95,33 @@ class PolicyAgent(Agent):
         mask = np.asarray(action_mask).astype(bool)
         logits = self.policy.logits(observation).astype(np.float64)
         masked = np.where(mask, logits, -np.inf)
+        value = self.policy.value(observation) if self.policy.has_value_head else None
+        self._last = (masked, value)
         if self.deterministic:
             return int(np.argmax(masked))
-        z = masked - masked.max()
-        p = np.exp(z)
-        p /= p.sum()
+        p = masked_softmax(masked)
         return int(self._rng.choice(len(p), p=p))
+
+    def explain(self, top: int = TOP_ACTIONS) -> dict[str, Any] | None:
+        """The last decision's ``top`` legal actions by probability (the masked softmax
+        the agent samples from, or whose argmax it plays) and the value head's estimate
+        (None: the checkpoint has no value head)."""
+        if self._last is None:
+            return None
+        masked, value = self._last
+        p = masked_softmax(masked)
+        order = [int(a) for a in np.argsort(-p, kind="stable")[:top] if p[a] > 0]
+        return {
+            "kind": "policy",
+            "agent": self.name,
+            "top": [{"action": a, "p": round(float(p[a]), 4)} for a in order],
+            "legal": int(np.count_nonzero(np.isfinite(masked))),
+            "value": None if value is None else round(value, 4),
+        }
+
+
+def masked_softmax(masked_logits: np.ndarray) -> np.ndarray:
+    """Probabilities of a logit vector whose illegal entries are -inf (they get 0)."""
+    z = masked_logits - masked_logits.max()
+    p = np.exp(z)
+    return p / p.sum()

@@ -60,24 +60,52 @@ def _activation(name: str):
 
 
 class MLPPolicy:
-    """Numpy inference of the checkpoint's MLP: observation(s) -> 47 logits."""
+    """Numpy inference of the checkpoint's MLP: observation(s) -> 47 logits.
 
-    def __init__(self, weights: list[tuple[np.ndarray, np.ndarray]], meta: dict[str, Any]):
-        self.layers = [
-            (np.ascontiguousarray(w, dtype=np.float32), np.asarray(b, dtype=np.float32))
-            for w, b in weights
-        ]
+    ``value_weights`` is an optional critic (observation -> one value) with the same
+    activation; the weights-only file holds none, an SB3 zip's policy carries one."""
+
+    def __init__(
+        self,
+        weights: list[tuple[np.ndarray, np.ndarray]],
+        meta: dict[str, Any],
+        value_weights: list[tuple[np.ndarray, np.ndarray]] | None = None,
+    ):
+        self.layers = _float32_layers(weights)
+        self.value_layers = None if value_weights is None else _float32_layers(value_weights)
         self.meta = dict(meta)
         self._act = _activation(meta["activation"])
 
+    @property
+    def has_value_head(self) -> bool:
+        return self.value_layers is not None
+
     def logits(self, observation: np.ndarray) -> np.ndarray:
-        x = np.asarray(observation, dtype=np.float32)
-        last = len(self.layers) - 1
-        for i, (w, b) in enumerate(self.layers):
+        return self._forward(self.layers, observation)
+
+    def value(self, observation: np.ndarray) -> float | None:
+        """The critic's estimate of the observing seat's return, or None without one."""
+        if self.value_layers is None:
+            return None
+        return float(self._forward(self.value_layers, observation).reshape(-1)[0])
+
+    def _forward(self, layers: list[tuple[np.ndarray, np.ndarray]], x: np.ndarray) -> np.ndarray:
+        x = np.asarray(x, dtype=np.float32)
+        last = len(layers) - 1
+        for i, (w, b) in enumerate(layers):
             x = x @ w.T + b
             if i < last:
                 x = self._act(x)
         return x
+
+
+def _float32_layers(
+    weights: list[tuple[np.ndarray, np.ndarray]],
+) -> list[tuple[np.ndarray, np.ndarray]]:
+    return [
+        (np.ascontiguousarray(w, dtype=np.float32), np.asarray(b, dtype=np.float32))
+        for w, b in weights
+    ]
 
 
 def _layout_header() -> dict[str, Any]:
@@ -146,14 +174,32 @@ def torch_mlp_weights(
 
 
 def policy_from_torch_mlp(
-    module: Any, *, activation: str | None = None, extra_meta: Mapping[str, Any] | None = None
+    module: Any,
+    *,
+    activation: str | None = None,
+    extra_meta: Mapping[str, Any] | None = None,
+    critic: Any = None,
 ) -> MLPPolicy:
     """The in-memory :class:`MLPPolicy` of a torch MLP, checked like a file would be (for a
-    loader of another checkpoint type, e.g. the SB3 ``.zip`` hook)."""
+    loader of another checkpoint type, e.g. the SB3 ``.zip`` hook). ``critic``, a torch MLP
+    from the observation to one value with the same activation, becomes its value head."""
     weights, meta = torch_mlp_weights(module, activation=activation)
     header = {**_layout_header(), **meta, **dict(extra_meta or {})}
     tensors = {name: np.ascontiguousarray(a, dtype=np.float32) for name, a in weights.items()}
-    return MLPPolicy(_check("<torch module>", header, tensors), header)
+    value = None
+    if critic is not None:
+        critic_weights, _ = torch_mlp_weights(critic, activation=header["activation"])
+        count = len(critic_weights) // 2
+        value = [
+            (critic_weights[f"layers.{i}.weight"], critic_weights[f"layers.{i}.bias"])
+            for i in range(count)
+        ]
+        if value[0][0].shape[1] != OBSERVATION_SIZE or value[-1][0].shape[0] != 1:
+            raise CheckpointError(
+                f"the critic must map {OBSERVATION_SIZE} observation values to 1 value, "
+                f"got {value[0][0].shape[1]} -> {value[-1][0].shape[0]}"
+            )
+    return MLPPolicy(_check("<torch module>", header, tensors), header, value)
 
 
 def export_torch_mlp(
@@ -213,10 +259,10 @@ def load_weights(path: str | os.PathLike[str]) -> MLPPolicy:
     return MLPPolicy(layers, meta)
 
 
-def _check(
-    where: str, meta: dict[str, Any], tensors: Mapping[str, np.ndarray]
-) -> list[tuple[np.ndarray, np.ndarray]]:
-    """Validate a header and its tensors; returns the (weight, bias) pairs in order."""
+def check_header(where: str, meta: dict[str, Any]) -> list[int]:
+    """Validate a policy header (format, layout, activation, hidden sizes); returns the
+    layer sizes ``[obs_size, *hidden_sizes, num_actions]``. Also used for ONNX exports,
+    which carry the same header."""
     if meta.get("format") != FORMAT or meta.get("version") != VERSION:
         raise CheckpointError(
             f"{where}: format {meta.get('format')!r} version {meta.get('version')!r} is not "
@@ -246,7 +292,14 @@ def _check(
         isinstance(h, int) and not isinstance(h, bool) and h > 0 for h in hidden
     ):
         raise CheckpointError(f"{where}: hidden_sizes must be a list of positive ints")
-    sizes = [OBSERVATION_SIZE, *hidden, NUM_ACTIONS]
+    return [OBSERVATION_SIZE, *hidden, NUM_ACTIONS]
+
+
+def _check(
+    where: str, meta: dict[str, Any], tensors: Mapping[str, np.ndarray]
+) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Validate a header and its tensors; returns the (weight, bias) pairs in order."""
+    sizes = check_header(where, meta)
     expected = {}
     for i in range(len(sizes) - 1):
         expected[f"layers.{i}.weight"] = (sizes[i + 1], sizes[i])

@@ -86,8 +86,19 @@ def actor_network(model: Any) -> Any:
     return nn.Sequential(*policy.mlp_extractor.policy_net, policy.action_net)
 
 
+def critic_network(model: Any) -> Any:
+    """The critic half of a MaskablePPO MlpPolicy as one torch Sequential (obs -> value)."""
+    import torch.nn as nn
+
+    policy = model.policy
+    return nn.Sequential(*policy.mlp_extractor.value_net, policy.value_net)
+
+
 def load_zip_policy(zip_path: str | Path) -> MLPPolicy:
-    """The actor of an SB3 zip as the numpy policy ``PolicyAgent`` plays."""
+    """The actor of an SB3 zip as the numpy policy ``PolicyAgent`` plays, with the critic
+    as its value head (the web app shows its estimate)."""
     model, meta = load_sb3_model(zip_path)
     name = f"{meta.get('config', {}).get('name', 'policy')}@{Path(zip_path).stem}"
-    return policy_from_torch_mlp(actor_network(model), extra_meta={"name": name})
+    return policy_from_torch_mlp(
+        actor_network(model), extra_meta={"name": name}, critic=critic_network(model)
+    )

@@ -77,6 +77,7 @@ class MatchConfig:
     seed: int = 0
     zero_is_ten: bool = False
     workers: int = 1
+    insight: bool = False  # keep each decision's Agent.explain() for the game records
 
     def __post_init__(self) -> None:
         n = self.num_players
@@ -142,6 +143,7 @@ class GameTask:
     zero_is_ten: bool
     specs: tuple[str, ...]  # per seat
     agent_seeds: tuple[int, ...]  # per seat
+    insight: bool = False
 
 
 _AGENTS: dict[tuple[str, int], Any] = {}
@@ -168,13 +170,20 @@ def play_game(task: GameTask) -> dict[str, Any]:
     players = [_agent(spec, seat) for seat, spec in enumerate(task.specs)]
     for agent, seed in zip(players, task.agent_seeds):
         agent.reset(seed)
+    insight: list[dict[str, Any] | None] = []
+
+    def explain(decision: loop.Decision) -> None:
+        insight.append(players[decision.seat].explain())
+
     try:
-        result = loop.play_game(state, players, observer)
+        result = loop.play_game(
+            state, players, observer, on_decision=explain if task.insight else None
+        )
     except loop.AgentError as err:
         raise RuntimeError(
             f"game {task.index} (seed {task.seed}): agent {task.specs[err.seat]!r}: {err}"
         ) from err
-    return {
+    out = {
         "index": task.index,
         "seed": task.seed,
         "specs": list(task.specs),
@@ -184,6 +193,9 @@ def play_game(task: GameTask) -> dict[str, Any]:
         "decisions": result.decisions,
         "think_s": result.think_s,
     }
+    if task.insight:
+        out["insight"] = insight
+    return out
 
 
 def init_worker() -> None:
@@ -217,6 +229,7 @@ def make_tasks(config: MatchConfig) -> list[GameTask]:
                 zero_is_ten=config.zero_is_ten,
                 specs=tuple(config.agents[i] for i in order),
                 agent_seeds=tuple(seat_seed(config.seed, g, s) for s in range(n)),
+                insight=config.insight,
             )
         )
     return tasks
@@ -578,6 +591,7 @@ def save_game_records(result: MatchResult, out_dir: str | Path) -> list[Path]:
             actions=r["actions"],
             breakdown=r["breakdown"],
             extra={"match_seed": result.config.seed, "game": r["index"]},
+            insight=r.get("insight"),
         )
         paths.append(save_record(record, out / f"game_{r['index']:0{width}d}.json"))
     return paths

@@ -44,8 +44,11 @@ def make_record(
     breakdown: list[dict[str, Any]] | None,
     card_set: CardSet | None = None,
     extra: dict[str, Any] | None = None,
+    insight: list[dict[str, Any] | None] | None = None,
 ) -> dict[str, Any]:
-    """A record dict (JSON-ready). ``breakdown`` is None for an unfinished game."""
+    """A record dict (JSON-ready). ``breakdown`` is None for an unfinished game.
+    ``insight`` (optional, one entry per action: the acting agent's ``explain()`` or
+    None) is what a checkpoint or search agent showed at each decision."""
     cards = card_set or default_card_set()
     record: dict[str, Any] = {
         "format": RECORD_FORMAT,
@@ -60,6 +63,8 @@ def make_record(
     }
     if extra:
         record["extra"] = extra
+    if insight is not None:
+        record["insight"] = list(insight)
     return record
 
 
@@ -106,8 +111,10 @@ def validate_record(data: Any, card_set: CardSet | None = None) -> dict[str, Any
     agents = _field(data, "agents", list)
     if len(agents) != n or not all(isinstance(a, str) for a in agents):
         raise RecordFormatError(f"agents: expected a list of {n} agent specs (strings)")
-    _validate_actions(_field(data, "actions", list))
+    actions = _field(data, "actions", list)
+    _validate_actions(actions)
     _validate_breakdown(data.get("breakdown"), n)
+    _validate_insight(data.get("insight"), len(actions))
     return data
 
 
@@ -157,6 +164,19 @@ def _validate_breakdown(breakdown: Any, n: int) -> None:
     for p, row in enumerate(breakdown):
         if not isinstance(row, dict) or not isinstance(row.get("total"), int):
             raise RecordFormatError(f"breakdown[{p}]: expected an object with an int 'total'")
+
+
+def _validate_insight(insight: Any, num_actions: int) -> None:
+    """Optional (records before it have none): one object or null per action."""
+    if insight is None:
+        return
+    if not isinstance(insight, list) or len(insight) != num_actions:
+        raise RecordFormatError(
+            f"insight: expected null or a list of {num_actions} entries (one per action)"
+        )
+    for i, entry in enumerate(insight):
+        if entry is not None and not isinstance(entry, dict):
+            raise RecordFormatError(f"insight[{i}]: expected an object or null")
 
 
 # -- replaying ---------------------------------------------------------------------------

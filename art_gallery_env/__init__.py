@@ -2,6 +2,7 @@
 
 from .env.aec import ENV_VERSION, env, raw_env
 from .env.observation import OBSERVATION_SIZE, decode_observation
+from .gym_envs import GYM_ENV_ID, register_envs
 from .rules.actions import NUM_ACTIONS, action_to_str, str_to_action
 from .rules.cards import CardSet, load_card_set
 from .rules.game import IllegalActionError
@@ -9,8 +10,11 @@ from .rules.state import GameState, new_game
 
 __version__ = "0.1.0"
 
+register_envs()  # gymnasium.make("art_gallery_env/ArtGallery-v0", num_players=4, ...)
+
 __all__ = [
     "ENV_VERSION",
+    "GYM_ENV_ID",
     "NUM_ACTIONS",
     "OBSERVATION_SIZE",
     "CardSet",

@@ -84,9 +84,12 @@ def _eval(args: argparse.Namespace) -> int:
             seed=args.seed,
             zero_is_ten=args.zero_is_ten,
             workers=args.workers,
+            insight=args.insight,
         )
     except MatchError as err:
         parser.error(str(err))
+    if args.insight and not args.save_games:
+        parser.error("--insight is stored in the game records: give --save-games DIR too")
     _check_agent_specs(parser, "--agents", list(args.agents))
     for option, folder in (("--out", args.out), ("--save-games", args.save_games)):
         problem = folder and writable_dir_problem(folder)
@@ -257,6 +260,41 @@ def _plot(args: argparse.Namespace) -> int:
     return 0
 
 
+def _serve(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from art_gallery_env.web.server import serve
+
+    checkpoints = args.checkpoints
+    if checkpoints is None and Path("checkpoints").is_dir():
+        checkpoints = "checkpoints"
+    return serve(
+        host=args.host,
+        port=args.port,
+        data=args.data,
+        checkpoints=checkpoints,
+        records=args.records,
+        access_log=args.access_log,
+    )
+
+
+def _export(args: argparse.Namespace) -> int:
+    """Write a checkpoint's policy as ONNX (observation and mask in, masked logits out)."""
+    from art_gallery_env.agents.policy import CheckpointError, load_policy
+
+    try:
+        from art_gallery_env.agents.policy_onnx import INPUT_MASK, OUTPUT, export_onnx
+
+        path = export_onnx(load_policy(args.checkpoint), args.onnx)
+    except CheckpointError as err:
+        args.parser.error(str(err))
+    print(
+        f"wrote {path} ({path.stat().st_size:,} bytes): inputs observation [N, 2221] and "
+        f"{INPUT_MASK} [N, 47] (float32, 1 = legal), output {OUTPUT} [N, 47]"
+    )
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="art-gallery",
@@ -266,6 +304,7 @@ def build_parser() -> argparse.ArgumentParser:
             "  art-gallery eval --players 4 --agents random heuristic ismcts --games 400\n"
             "  art-gallery play --players 3 --opponents heuristic,ismcts\n"
             "  art-gallery replay games/game_0000.json --viewer all\n"
+            "  art-gallery serve --records games/\n"
             "Run 'art-gallery COMMAND --help' for a command's options."
         ),
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -319,6 +358,12 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--zero-is-ten", action="store_true", help="rule variant R5.6")
     ev.add_argument("--out", metavar="DIR", help="write results.json, results.csv, games.csv")
     ev.add_argument("--save-games", metavar="DIR", help="write one game record per game")
+    ev.add_argument(
+        "--insight",
+        action="store_true",
+        help="with --save-games: store what each checkpoint or search seat saw at every "
+        "decision (top actions and probabilities, value estimate, visit counts)",
+    )
     ev.add_argument("--no-progress", action="store_true", help="no progress bar")
     ev.set_defaults(func=_eval, parser=ev)
 
@@ -411,6 +456,45 @@ def build_parser() -> argparse.ArgumentParser:
     train.add_argument("--total-steps", type=_positive_int, help="override total_steps")
     train.add_argument("--no-progress", action="store_true", help="no progress bar")
     train.set_defaults(func=_train, parser=train)
+
+    serve = sub.add_parser(
+        "serve",
+        help="play and replay games in the browser (a local web server)",
+        description=(
+            "Serve the web app: set up a game against agents or checkpoints, play it by "
+            "clicking, replay any game record with the agents' insight. Games are saved "
+            "in --data after every decision and survive a restart."
+        ),
+    )
+    serve.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
+    serve.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    serve.add_argument(
+        "--data", default="web-games", metavar="DIR", help="games folder (default web-games)"
+    )
+    serve.add_argument(
+        "--checkpoints",
+        metavar="DIR",
+        help="offer the checkpoints in DIR as opponents (default: ./checkpoints if present)",
+    )
+    serve.add_argument(
+        "--records", metavar="DIR", help="offer the game records in DIR (eval --save-games)"
+    )
+    serve.add_argument("--access-log", action="store_true", help="log every request")
+    serve.set_defaults(func=_serve, parser=serve)
+
+    export = sub.add_parser(
+        "export",
+        help="write a policy checkpoint as an ONNX model",
+        description=(
+            "Export a policy checkpoint (.safetensors, or .zip from art-gallery train) as an "
+            "ONNX model that any ONNX runtime plays without PyTorch or Python: inputs "
+            "'observation' [N, 2221] and 'action_mask' [N, 47] (float32, 1 = legal), output "
+            "'masked_logits' [N, 47] (-inf where illegal). Needs the [onnx] extra."
+        ),
+    )
+    export.add_argument("checkpoint", metavar="CHECKPOINT", help="a .safetensors or .zip policy")
+    export.add_argument("--onnx", required=True, metavar="OUT", help="the .onnx file to write")
+    export.set_defaults(func=_export, parser=export)
 
     plot = sub.add_parser("plot", help="write PNG training curves of a run folder")
     plot.add_argument("run_dir", metavar="RUN_DIR", help="a folder made by 'art-gallery train'")

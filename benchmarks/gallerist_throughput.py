@@ -1,6 +1,7 @@
 """Decisions per second of random legal play in the Gallerist: the engine, the AEC env
-reading observation + mask at every decision, clone(), next to PettingZoo's connect_four_v3
-measured in the same run.
+reading observation + mask at every decision (with the fast encoder and, for comparison,
+the plain reference encoder), clone(), next to PettingZoo's connect_four_v3 measured in the
+same run.
 
 Usage: python benchmarks/gallerist_throughput.py [--seconds 2.0] [--repeats 3]
 
@@ -23,8 +24,16 @@ from env_throughput import aec_run, clone_run, connect_four_env, engine_run  # n
 
 from art_gallery_env.gallerist import env as gallerist_env  # noqa: E402
 from art_gallery_env.gallerist import new_game, raw_env  # noqa: E402
+from art_gallery_env.gallerist.env.observation_reference import ReferenceEncoder  # noqa: E402
 
 REFERENCE = "connect_four_v3 env() (reference)"
+
+
+def reference_raw_env(n: int) -> raw_env:
+    """raw_env whose seats are encoded by the plain reference encoder (phase A's)."""
+    e = raw_env(num_players=n)
+    e.seats.encoder = ReferenceEncoder()
+    return e
 
 
 def main() -> None:
@@ -46,6 +55,10 @@ def main() -> None:
             measure(
                 f"raw_env {n}p + obs/mask",
                 lambda n=n: aec_run(lambda: raw_env(num_players=n), args.seconds),
+            )
+            measure(
+                f"raw_env {n}p + obs/mask, reference",
+                lambda n=n: aec_run(lambda: reference_raw_env(n), args.seconds),
             )
             measure(
                 f"env() {n}p + obs/mask",

@@ -6,7 +6,10 @@ The engine (``rules``) has no RL imports; ``env`` holds the PettingZoo AEC env,
 """
 
 from .env.aec import env, raw_env
+from .env.narration import describe_event, describe_events
 from .env.observation import OBSERVATION_SIZE, decode_observation
+from .env.observation_fields import layout_fingerprint
+from .env.render import render_breakdown, render_text
 from .rules.actions import NUM_ACTIONS, action_to_str, str_to_action
 from .rules.data import GameData, load_game_data
 from .rules.game import IllegalActionError
@@ -27,9 +30,14 @@ __all__ = [
     "PlayerView",
     "action_to_str",
     "decode_observation",
+    "describe_event",
+    "describe_events",
     "env",
+    "layout_fingerprint",
     "load_game_data",
     "new_game",
     "raw_env",
+    "render_breakdown",
+    "render_text",
     "str_to_action",
 ]

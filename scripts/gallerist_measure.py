@@ -1,14 +1,22 @@
-"""Measure the Gallerist agents (phase A, before ``art-gallery eval`` knows the game).
+"""Measure the Gallerist agents and game lengths (before ``art-gallery eval`` knows the game).
 
-    python scripts/gallerist_measure.py [--games 400] [--json out.json]
+    python scripts/gallerist_measure.py [--games 400] [--workers 2] [--json out.json]
+        [--only duel,solo,lengths]
 
-1. The heuristic against the random agent at 2 players, seats rotated (the heuristic sits
-   in seat 0 in even games, seat 1 in odd ones): win rate with a 95% Wilson interval.
-2. The heuristic alone against Lacerda (solo): the share of games reaching each goal level.
-3. Game lengths (rounds, decisions, how often the G15.3 safety limit ended a game) for the
-   heuristic and for random play.
+1. ``duel``: the heuristic against the random agent at 2 players, seats rotated (the
+   heuristic sits in seat 0 in even games, seat 1 in odd ones): win rate with a 95% Wilson
+   interval, mean money of both.
+2. ``solo``: the heuristic alone against Lacerda: the share of games whose highest goal
+   level is none / Apprentice / Experienced / Master Gallerist, how often each condition
+   of the Apprentice level holds, mean money and parts.
+3. ``lengths``: rounds and decisions of random play and of heuristic self-play at 1-4
+   players, and why each game's end was triggered (G15.1/G17.5 conditions, G15.3 a round
+   without location action, G15.3 round limit).
 
-Games are played through the shared loop (``art_gallery_env.arena.loop.play_game``).
+Agents are built with ``make_agent`` (``--heuristic`` takes a spec such as
+``heuristic:lookahead=0``); games run through the shared loop
+(``art_gallery_env.arena.loop.play_game``), seeds 50,000 + game index, in ``--workers``
+processes (results do not depend on the number of workers).
 """
 
 from __future__ import annotations
@@ -19,45 +27,58 @@ import statistics
 import sys
 import time
 from collections import Counter
+from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-from art_gallery_env.agents.random_agent import RandomAgent
 from art_gallery_env.arena.evaluate import mean_ci, wilson_interval
-from art_gallery_env.arena.loop import GameResult, play_game
+from art_gallery_env.arena.loop import play_game
 from art_gallery_env.files import atomic_write_json
-from art_gallery_env.gallerist.agents import GalleristHeuristicAgent
+from art_gallery_env.gallerist.agents import make_agent
 from art_gallery_env.gallerist.env.seat import GalleristSeatObserver
-from art_gallery_env.gallerist.rules.game import MAX_ROUNDS
 from art_gallery_env.gallerist.rules.state import new_game
 
 SEED_BASE = 50_000
+LEVELS = ("none", "Apprentice", "Experienced", "Master Gallerist")
 
 
-def play(agents: list, seed: int) -> tuple[GameResult, bool]:
-    for i, agent in enumerate(agents):
-        agent.reset(1000 * seed + i)
-    state = new_game(len(agents), seed)
+def play(specs: list[str], seed: int) -> dict[str, Any]:
+    """One game; the numbers the tables need (plain data, so workers can return it)."""
+    agents = [make_agent(spec, 1000 * seed + i) for i, spec in enumerate(specs)]
+    state = new_game(len(specs), seed)
     result = play_game(state, agents, GalleristSeatObserver())
-    capped = any(k == "end_triggered" and e["round"] >= MAX_ROUNDS for k, e in state.events)
-    return result, capped
+    reasons = [e["reason"] for k, e in state.events if k == "end_triggered"]
+    return {
+        "breakdown": result.breakdown,
+        "winners": result.winners,
+        "rounds": result.rounds,
+        "decisions": len(result.actions),
+        "reason": reasons[0] if reasons else "none",
+    }
 
 
-def heuristic_vs_random(games: int) -> dict[str, Any]:
-    wins = shared = 0
-    own, other, rounds, capped_games = [], [], [], 0
+def _play(job: tuple[list[str], int]) -> dict[str, Any]:
+    return play(*job)
+
+
+def run(jobs: list[tuple[list[str], int]], workers: int) -> list[dict[str, Any]]:
+    if workers <= 1:
+        return [_play(job) for job in jobs]
+    with ProcessPoolExecutor(workers) as pool:
+        return list(pool.map(_play, jobs, chunksize=4))
+
+
+def duel(games: int, heuristic: str, workers: int) -> dict[str, Any]:
+    jobs = []
     for g in range(games):
-        seat = g % 2
-        agents = [RandomAgent(), RandomAgent()]
-        agents[seat] = GalleristHeuristicAgent()
-        result, capped = play(agents, SEED_BASE + g)
-        top = result.winners
-        wins += top == [seat]
-        shared += seat in top and len(top) > 1
-        own.append(result.breakdown[seat]["total"])
-        other.append(result.breakdown[1 - seat]["total"])
-        rounds.append(result.rounds)
-        capped_games += capped
+        specs = ["random", "random"]
+        specs[g % 2] = heuristic
+        jobs.append((specs, SEED_BASE + g))
+    results = run(jobs, workers)
+    wins = sum(r["winners"] == [g % 2] for g, r in enumerate(results))
+    shared = sum(g % 2 in r["winners"] and len(r["winners"]) > 1 for g, r in enumerate(results))
     low, high = wilson_interval(wins, games)
+    own = [r["breakdown"][g % 2]["total"] for g, r in enumerate(results)]
+    other = [r["breakdown"][1 - g % 2]["total"] for g, r in enumerate(results)]
     return {
         "games": games,
         "wins": wins,
@@ -66,81 +87,100 @@ def heuristic_vs_random(games: int) -> dict[str, Any]:
         "win_rate_95ci": [low, high],
         "heuristic_money": mean_ci(own),
         "random_money": mean_ci(other),
-        "mean_rounds": statistics.mean(rounds),
-        "safety_limit_games": capped_games,
+        "mean_rounds": statistics.mean(r["rounds"] for r in results),
     }
 
 
-def solo_levels(games: int) -> dict[str, Any]:
-    levels: Counter = Counter()
-    rows = []
-    rounds, capped_games = [], 0
-    for g in range(games):
-        result, capped = play([GalleristHeuristicAgent()], SEED_BASE + g)
-        row = result.breakdown[0]
-        levels[row["goal_level"]] += 1
-        rows.append(row)
-        rounds.append(result.rounds)
-        capped_games += capped
-    keys = ("total", "curator_goals", "dealer_goals", "reputation_tiles", "masterpieces")
+APPRENTICE = {
+    "4+ reputation tiles": lambda row, goal: row["reputation_tiles"] >= goal.reputation_tiles,
+    "1+ masterpiece": lambda row, goal: row["masterpieces"] >= goal.masterpieces,
+    "a Curator goal": lambda row, goal: row["curator_goals"] >= goal.curator_goals,
+    "an Art Dealer goal": lambda row, goal: row["dealer_goals"] >= goal.dealer_goals,
+    "160+ money": lambda row, goal: row["total"] >= goal.money,
+}
+
+
+def solo(games: int, heuristic: str, workers: int) -> dict[str, Any]:
+    results = run([([heuristic], SEED_BASE + g) for g in range(games)], workers)
+    rows = [r["breakdown"][0] for r in results]
+    first = new_game(1, 0).data.solo_goals[0]
+    levels = Counter(row["goal_level"] for row in rows)
+    keys = ("total", "exhibition", "reputation", "majorities", "auction", "curator", "dealer")
+    keys += ("curator_goals", "dealer_goals", "reputation_tiles", "masterpieces")
     return {
         "games": games,
-        "level_share": {lvl: levels[lvl] / games for lvl in range(4)},
-        "at_least": {lvl: sum(levels[k] for k in range(lvl, 4)) / games for lvl in range(1, 4)},
-        "means": {k: statistics.mean(float(r[k]) for r in rows) for k in keys},
-        "curator_top_share": sum(r["curator_top"] for r in rows) / games,
-        "mean_rounds": statistics.mean(rounds),
-        "safety_limit_games": capped_games,
+        "level_share": {LEVELS[k]: levels[k] / games for k in range(4)},
+        "at_least": {LEVELS[k]: sum(levels[j] for j in range(k, 4)) / games for k in (1, 2, 3)},
+        "apprentice_conditions": {
+            name: sum(check(row, first) for row in rows) / games
+            for name, check in APPRENTICE.items()
+        },
+        "money": mean_ci([row["total"] for row in rows]),
+        "means": {k: statistics.mean(float(row[k]) for row in rows) for k in keys},
+        "mean_rounds": statistics.mean(r["rounds"] for r in results),
+        "end_reasons": dict(Counter(r["reason"] for r in results)),
     }
 
 
-def random_lengths(games: int) -> dict[int, dict[str, float]]:
-    out = {}
-    for n in (1, 2, 3, 4):
-        rounds, decisions, capped_games = [], [], 0
-        for g in range(games):
-            result, capped = play([RandomAgent() for _ in range(n)], SEED_BASE + g)
-            rounds.append(result.rounds)
-            decisions.append(len(result.actions))
-            capped_games += capped
-        out[n] = {
-            "mean_rounds": statistics.mean(rounds),
-            "mean_decisions": statistics.mean(decisions),
-            "safety_limit_share": capped_games / games,
-        }
+def lengths(games: int, heuristic: str, workers: int) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for label, spec, count in (("random", "random", games), ("heuristic", heuristic, games)):
+        for n in (1, 2, 3, 4):
+            results = run([([spec] * n, SEED_BASE + g) for g in range(count)], workers)
+            reasons = Counter(r["reason"] for r in results)
+            out[f"{label} {n}p"] = {
+                "games": count,
+                "mean_rounds": statistics.mean(r["rounds"] for r in results),
+                "max_rounds": max(r["rounds"] for r in results),
+                "mean_decisions": statistics.mean(r["decisions"] for r in results),
+                "end_reasons": {k: v / count for k, v in sorted(reasons.items())},
+            }
     return out
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=400)
+    parser.add_argument("--length-games", type=int, default=100, help="per table size")
+    parser.add_argument("--heuristic", default="heuristic", help="agent spec")
+    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--only", default="duel,solo,lengths")
     parser.add_argument("--json", help="also write the numbers to this file")
     args = parser.parse_args(argv)
+    parts = set(args.only.split(","))
     start = time.perf_counter()
-    duel = heuristic_vs_random(args.games)
-    print(
-        f"heuristic vs random, 2 players, {duel['games']} games (seats rotated): "
-        f"wins {duel['wins']} = {duel['win_rate']:.1%} "
-        f"[95% CI {duel['win_rate_95ci'][0]:.1%}, {duel['win_rate_95ci'][1]:.1%}], "
-        f"shared {duel['shared_wins']}; money {duel['heuristic_money'][0]:.1f} vs "
-        f"{duel['random_money'][0]:.1f}; rounds {duel['mean_rounds']:.1f}; "
-        f"ended by the safety limit: {duel['safety_limit_games']}"
-    )
-    solo = solo_levels(args.games)
-    names = ("none", "Apprentice", "Experienced", "Master Gallerist")
-    shares = ", ".join(f"{names[k]} {v:.1%}" for k, v in solo["level_share"].items())
-    print(f"heuristic solo, {solo['games']} games: highest level reached: {shares}")
-    print(f"   means: {json.dumps({k: round(v, 2) for k, v in solo['means'].items()})}")
-    lengths = random_lengths(max(1, args.games // 4))
-    for n, row in lengths.items():
+    out: dict[str, Any] = {"heuristic": args.heuristic}
+    if "duel" in parts:
+        d = out["duel"] = duel(args.games, args.heuristic, args.workers)
         print(
-            f"random play, {n} player(s): {row['mean_rounds']:.1f} rounds, "
-            f"{row['mean_decisions']:.0f} decisions, "
-            f"safety limit in {row['safety_limit_share']:.0%}"
+            f"heuristic vs random, 2 players, {d['games']} games (seats rotated): wins "
+            f"{d['wins']} = {d['win_rate']:.1%} [95% CI {d['win_rate_95ci'][0]:.1%}, "
+            f"{d['win_rate_95ci'][1]:.1%}], shared {d['shared_wins']}; money "
+            f"{d['heuristic_money'][0]:.1f} vs {d['random_money'][0]:.1f}; "
+            f"rounds {d['mean_rounds']:.1f}"
         )
+    if "solo" in parts:
+        s = out["solo"] = solo(args.games, args.heuristic, args.workers)
+        shares = ", ".join(f"{k} {v:.1%}" for k, v in s["level_share"].items())
+        print(f"heuristic solo, {s['games']} games, highest level: {shares}")
+        conditions = ", ".join(f"{k} {v:.0%}" for k, v in s["apprentice_conditions"].items())
+        print(f"   Apprentice conditions met: {conditions}")
+        print(
+            f"   money {s['money'][0]:.1f} (95% CI +-{s['money'][1]:.1f}); rounds "
+            f"{s['mean_rounds']:.1f}; ends {s['end_reasons']}"
+        )
+        print(f"   means: {json.dumps({k: round(v, 2) for k, v in s['means'].items()})}")
+    if "lengths" in parts:
+        out["lengths"] = lengths(args.length_games, args.heuristic, args.workers)
+        for label, row in out["lengths"].items():
+            reasons = ", ".join(f"{k} {v:.0%}" for k, v in row["end_reasons"].items())
+            print(
+                f"{label}: {row['mean_rounds']:.1f} rounds (max {row['max_rounds']}), "
+                f"{row['mean_decisions']:.0f} decisions; end triggered by {reasons}"
+            )
     print(f"({time.perf_counter() - start:.0f} s)")
     if args.json:
-        atomic_write_json(args.json, {"duel": duel, "solo": solo, "random": lengths}, indent=1)
+        atomic_write_json(args.json, out, indent=1)
     return 0
 
 

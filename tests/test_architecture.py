@@ -3,7 +3,7 @@
 The module graph is read from the source with ``ast`` (every ``import`` statement,
 including those inside functions; imports under ``if TYPE_CHECKING:`` are not run and
 are left out). Layers, lowest first:
-rules <- env <- agents <- arena <- training <- cli.
+rules <- env <- agents <- arena <- training, bridges <- web <- cli.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ LAYERS = {
     f"{TOP}.files": 0,
     f"{TOP}.rules": 0,
     f"{TOP}.env": 1,
+    f"{TOP}.vector": 2,  # the compiled batched engine: rules' twin, observes like env
     TOP: 1,  # the package's __init__ re-exports the env and the engine
     f"{TOP}.gallerist": 1,  # the second game: its package re-exports its env and engine
     f"{TOP}.gallerist.rules": 0,
@@ -31,6 +32,8 @@ LAYERS = {
     f"{TOP}.agents": 3,
     f"{TOP}.arena": 4,
     f"{TOP}.training": 5,
+    f"{TOP}.web": 6,
+    f"{TOP}.bridges": 5,  # other frameworks' APIs (OpenSpiel): above the agents they wrap
     f"{TOP}.cli": 7,
 }
 
@@ -94,7 +97,13 @@ def graph() -> dict[str, set[str]]:
     modules = project_modules()
     edges = {}
     for name, path in modules.items():
-        targets = {t for t in imported_names(name, path) if t in modules and t != name}
+        # A module's own parent packages are imported before it in any case (``from .
+        # import x`` names the parent too): such edges are not dependencies.
+        targets = {
+            t
+            for t in imported_names(name, path)
+            if t in modules and t != name and not name.startswith(t + ".")
+        }
         edges[name] = targets
     return edges
 
@@ -171,5 +180,6 @@ def test_the_graph_is_read_correctly() -> None:
     """The checks above would pass on an empty graph: make sure known edges are seen."""
     edges = graph()
     assert f"{TOP}.rules.game" in edges[f"{TOP}.rules.state"]
-    assert f"{TOP}.arena.loop" in edges[f"{TOP}.training.selfplay"]
+    assert f"{TOP}.arena.single_agent" in edges[f"{TOP}.training.selfplay"]
+    assert f"{TOP}.arena.loop" in edges[f"{TOP}.arena.single_agent"]
     assert len(edges) > 40

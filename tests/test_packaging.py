@@ -40,6 +40,8 @@ def test_wheel_has_one_top_level_name(wheel: Path) -> None:
     for module in ("agents/policy.py", "arena/loop.py", "training/selection.py", "cli.py"):
         assert f"art_gallery_env/{module}" in names
     assert "art_gallery_env/data/paintings.json" in names
+    for page in ("index.html", "app.js", "style.css"):  # the web app's page is package data
+        assert f"art_gallery_env/web/static/{page}" in names
 
 
 @pytest.mark.slow
@@ -56,7 +58,8 @@ def test_fresh_venv_with_the_wheel_has_no_agents_or_training(wheel: Path, tmp_pa
     probe = (
         "import importlib.util as u, pathlib, sys; "
         "top = pathlib.Path(u.find_spec('art_gallery_env').origin).parent; "
-        "sys.exit(0 if [u.find_spec(n) for n in ('agents', 'training', 'arena')] == [None] * 3"
+        "names = ('agents', 'training', 'arena', 'web'); "
+        "sys.exit(0 if [u.find_spec(n) for n in names] == [None] * 4"
         " and (top / 'agents' / '__init__.py').is_file() else 1)"
     )
     result = subprocess.run([str(python), "-c", probe], cwd=tmp_path, capture_output=True)

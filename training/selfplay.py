@@ -5,7 +5,8 @@ seats are played inside the env by opponents drawn from a pool (frozen snapshots
 learner, the heuristic, random). Only the learner's decisions are steps, and the reward is
 the learner seat's own final reward. This avoids the two traps of the SB3 connect-four
 tutorial pattern: crediting rewards from the wrong seat and letting the policy act for
-every seat.
+every seat. The env itself is :class:`~art_gallery_env.arena.single_agent.SingleAgentEnv`,
+the one registered with Gymnasium; this module adds the pool.
 """
 
 from __future__ import annotations
@@ -16,18 +17,11 @@ from pathlib import Path
 from typing import Any
 
 import gymnasium as gym
-import numpy as np
 
 from art_gallery_env.agents.base import Agent
 from art_gallery_env.agents.policy_format import CheckpointError
 from art_gallery_env.agents.registry import make_agent
-from art_gallery_env.arena.loop import play
-from art_gallery_env.env.aec import final_rewards
-from art_gallery_env.env.observation import OBSERVATION_SIZE
-from art_gallery_env.env.seat import SeatObserver
-from art_gallery_env.rules.actions import NUM_ACTIONS, check_action_id
-from art_gallery_env.rules.cards import default_card_set
-from art_gallery_env.rules.state import GameState, new_game
+from art_gallery_env.arena.single_agent import SingleAgentEnv
 
 SNAPSHOT_SUFFIX = ".safetensors"
 
@@ -61,6 +55,10 @@ class OpponentPool:
         self._snapshots: list[Path] = []
         self._loaded: dict[Path, Agent] = {}
         self._fixed: dict[str, Agent] = {}
+
+    def reseed(self, seed: int) -> None:
+        """Restart the draws (``SingleAgentEnv.reset(seed=...)`` calls this)."""
+        self._rng = random.Random(seed)
 
     def _rescan(self) -> None:
         if self.snapshot_dir is None or not self.snapshot_dir.is_dir():
@@ -102,91 +100,16 @@ class OpponentPool:
         return self._fixed[kind]
 
 
-class SelfPlayEnv(gym.Env):
-    """One learner seat of Art Gallery; opponents move inside ``step``."""
-
-    metadata = {"render_modes": []}
+class SelfPlayEnv(SingleAgentEnv):
+    """The trainers' env: :class:`~art_gallery_env.arena.single_agent.SingleAgentEnv` (one
+    learner seat, opponents move inside ``step``) with its opponents drawn from a pool."""
 
     def __init__(
-        self,
-        num_players: int = 2,
-        pool: OpponentPool | None = None,
-        *,
-        zero_is_ten: bool = False,
-        reward_mode: str = "score_margin",
-        seed: int | None = None,
-        learner_seat: int | None = None,
+        self, num_players: int = 2, pool: OpponentPool | None = None, **kwargs: Any
     ) -> None:
-        super().__init__()
-        self.num_players = num_players
-        self.pool = pool or OpponentPool({"random": 1.0}, seed=seed)
-        self.zero_is_ten = zero_is_ten
-        self.reward_mode = reward_mode
-        self.fixed_learner_seat = learner_seat
-        self.observation_space = gym.spaces.Box(0.0, np.inf, (OBSERVATION_SIZE,), np.float32)
-        self.action_space = gym.spaces.Discrete(NUM_ACTIONS)
-        self._seats = SeatObserver(default_card_set())
-        self._seed_rng = random.Random(seed)
-        self._episode = 0
-        self.state: GameState | None = None
-        self.learner = 0
-        self.opponents: dict[int, Agent] = {}
-
-    def reset(
-        self, *, seed: int | None = None, options: dict[str, Any] | None = None
-    ) -> tuple[np.ndarray, dict[str, Any]]:
-        super().reset(seed=seed)
-        if seed is not None:
-            self._seed_rng = random.Random(seed)
-        game_seed = self._seed_rng.getrandbits(63)
-        self.learner = (
-            self._episode % self.num_players
-            if self.fixed_learner_seat is None
-            else self.fixed_learner_seat
-        )
-        self._episode += 1
-        seats = [s for s in range(self.num_players) if s != self.learner]
-        self.opponents = dict(zip(seats, self.pool.sample(len(seats))))
-        for k, agent in enumerate(self.opponents.values()):
-            agent.reset(game_seed + k)
-        self.state = new_game(self.num_players, game_seed, zero_is_ten=self.zero_is_ten)
-        self._seats.reset()
-        self._play_opponents()
-        return self._observe(), {"learner_seat": self.learner}
-
-    def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
-        if self.state is None:
-            raise RuntimeError("call reset() before step(): the env has no game yet")
-        self.state.apply(check_action_id(action))  # 0.7 is not silently action 0
-        self._play_opponents()
-        if not self.state.is_over:
-            return self._observe(), 0.0, False, False, {}
-        breakdown = self.state.score_breakdown()
-        reward = final_rewards(breakdown, self.reward_mode)[self.learner]
-        info = {
-            "learner_seat": self.learner,
-            "score": breakdown[self.learner],
-            "won": breakdown[self.learner]["rank"] == 1,
-            "opponents": [type(a).__name__ for a in self.opponents.values()],
-        }
-        return self._observe(), float(reward), True, False, info
-
-    def action_masks(self) -> np.ndarray:
-        """MaskablePPO reads this: the learner's legal actions (all False once over)."""
-        return self._seats.action_mask(self.state, self.learner).astype(bool)
-
-    def _observe(self) -> np.ndarray:
-        return self._seats.observation(self.state, self.learner)
-
-    def _play_opponents(self) -> None:
-        """The other seats move until it is the learner's turn or the game is over."""
-        learner = self.learner
-        play(
-            self.state,
-            self.opponents,
-            self._seats,
-            stop=lambda state: state.current_player == learner,
-        )
+        pool = pool or OpponentPool({"random": 1.0}, seed=kwargs.get("seed"))
+        super().__init__(num_players, pool, **kwargs)
+        self.pool = pool
 
 
 def make_selfplay_env_fn(

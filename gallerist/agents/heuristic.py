@@ -1,30 +1,42 @@
-"""A Gallerist player by one-turn lookahead: try each legal action on a determinized world
-(G18), finish the own pending sub-decisions greedily, and keep the action whose result a
-hand-written evaluation likes best.
+"""A Gallerist player by lookahead on a determinized world of its information set (G18):
+try each legal action, finish the own pending sub-decisions greedily, and keep the action
+whose result a hand-written evaluation likes best. In a solo game a choice on a turn's
+menu is also valued by the best action of the following turn (Lacerda's moves between
+them are the engine's).
 
 The evaluation (:func:`evaluate`) estimates the money a seat will end with: its cash, the
-end-of-game value of what it holds now (exhibited works at their sales value, reputation
-tiles, Curator and Art Dealer goals done, market majorities, the influence track) plus
-rough values of assets that pay later (tickets, visitors in the Lobby and the Gallery,
-assistants, contracts, a commission, partly done goals). The weights are in
-:class:`HeuristicParams`. It reads only the own seat's information set: the world comes
-from :class:`~art_gallery_env.gallerist.rules.hidden.PlayerView`.
+end-of-game value of what it holds now (exhibited works at their sales value, with credit
+for fame on the way to the next star; reputation tiles, Curator and Art Dealer goals done,
+market majorities, the renowned work its auction offers are likely to win, the influence
+track) plus rough values of assets that pay later (tickets, visitors in the Lobby and the
+Gallery, assistants, contracts, a commission, partly done goals), scaled down as the end
+comes near. In a solo game it adds credit for the goal conditions (G17.6): reputation
+tiles, masterpieces and card goals on the way to the next level, so the greedy player plans
+toward the level, not only the money. The weights are in :class:`HeuristicParams`. It reads
+only the own seat's information set: the world comes from
+:class:`~art_gallery_env.gallerist.rules.hidden.PlayerView`.
 """
 
 from __future__ import annotations
 
+import math
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, replace
 
 import numpy as np
 
 from art_gallery_env.agents.base import Agent, legal_from_mask
 
-from ..rules.data import COLLECTOR, INVESTOR, VIP
-from ..rules.effects import assistant_code, sales_value
+from ..rules.data import COLLECTOR, INVESTOR, NUM_COLOURS, VIP, GameData, Goal
+from ..rules.effects import assistant_code, renowned_value
 from ..rules.game import auction_totals
 from ..rules.hidden import PlayerView
-from ..rules.scoring import goal_complete, majority_money, reputation_scores, score_breakdown
+from ..rules.scoring import (
+    goal_complete,
+    majority_money,
+    reputation_scores,
+    score_breakdown,
+)
 from ..rules.state import EMPTY, F_KICKED, F_POST, F_TURN, SLOT_EMPTY, SLOT_UP, GameState
 
 _MENUS = (F_TURN, F_POST, F_KICKED)
@@ -32,6 +44,8 @@ _MENUS = (F_TURN, F_POST, F_KICKED)
 
 @dataclass(frozen=True)
 class HeuristicParams:
+    """The evaluation's weights (see the module docstring)."""
+
     ticket: float = 1.0
     lobby_visitor: float = 1.4
     gallery_visitor: tuple[float, float, float] = (2.5, 2.5, 3.0)  # investor, VIP, collector
@@ -43,63 +57,141 @@ class HeuristicParams:
     commission: float = 3.0
     influence_use: float = 0.3  # on top of its end-of-game money
     partial_goal: float = 0.3  # share of a goal's value per filled part
-    auction_offer: float = 1.2  # per money offered: the renowned work it may win
+    fame_progress: float = 0.6  # share of the next star's value earned on the way to it
+    auction_win: float = 1.0  # share of the renowned work's value counted while winning
+    auction_scale: float = 6.0  # softness of the chance to keep an easel, in money offered
+    renowned_floor: float = 11.0  # the least a renowned work is counted at
     pending_tile: float = 3.0
+    liquidity: float = 0.5  # extra per money in hand up to ``liquidity_cap`` (it buys actions)
+    liquidity_cap: float = 10.0
+    sale_plan: float = 0.5  # share of an Art Dealer goal's progress a possible sale counts
+    horizon: float = 8.0  # rounds left below which future-only assets lose value
+    solo_tile: float = 12.0  # solo: credit per reputation tile toward the goals' count
+    solo_masterpiece: float = 20.0  # solo: credit per masterpiece toward the goals' count
+    solo_hope: float = 12.0  # solo: per exhibited work, times (fame / 19) ** hope_power
+    hope_power: float = 3.0
+    solo_card_goal: float = 20.0  # solo: per card, times the share of its closest goal done
+    solo_time: float = 1.0  # solo: per box-office ticket left (the game ends when none is)
+    solo_reserve: float = 3.0  # solo: cost per money short of ``solo_reserve_money``
+    solo_reserve_money: float = 4.0  # (cash plus what influence can pay)
+    solo_level: float = 40.0  # solo: credit per goal level reached (G17.6)
+    lookahead: int = 1  # solo: 1 = weigh a turn's choices by the best next turn too
     max_subdecisions: int = 8
     noise: float = 1e-6
 
+    @classmethod
+    def names(cls) -> list[str]:
+        return [f.name for f in fields(cls) if f.name not in ("gallery_visitor",)]
 
-def evaluate(s: GameState, p: int, params: HeuristicParams) -> float:
-    """Estimated final money of seat ``p`` (exact once the game is over)."""
-    if s.over:
-        return float(score_breakdown(s)[p]["total"])
+    def with_options(self, **options: float) -> HeuristicParams:
+        """A copy with the named weights changed (``lookahead`` and ``max_subdecisions``
+        are ints)."""
+        bad = sorted(set(options) - set(self.names()))
+        if bad:
+            raise ValueError(
+                f"unknown heuristic weight {bad[0]!r}; valid: {', '.join(self.names())}"
+            )
+        for name in ("lookahead", "max_subdecisions"):  # counts, not weights
+            if name in options:
+                options = {**options, name: int(options[name])}
+        return replace(self, **options)
+
+
+_STAR_STEPS: dict[str, tuple[tuple[tuple[int, int, float], ...], ...]] = {}
+
+
+def _star_steps(data: GameData) -> tuple[tuple[tuple[int, int, float], ...], ...]:
+    """Per artist tile and fame: (sales value, the next star's extra value, the share of
+    the fame between the two stars already climbed), computed once per component file."""
+    table = _STAR_STEPS.get(data.fingerprint)
+    if table is None:
+        rows = []
+        for values in data.artist_values:
+            row = []
+            for f, v in enumerate(values):
+                nxt = next((g for g in range(f + 1, len(values)) if values[g] > v), None)
+                if nxt is None:
+                    row.append((v, 0, 0.0))
+                    continue
+                prev = f
+                while prev > 0 and values[prev - 1] == v:
+                    prev -= 1
+                row.append((v, values[nxt] - v, (f - prev + 1) / (nxt - prev + 1)))
+            rows.append(tuple(row))
+        table = _STAR_STEPS[data.fingerprint] = tuple(rows)
+    return table
+
+
+def smooth_value(s: GameState, artist: int, share: float) -> float:
+    """The sales value of ``artist``'s works (G13.1) plus ``share`` of the next star's
+    extra value in proportion to the fame already climbed toward it."""
+    value, gain, climbed = _star_steps(s.data)[s.artist_tile[artist]][s.fame[artist]]
+    return value + share * gain * climbed
+
+
+def rounds_left(s: GameState) -> float:
+    """A rough count of the rounds still to play (for the value of future-only assets)."""
+    if s.final_round:
+        return 0.0
+    if s.end_triggered:
+        return 1.0
+    total = NUM_COLOURS * s.data.tickets_per_colour[s.num_players - 1]
+    office = sum(s.box_office) / max(1, total)
+    if s.solo:
+        return 26.0 * office
+    bag = len(s.bag) / max(1, len(s.bag) + sum(s.plaza) + 20)
+    celebrities = max(0.0, 1.0 - sum(s.celebrity) / 2)
+    remaining = sorted((office, bag, celebrities))[1]  # two of three end the game (G15.1)
+    return 22.0 * remaining
+
+
+def _auction_value(s: GameState, p: int, params: HeuristicParams) -> float:
+    """The renowned work this seat's offers may take (G16.2), counted as it scores (its
+    value at the auction and again as exhibited; at least ``renowned_floor``, as the
+    form's artists may still rise), times ``auction_win`` and a chance of keeping a place
+    among the easels: certain in a solo game (nobody else bids, G17.7), else growing
+    smoothly with the lead over the best other offer that would take the last easel."""
+    easels = len(s.easels)
+    totals = auction_totals(s)
+    mine = totals[p][0] if p in totals else 0
+    if not easels or not mine:
+        return 0.0
+    others = sorted((t[0] for o, t in totals.items() if o != p), reverse=True)
+    ahead = sum(1 for t in others if t > mine)
+    values = sorted((renowned_value(s, w) for w in s.easels), reverse=True)
+    value = max(values[min(ahead, easels - 1)], params.renowned_floor)
+    if s.solo:
+        chance = 1.0
+    else:
+        rival = others[easels - 1] if len(others) >= easels else 0
+        chance = 1.0 / (1.0 + math.exp(-(mine - rival) / params.auction_scale))
+    return params.auction_win * chance * 2 * value
+
+
+def _solo_goal_credit(
+    s: GameState, p: int, card_progress: tuple[float, float], params: HeuristicParams
+) -> float:
+    """G17.6 shaping: credit for the goal conditions (reputation tiles, masterpieces, a
+    Curator and an Art Dealer goal; ``card_progress`` is the share of the closest goal of
+    each card already filled)."""
     d = s.data
-    v = float(s.money[p])
-    v += d.influence_money[s.influence[p]] + params.influence_use * s.influence[p]
-    v += sum(sales_value(s, s.work_artist[w]) for w in s.gallery[p])
-    rep_money, rep_influence = reputation_scores(s, p)
-    v += rep_money + 0.5 * rep_influence
-    v += majority_money(s).get(p, 0)
-    offers = auction_totals(s).get(p)
-    if offers:
-        v += params.auction_offer * offers[0]
-    v += params.ticket * sum(s.tickets[p])
-    v += params.lobby_visitor * sum(s.lobby[p])
-    g = s.gallery_visitors[p]
-    w_inv, w_vip, w_col = params.gallery_visitor
-    v += w_inv * g[INVESTOR] + w_vip * g[VIP] + w_col * g[COLLECTOR]
-    v += params.desk_assistant * s.desks[p]
-    code = assistant_code(p)
-    v += params.location_assistant * sum(1 for o in s.occupant if o == code)
-    forms = [d.works[w].form for w in s.gallery[p]]
-    for card, state, on in s.contracts[p]:
-        if state == SLOT_EMPTY:
-            continue
-        if not on:
-            v += params.unused_bonus
-        if state == SLOT_UP:
-            v += params.face_up_contract
-            if d.contracts[card].form in forms:
-                v += params.sellable_contract
-    if s.commission[p] != EMPTY:
-        v += params.commission
-    if s.pending_tile[p] != EMPTY:
-        v += params.pending_tile
-    shown = forms + ([d.works[s.renowned[p]].form] if s.renowned[p] != EMPTY else [])
-    sold = [d.works[w].form for w in s.sold[p]]
-    for goals, have in (
-        (d.curators[s.curator[p]].goals, shown),
-        (d.dealers[s.dealer[p]].goals, sold),
-    ):
-        for goal in goals:
-            if goal_complete(goal, have):
-                v += goal.value
-            else:
-                v += params.partial_goal * goal.value * _progress(goal, have)
-    return v
+    tiles = sum(1 for t in s.spaces[p] if t != EMPTY)
+    masterpieces = sum(1 for w in s.gallery[p] + s.sold[p] if s.masterpiece[w])
+    need_tiles = max(g.reputation_tiles for g in d.solo_goals)
+    need_mp = max(g.masterpieces for g in d.solo_goals)
+    credit = params.solo_tile * min(tiles, need_tiles)
+    credit += params.solo_masterpiece * min(masterpieces, need_mp)
+    credit += params.solo_card_goal * sum(card_progress)
+    if not s.end_triggered:  # the rounds still to play (an early end loses them)
+        credit += params.solo_time * sum(s.box_office)
+        # a player without money or influence may have no action left: a round of passes
+        # ends the game (G15.3)
+        means = s.money[p] + d.money_below[s.influence[p]]
+        credit -= params.solo_reserve * max(0.0, params.solo_reserve_money - means)
+    return credit
 
 
-def _progress(goal, forms: list[int]) -> float:
+def _goal_progress(goal: Goal, forms: list[int]) -> float:
     """The share of a goal's parts the works already fill (greedy, an estimate)."""
     if goal.distinct_forms:
         return min(1.0, len(set(forms)) / goal.distinct_forms)
@@ -114,20 +206,161 @@ def _progress(goal, forms: list[int]) -> float:
     return filled / len(goal.slots)
 
 
+def evaluate(s: GameState, p: int, params: HeuristicParams) -> float:
+    """Estimated final money of seat ``p`` (exact once the game is over), plus in a solo
+    game the credit for goal conditions (and ``solo_level`` per level reached at the end)."""
+    if s.over:
+        row = score_breakdown(s)[p]
+        value = float(row["total"])
+        if s.solo:
+            value += params.solo_level * row["goal_level"]
+            done = (min(1, row["curator_goals"]), min(1, row["dealer_goals"]))
+            value += _solo_goal_credit(s, p, done, params)
+        return value
+    future = min(1.0, rounds_left(s) / params.horizon)
+    forms = [s.data.works[w].form for w in s.gallery[p]]
+    return (
+        _held_value(s, p, params, future)
+        + _contracts_value(s, p, params, future, forms)
+        + _goals_value(s, p, params, future, forms)
+    )
+
+
+def _held_value(s: GameState, p: int, params: HeuristicParams, future: float) -> float:
+    """Cash, influence, exhibited works, the board's scoring now, and assets for later."""
+    d = s.data
+    top = d.celebrity_fame
+    v = float(s.money[p]) + params.liquidity * future * min(s.money[p], params.liquidity_cap)
+    v += d.influence_money[s.influence[p]] + params.influence_use * future * s.influence[p]
+    for w in s.gallery[p]:
+        artist = s.work_artist[w]
+        v += smooth_value(s, artist, params.fame_progress)
+        if s.solo and not s.celebrity[artist]:  # on the way to a masterpiece (G13.2)
+            v += params.solo_hope * future * (s.fame[artist] / top) ** params.hope_power
+    rep_money, rep_influence = reputation_scores(s, p)
+    v += rep_money + 0.5 * rep_influence
+    v += majority_money(s).get(p, 0)
+    v += _auction_value(s, p, params)
+    v += future * params.ticket * sum(s.tickets[p])
+    v += future * params.lobby_visitor * sum(s.lobby[p])
+    g = s.gallery_visitors[p]
+    w_inv, w_vip, w_col = params.gallery_visitor
+    v += w_inv * g[INVESTOR] + w_vip * g[VIP] + w_col * g[COLLECTOR]
+    v += future * params.desk_assistant * s.desks[p]
+    code = assistant_code(p)
+    v += future * params.location_assistant * sum(1 for o in s.occupant if o == code)
+    if s.commission[p] != EMPTY:
+        v += future * params.commission
+    if s.pending_tile[p] != EMPTY:
+        v += params.pending_tile
+    return v
+
+
+def _contracts_value(
+    s: GameState, p: int, params: HeuristicParams, future: float, forms: list[int]
+) -> float:
+    v = 0.0
+    for card, state, on in s.contracts[p]:
+        if state == SLOT_EMPTY:
+            continue
+        if not on:
+            v += future * params.unused_bonus
+        if state == SLOT_UP:
+            v += future * params.face_up_contract
+            if s.data.contracts[card].form in forms:
+                v += future * params.sellable_contract
+    return v
+
+
+def _sales_in_reach(s: GameState, p: int, forms: list[int]) -> list[int]:
+    """Forms of exhibited works that face-up contracts could sell (one work each)."""
+    left = list(forms)
+    out = []
+    for card, state, _on in s.contracts[p]:
+        form = s.data.contracts[card].form if state == SLOT_UP else None
+        if form is not None and form in left:
+            left.remove(form)
+            out.append(form)
+    return out
+
+
+def _goals_value(
+    s: GameState, p: int, params: HeuristicParams, future: float, forms: list[int]
+) -> float:
+    """Curator and Art Dealer goals done, partly done and (dealer) within a sale's reach;
+    in a solo game the G17.6 credit."""
+    d = s.data
+    shown = forms + ([d.works[s.renowned[p]].form] if s.renowned[p] != EMPTY else [])
+    sold = [d.works[w].form for w in s.sold[p]]
+    reach = sold + _sales_in_reach(s, p, forms)
+    v = 0.0
+    closest = [0.0, 0.0]
+    for k, (goals, have) in enumerate(
+        ((d.curators[s.curator[p]].goals, shown), (d.dealers[s.dealer[p]].goals, sold))
+    ):
+        for goal in goals:
+            if goal_complete(goal, have):
+                v += goal.value
+                closest[k] = 1.0
+                continue
+            progress = _goal_progress(goal, have)
+            if k == 1 and len(reach) > len(sold):
+                soon = _goal_progress(goal, reach)
+                progress += params.sale_plan * (soon - progress)
+            v += params.partial_goal * future * goal.value * progress
+            closest[k] = max(closest[k], progress * future)
+    if s.solo:
+        v += _solo_goal_credit(s, p, (closest[0], closest[1]), params)
+    return v
+
+
 class HeuristicPolicy:
+    """Greedy choice by :func:`evaluate`; with ``lookahead`` (solo games: the only seat,
+    Lacerda's moves are the engine's) a choice on a turn's menu also plays the rest of the
+    turn greedily and is valued by the best action of the next turn."""
+
     def __init__(self, params: HeuristicParams | None = None) -> None:
         self.params = params or HeuristicParams()
 
     def choose(self, world: GameState, rng: random.Random) -> int:
         me = world.current_player
         legal = world.legal_actions()
+        deep = self.params.lookahead > 0 and world.solo and world.frames[-1][0] == F_TURN
         scores = []
         for action in legal:
             child = world.clone()
             child.apply(action)
             self._complete(child, me, rng)
-            scores.append(evaluate(child, me, self.params) + rng.random() * self.params.noise)
+            if deep:
+                score = self._next_turn_value(child, me, rng, _turn_key(world))
+            else:
+                score = evaluate(child, me, self.params)
+            scores.append(score + rng.random() * self.params.noise)
         return legal[int(np.argmax(scores))]
+
+    def _scores(self, world: GameState, me: int, rng: random.Random) -> list[float]:
+        out = []
+        for action in world.legal_actions():
+            child = world.clone()
+            child.apply(action)
+            self._complete(child, me, rng)
+            out.append(evaluate(child, me, self.params))
+        return out
+
+    def _next_turn_value(
+        self, s: GameState, me: int, rng: random.Random, key: tuple[int, int]
+    ) -> float:
+        """Play the rest of this turn greedily; if ``me`` then starts the next turn, the
+        value of its best action, else the evaluation where the seat's turn ended."""
+        for _ in range(4 * self.params.max_subdecisions):
+            if s.over or s.current_player != me or _turn_key(s) != key:
+                break
+            legal = s.legal_actions()
+            scores = self._scores(s, me, rng)
+            s.apply(legal[int(np.argmax(scores))])
+        if not s.over and s.current_player == me and s.frames[-1][0] == F_TURN:
+            return max(self._scores(s, me, rng))
+        return evaluate(s, me, self.params)
 
     def _complete(self, s: GameState, me: int, rng: random.Random) -> None:
         """Finish ``me``'s sub-decisions of this step, each by its best immediate result."""
@@ -142,6 +375,10 @@ class HeuristicPolicy:
                 if score > best_score:
                     best, best_score = action, score
             s.apply(best)
+
+
+def _turn_key(s: GameState) -> tuple[int, int]:
+    return (s.round, s.turn)
 
 
 class GalleristHeuristicAgent(Agent):

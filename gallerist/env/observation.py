@@ -1,41 +1,32 @@
-"""The Gallerist observation vector: one layout for 1-4 players, seats relative to the
-observer.
+"""The Gallerist observation vector, built fast: only the parts that changed are rebuilt.
 
-Seat ``r`` in the layout is the player ``r`` places clockwise after the observer (r = 0 is
-the observer); owner one-hots have a fifth entry for Lacerda, the solo bot. Everything is
-padded to 4 seats. The vector holds only what the observer may know (G18): its own Curator
-and Art Dealer cards but nobody else's, the top work of each stack but not the order below,
-the bag's contents but not its order, the contract display but not the deck's order. A test
-checks that determinized states give the same vector.
+The layout (fields, offsets, meanings) is in :mod:`.observation_fields`; the plain encoder
+that writes it entry by entry is :func:`.observation_reference.encode_reference`, the oracle
+of this one (a test compares them on thousands of states at every table size and seat,
+with observers and games interleaved, and golden hashes pin the output).
+
+A decision changes only a few parts of the board. For each observer the encoder keeps its
+last vector and a copy of the state lists each part was built from (pieces on the board,
+artists, works on offer, visitors and tickets, contract display, market, the seats'
+boards and economy, the observer's cards); a call compares the state's lists with those
+copies (list equality, done in C) and rewrites only the parts that differ, mostly with the
+reference's writers. Parts that do not depend on the observer (artists, works, display,
+each seat's board and the fixed parts of its public score) are kept once for all
+observers. Only the pending decision is written every time. Comparisons are by value,
+never by object identity, so the encoder is exact for any sequence of states from any
+games.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
-from art_gallery_env.env.observation import Field
-
-from ..rules.data import (
-    BONUS_KINDS,
-    MARKET_COLUMNS,
-    MARKET_LOWER_ROWS,
-    MARKET_UPPER_ROWS,
-    MAX_EASELS,
-    MAX_PLAYERS,
-    MAX_PROMOTION,
-    NUM_ARTIST_SLOTS,
-    NUM_COLOURS,
-    NUM_CONTRACT_SLOTS,
-    NUM_FORMS,
-    NUM_REPUTATION_SPACES,
-    TILE_SCORINGS,
-    GameData,
-)
-from ..rules.effects import hired_count, renowned_value, sales_value, stars
-from ..rules.game import end_conditions
-from ..rules.scoring import card_goals, public_scores
+from ..rules.data import NUM_COLOURS, TILE_SCORINGS
+from ..rules.effects import hired_count
+from ..rules.scoring import majority_money, public_score_parts
 from ..rules.state import (
-    DECISION_KINDS,
     EMPTY,
     F_FAME,
     F_KICKED,
@@ -44,408 +35,450 @@ from ..rules.state import (
     F_TURN,
     LACERDA,
     NUM_LOCATIONS,
-    SLOT_EMPTY,
     GameState,
 )
+from .observation_fields import (
+    FIELD,
+    FIELDS,
+    MONEY_SCALE,
+    OBSERVATION_SIZE,
+    OFFSET,
+    OWN,
+    ROUND_SCALE,
+    SCORE_SCALE,
+    S,
+    decode_observation,
+)
+from .observation_reference import (
+    encode_reference,
+    write_artists,
+    write_display,
+    write_market,
+    write_own_cards,
+    write_seat_board,
+    write_works,
+)
 
-S = MAX_PLAYERS
-OWN = S + 1  # owner one-hots: relative seats, then Lacerda
-B = len(BONUS_KINDS)
-T = len(TILE_SCORINGS)
-GW = 4  # gallery slots shown (the fourth needs a masterpiece)
-MONEY_SCALE = 100.0
-SCORE_SCALE = 200.0
-ROUND_SCALE = 40.0
-
-_FIELDS = [
-    Field("num_players", (S,), "one-hot: 1, 2, 3 or 4 players"),
-    Field("seat_active", (S,), "1 for each relative seat that is at the table"),
-    Field("decision", (DECISION_KINDS,), "one-hot kind of the pending decision (0 when over)"),
-    Field("decision_artist", (NUM_ARTIST_SLOTS,), "artist slot of a pending fame spending"),
-    Field("decision_location", (NUM_LOCATIONS,), "location of a pending kick-out / leave"),
-    Field("exec_state", (3,), "executive action this turn: unused, moving visitors, used"),
-    Field(
-        "flags",
-        (6,),
-        "end triggered, final round, intermediate scoring done, box office empty, "
-        "two celebrities, bag empty",
-    ),
-    Field("round", (1,), "round / 40, capped at 1"),
-    Field("start_player", (S,), "one-hot relative seat of the start player", 0),
-    Field(
-        "occupant",
-        (NUM_LOCATIONS, 2, OWN),
-        "per location: Gallerist (0) or assistant (1) of relative seat / Lacerda",
-        2,
-    ),
-    Field(
-        "gallerist", (S, NUM_LOCATIONS + 2), "per seat: location 0..3, own gallery, kicked out", 0
-    ),
-    Field("kicked", (S + 2 + NUM_LOCATIONS,), "pending kick-out: seat, piece kind, location"),
-    Field(
-        "lacerda", (NUM_LOCATIONS + 3,), "Lacerda: location, kicked, supply / 10, next part lower"
-    ),
-    Field(
-        "artist",
-        (NUM_ARTIST_SLOTS, 9),
-        "per artist slot (2 * form + colour): discovered, celebrity, fame / 19, initial fame / "
-        "19, stars / 6, sales value / 20, promotion / 5, signature tokens / 2, Collector on tile",
-    ),
-    Field("artist_stars", (NUM_ARTIST_SLOTS, 6), "fame thresholds of the six stars / 19"),
-    Field("artist_bonus", (NUM_ARTIST_SLOTS, B + 1), "bonus tile: kind one-hot, amount / 5"),
-    Field(
-        "stack",
-        (NUM_FORMS, 2 + 2 * NUM_COLOURS + NUM_COLOURS),
-        "per form: works left / 7, top work's fame / 2, its two ticket icons (colour bits), "
-        "visitors on it per colour / 2",
-    ),
-    Field("easel", (MAX_EASELS, 2 + NUM_FORMS), "per easel: present, value now / 20, form"),
-    Field("plaza", (NUM_COLOURS,), "visitors in the Plaza / 10"),
-    Field("bag", (NUM_COLOURS,), "visitors in the bag per colour / 14 (public by counting)"),
-    Field("lobby", (S, NUM_COLOURS), "visitors in each seat's Lobby / 5", 0),
-    Field("gallery_visitors", (S, NUM_COLOURS), "visitors in each seat's Gallery / 5", 0),
-    Field("box_office", (NUM_COLOURS,), "tickets in the box office / 20"),
-    Field("ticket_discard", (NUM_COLOURS,), "tickets in the discard pile / 20"),
-    Field("tickets", (S, NUM_COLOURS), "tickets held by each seat / 10", 0),
-    Field(
-        "display",
-        (4, 2 + NUM_FORMS + B + 1),
-        "per display column: has a card, stack depth / 5, top card form, bonus kind, amount / 5",
-    ),
-    Field("deck", (1,), "contracts left in the deck / 20"),
-    Field("promotion_tokens", (MAX_PROMOTION,), "promotion tokens left per level / 4"),
-    Field(
-        "market_upper",
-        (MARKET_COLUMNS * MARKET_UPPER_ROWS, 1 + T + OWN),
-        "per reputation space (4 * column + row): tile present, its scoring, assistant owner",
-        2,
-    ),
-    Field(
-        "market_lower",
-        (MARKET_COLUMNS * MARKET_LOWER_ROWS, OWN),
-        "per auction space (3 * column + row): assistant owner",
-        1,
-    ),
-    Field("location_tile", (NUM_LOCATIONS, 1 + T), "tile beside each location: present, scoring"),
-    Field(
-        "player",
-        (S, 10),
-        "per seat: money / 100, influence / 35, desks / 4, unemployed / 8, removed / 10, next "
-        "hire cost / 6, works sold / 8, public score / 200, start tile on slot 3, "
-        "pending start tile",
-        0,
-    ),
-    Field(
-        "market_count",
-        (S, 2 * MARKET_COLUMNS),
-        "per seat: assistants per column, upper then lower",
-        0,
-    ),
-    Field(
-        "gallery",
-        (S, GW, 3 + NUM_FORMS + NUM_ARTIST_SLOTS),
-        "per seat and slot: present, sales value / 20, masterpiece, form, artist slot",
-        0,
-    ),
-    Field("renowned", (S, 1 + NUM_FORMS), "per seat: renowned work taken, its form", 0),
-    Field("sold", (S, NUM_FORMS), "per seat: works sold per form / 4", 0),
-    Field(
-        "reputation", (S, NUM_REPUTATION_SPACES + T), "per seat: spaces filled, tiles' scorings", 0
-    ),
-    Field("start_tile", (S, T), "per seat: scoring of the tile on the third art slot", 0),
-    Field(
-        "contracts",
-        (S, NUM_CONTRACT_SLOTS, 5 + NUM_FORMS + B),
-        "per seat and slot: state (empty, up, down influence, down money), assistant on it, "
-        "form, front bonus kind",
-        0,
-    ),
-    Field("commission", (S, NUM_ARTIST_SLOTS), "per seat: commissioned artist slot", 0),
-    Field("own_cards", (8,), "the observer's Curator card and Art Dealer card (one-hots)"),
-    Field("own_goals", (10,), "observer: Curator collections done (5), Art Dealer sets done (5)"),
+__all__ = [
+    "FIELD",
+    "FIELDS",
+    "OBSERVATION_SIZE",
+    "ObservationEncoder",
+    "decode_observation",
+    "encode",
+    "encode_reference",
 ]
 
 
-def _with_offsets(fields: list[Field]) -> tuple[Field, ...]:
-    out, offset = [], 0
-    for f in fields:
-        out.append(Field(f.name, f.shape, f.meaning, f.seat_axis, offset))
-        offset += f.size
-    return tuple(out)
+def _span(first: str, last: str) -> tuple[int, int]:
+    """Offsets from the start of field ``first`` to the end of field ``last``."""
+    return OFFSET[first], OFFSET[last] + FIELD[last].size
 
 
-FIELDS: tuple[Field, ...] = _with_offsets(_FIELDS)
-FIELD = {f.name: f for f in FIELDS}
-OBSERVATION_SIZE = sum(f.size for f in FIELDS)
-_O = {f.name: f.offset for f in FIELDS}
+ARTISTS = _span("artist", "artist_bonus")
+WORKS = _span("stack", "easel")
+VISITORS = _span("plaza", "tickets")
+DISPLAY = _span("display", "promotion_tokens")
+MARKET = _span("market_upper", "location_tile")
+SEATS = _span("player", "commission")
+SEAT_BOARD = _span("market_count", "commission")
+OWN_CARDS = _span("own_cards", "own_goals")
+_NUM_PLAYERS, _SEAT_ACTIVE, _PLAYER = OFFSET["num_players"], OFFSET["seat_active"], OFFSET["player"]
+_DECISION, _DECISION_ARTIST = OFFSET["decision"], OFFSET["decision_artist"]
+_DECISION_LOCATION, _EXEC_STATE = OFFSET["decision_location"], OFFSET["exec_state"]
+_FLAGS, _ROUND, _START_PLAYER = OFFSET["flags"], OFFSET["round"], OFFSET["start_player"]
+_OCCUPANT, _GALLERIST, _KICKED = OFFSET["occupant"], OFFSET["gallerist"], OFFSET["kicked"]
+_LACERDA = OFFSET["lacerda"]
+_MENUS = (F_TURN, F_POST, F_KICKED)
+_INFLUENCE_TILE = TILE_SCORINGS.index("influence_per_3")
+_VISITOR_SIZE = VISITORS[1] - VISITORS[0]
+_V_LOBBY, _V_GALLERY, _V_TICKETS, _V_OFFICE, _V_DISCARD = (
+    OFFSET[name] - VISITORS[0]
+    for name in ("lobby", "gallery_visitors", "tickets", "box_office", "ticket_discard")
+)
+_VISITOR_SCALE = np.ones(_VISITOR_SIZE, dtype=np.float32)
+"""What write_visitors divides each count by."""
+for _name, _scale in (
+    ("plaza", 10), ("bag", 14), ("lobby", 5), ("gallery_visitors", 5), ("box_office", 20),
+    ("ticket_discard", 20), ("tickets", 10),
+):  # fmt: skip
+    _start = OFFSET[_name] - VISITORS[0]
+    _VISITOR_SCALE[_start : _start + FIELD[_name].size] = _scale
+_TURN_END = ARTISTS[0]
 
 
-def decode_observation(vector: np.ndarray) -> dict[str, np.ndarray]:
-    """The vector split into named fields with their shapes (see FIELDS for meanings)."""
-    vector = np.asarray(vector)
-    if vector.shape != (OBSERVATION_SIZE,):
-        raise ValueError(
-            f"expected an observation of shape ({OBSERVATION_SIZE},), got {vector.shape}"
-        )
-    return {f.name: vector[f.offset : f.offset + f.size].reshape(f.shape) for f in FIELDS}
+def _seat_shift() -> list[np.ndarray]:
+    """Per relative seat r, the map from an index of seat 0's board fields to seat r's."""
+    out = []
+    for r in range(S):
+        shift = np.arange(OBSERVATION_SIZE)
+        for f in FIELDS:
+            if SEAT_BOARD[0] <= f.offset < SEAT_BOARD[1]:
+                assert f.seat_axis == 0 and f.shape[0] == S
+                stride = f.size // S
+                shift[f.offset : f.offset + stride] += r * stride
+        out.append(shift)
+    return out
+
+
+_SEAT_SHIFT = _seat_shift()
+_SPANS = (ARTISTS, WORKS, VISITORS, DISPLAY, MARKET, SEATS, OWN_CARDS)
+assert all(a[1] <= b[0] for a, b in zip(_SPANS, _SPANS[1:]))  # in order, not overlapping
+assert _SPANS[-1][1] == OBSERVATION_SIZE
+
+
+class _Memo:
+    """One observer's last vector and what each part of it was built from."""
+
+    __slots__ = ("vector", "seen")
+
+    def __init__(self, vector: np.ndarray) -> None:
+        self.vector = vector
+        self.seen: dict[str, Any] = {}
 
 
 class ObservationEncoder:
-    """Builds the vector for one observer; stateless (``reset`` exists for symmetry)."""
+    """Builds the vector for any observer of any state (see the module docstring).
+
+    Per observer it keeps the last vector and what each part was built from, and rewrites
+    only the parts whose inputs differ. Parts that do not depend on the observer (artists,
+    works on offer, contract display, the seats' public scores) are also kept once for all
+    observers, with a version number that dependent parts compare."""
+
+    def __init__(self) -> None:
+        self._fingerprint: str | None = None
+        self._memos: dict[tuple[int, int], _Memo] = {}
+        self._rel: dict[tuple[int, int], tuple[list[int], list[int]]] = {}
+        self._shared: dict[str, tuple[Any, Any, int]] = {}
+        self._records: dict[tuple[str, int], list[Any]] = {}
+        self._scratch = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
+        self._version = 0
 
     def reset(self) -> None:
-        pass
+        """Forget the last vectors (they are exact for any state; this only frees them)."""
+        self._memos.clear()
+        self._shared.clear()
+        self._records.clear()
+
+    def _shared_block(
+        self,
+        name: str,
+        inputs: tuple,
+        span: tuple[int, int],
+        s: GameState,
+        v: np.ndarray,
+        seen: dict[str, Any],
+    ) -> int:
+        """Bring the observer-independent part ``name`` of ``v`` up to date; its version."""
+        shared = self._shared.get(name)
+        if shared is not None and shared[0] == inputs:
+            if seen.get(name) != shared[2]:
+                v[span[0] : span[1]] = shared[1]
+                seen[name] = shared[2]
+            return shared[2]
+        v[span[0] : span[1]] = 0.0
+        writer, snapshot = _SHARED_PARTS[name]
+        writer(s, v)
+        self._version += 1
+        self._shared[name] = (snapshot(inputs), v[span[0] : span[1]].copy(), self._version)
+        seen[name] = self._version
+        return self._version
 
     def encode(self, s: GameState, observer: int) -> np.ndarray:
-        return encode(s, observer)
+        """The observation of ``observer`` (float32, the layout of FIELDS)."""
+        if s.data.fingerprint != self._fingerprint:
+            self.reset()
+            self._fingerprint = s.data.fingerprint
+        n = s.num_players
+        table = (n, observer)
+        seats = self._rel.get(table)
+        if seats is None:
+            seats = self._rel[table] = (
+                [(p - observer) % n for p in range(n)],  # absolute -> relative
+                [(observer + r) % n for r in range(n)],  # relative -> absolute
+            )
+        rel, order = seats
+        memo = self._memos.get(table)
+        if memo is None:
+            memo = self._memos[table] = _Memo(np.zeros(OBSERVATION_SIZE, dtype=np.float32))
+        v, seen = memo.vector, memo.seen
+        if seen.get("table") != n:
+            v[:_DECISION] = _template(n)[:_DECISION]
+            seen["table"] = n
+        _write_decision(s, v)
+        pieces = _pieces_inputs(s)
+        if seen.get("pieces") != pieces:
+            _write_pieces(s, v, rel)
+            seen["pieces"] = tuple([_copy(x) for x in pieces])
+        artists = self._shared_block(
+            "artists",
+            (
+                s.artist_tile, s.discovered, s.fame, s.celebrity, s.promotion, s.tokens,
+                s.artist_bonus, s.artist_collector,
+            ),
+            ARTISTS, s, v, seen,
+        )  # fmt: skip
+        works = (s.stacks, s.work_visitors, s.easels, artists)
+        self._shared_block("works", works, WORKS, s, v, seen)
+        visitors = (
+            s.plaza, s.bag, s.lobby, s.gallery_visitors, s.tickets, s.box_office,
+            s.ticket_discard,
+        )  # fmt: skip
+        if seen.get("visitors") != visitors:
+            v[VISITORS[0] : VISITORS[1]] = _visitors(s, order)
+            seen["visitors"] = (
+                s.plaza[:], s.bag[:], _copy2(s.lobby), _copy2(s.gallery_visitors),
+                _copy2(s.tickets), s.box_office[:], s.ticket_discard[:],
+            )  # fmt: skip
+        self._shared_block("display", (s.display, len(s.deck), s.promo_tokens), DISPLAY, s, v, seen)
+        market = (s.market_tiles, s.market_upper, s.market_lower, s.location_tiles)
+        if seen.get("market") != market:
+            v[MARKET[0] : MARKET[1]] = 0.0
+            write_market(s, v, rel)
+            seen["market"] = (
+                s.market_tiles[:], s.market_upper[:], s.market_lower[:], s.location_tiles[:],
+            )  # fmt: skip
+        boards = self._seat_boards(s)
+        versions = tuple([record[1] for record in boards])
+        if seen.get("seats") != versions:
+            v[SEAT_BOARD[0] : SEAT_BOARD[1]] = 0.0
+            for r, p in enumerate(order):
+                index, values = boards[p][2]
+                v[_SEAT_SHIFT[r][index]] = values
+            seen["seats"] = versions
+        parts = self._score_parts(s)
+        economy = (
+            s.money, s.influence, s.desks, s.queue, s.removed, s.start_tile, s.pending_tile,
+            [len(sold) for sold in s.sold], parts,
+        )  # fmt: skip
+        if seen.get("economy") != economy:
+            _write_economy(s, v, order, parts)
+            seen["economy"] = tuple([_copy(x) for x in economy])
+        own = (s.curator[observer], s.dealer[observer], s.gallery[observer],
+               s.renowned[observer], s.sold[observer])  # fmt: skip
+        if seen.get("own") != own:
+            v[OWN_CARDS[0] : OWN_CARDS[1]] = 0.0
+            write_own_cards(s, v, observer)
+            seen["own"] = (own[0], own[1], own[2][:], own[3], own[4][:])
+        return v.copy()
+
+    def _common(self, name: str, inputs: tuple) -> tuple[int, list[Any]]:
+        """A version number of ``inputs`` (flat lists) shared by all seats' records, and
+        a list for values computed on first need for that version."""
+        common = self._shared.get(name)
+        if common is None or common[0] != inputs:
+            self._version += 1
+            common = self._shared[name] = (tuple([x[:] for x in inputs]), self._version, [])
+        return common[1], common[2]
+
+    def _seat_boards(self, s: GameState) -> list[tuple]:
+        """Per seat, kept for all observers: (inputs, version, its board fields as sparse
+        (index, value) arrays for relative seat 0), rebuilt when its inputs changed."""
+        n = s.num_players
+        common, _ = self._common("boards", (s.market_upper, s.market_lower, s.fame, s.masterpiece))
+        records = self._records.setdefault(("boards", n), [None] * n)
+        for p in range(n):
+            inputs = (
+                s.gallery[p], s.sold[p], s.renowned[p], s.spaces[p], s.start_tile[p],
+                s.contracts[p], s.commission[p], common,
+            )  # fmt: skip
+            record = records[p]
+            if record is not None and record[0] == inputs:
+                continue
+            start, end = SEAT_BOARD
+            scratch = self._scratch
+            scratch[start:end] = 0.0
+            write_seat_board(s, scratch, p, 0)
+            index = np.flatnonzero(scratch[start:end]) + start
+            self._version += 1
+            copied = (
+                s.gallery[p][:], s.sold[p][:], inputs[2], s.spaces[p][:], inputs[4],
+                _copy2(s.contracts[p]), inputs[6], common,
+            )  # fmt: skip
+            records[p] = (copied, self._version, (index, scratch[index]))
+        return records
+
+    def _score_parts(self, s: GameState) -> list[tuple[int, int]]:
+        """Per seat, kept for all observers: the parts of its public score that do not move
+        with cash (nor with influence, unless it holds the 'influence per 3' tile)."""
+        n = s.num_players
+        common, majorities = self._common(
+            "scores",
+            (s.market_upper, s.market_lower, s.fame, s.discovered, s.promotion, s.masterpiece),
+        )
+        records = self._records.setdefault(("scores", n), [None] * n)
+        for p in range(n):
+            inputs = (
+                s.gallery[p], s.sold[p], s.renowned[p], s.spaces[p], s.gallery_visitors[p],
+                s.queue[p], s.removed[p], common,
+            )  # fmt: skip
+            record = records[p]
+            if (
+                record is not None
+                and record[0] == inputs
+                and (not record[2] or record[3] == s.influence[p])
+            ):
+                continue
+            if not majorities:
+                majorities.append(majority_money(s))
+            has_tile = any(
+                s.data.reputation_tiles[tile].scoring == _INFLUENCE_TILE
+                for tile in s.spaces[p]
+                if tile != EMPTY
+            )
+            copied = (
+                s.gallery[p][:], s.sold[p][:], inputs[2], s.spaces[p][:],
+                s.gallery_visitors[p][:], inputs[5], inputs[6], common,
+            )  # fmt: skip
+            records[p] = (
+                copied,
+                public_score_parts(s, p, majorities[0]),
+                has_tile,
+                s.influence[p],
+            )
+        return [record[1] for record in records]
 
 
-def _owner_index(owner: int, rel: list[int]) -> int:
-    return S if owner == LACERDA else rel[owner]
+def _copy2(rows: list[list[Any]]) -> list[list[Any]]:
+    return [row[:] for row in rows]
 
 
-def encode(s: GameState, observer: int) -> np.ndarray:
-    """The observation of ``observer``, float32 (see FIELDS). Written entry by entry into a
-    zero array: a few hundred entries are set, cheaper than converting a full list."""
-    n = s.num_players
-    v = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
-    rel = [(p - observer) % n for p in range(n)]  # absolute -> relative seat
-    _encode_table(s, v, rel)
-    _encode_pieces(s, v, rel)
-    _encode_artists(s, v)
-    _encode_works(s, v)
-    _encode_supplies(s, v, rel)
-    _encode_market(s, v, rel)
-    scores = public_scores(s)
-    for r in range(n):
-        p = (observer + r) % n
-        _encode_seat(s, v, p, r, scores[p])
-    _encode_own_cards(s, v, observer)
-    return v
+def _copy(x: Any) -> Any:
+    """A copy of a flat list (other values are immutable)."""
+    return x[:] if x.__class__ is list else x
 
 
-def _encode_table(s: GameState, v: np.ndarray, rel: list[int]) -> None:
-    """Table size, the pending decision, the state of the turn and of the game."""
-    n = s.num_players
-    v[_O["num_players"] + n - 1] = 1.0
-    for r in range(n):
-        v[_O["seat_active"] + r] = 1.0
-    if not s.over:
-        frame = s.frames[-1]
-        v[_O["decision"] + frame[0]] = 1.0
-        if frame[0] == F_FAME:
-            v[_O["decision_artist"] + frame[2]] = 1.0
-        elif frame[0] in (F_KICKED, F_LEAVE):
-            v[_O["decision_location"] + frame[2]] = 1.0
-        menu = next((f for f in reversed(s.frames) if f[0] in (F_TURN, F_POST, F_KICKED)), None)
-        if menu is not None:
-            v[_O["exec_state"] + menu[-1]] = 1.0
-    flags = [s.end_triggered, s.final_round, s.intermediate_done, *end_conditions(s)]
-    for i, flag in enumerate(flags):
-        v[_O["flags"] + i] = float(flag)
-    v[_O["round"]] = min(1.0, s.round / ROUND_SCALE)
-    v[_O["start_player"] + rel[s.start_player]] = 1.0
+def _template(n: int) -> np.ndarray:
+    """The fields before ``artist`` with only the table size set (the rest is per call)."""
+    template = _TEMPLATES.get(n)
+    if template is None:
+        template = _TEMPLATES[n] = np.zeros(_TURN_END, dtype=np.float32)
+        template[_NUM_PLAYERS + n - 1] = 1.0
+        template[_SEAT_ACTIVE : _SEAT_ACTIVE + n] = 1.0
+    return template
 
 
-def _encode_pieces(s: GameState, v: np.ndarray, rel: list[int]) -> None:
-    """Who stands where: location occupants, Gallerists, a kicked-out piece, Lacerda."""
+_TEMPLATES: dict[int, np.ndarray] = {}
+_SHARED_PARTS = {
+    "artists": (write_artists, lambda inputs: tuple([x[:] for x in inputs])),
+    "works": (
+        write_works,
+        lambda inputs: (_copy2(inputs[0]), _copy2(inputs[1]), inputs[2][:], inputs[3]),
+    ),
+    "display": (write_display, lambda inputs: (_copy2(inputs[0]), inputs[1], inputs[2][:])),
+}
+"""Writer and input copier of each observer-independent part."""
+
+
+def _write_economy(
+    s: GameState, v: np.ndarray, order: list[int], parts: list[tuple[int, int]]
+) -> None:
+    """The ``player`` field of every seat: cash, influence, assistants, public score..."""
+    d = s.data
+    top, desks, costs, money_of = d.influence_max, d.desks, d.hire_costs, d.influence_money
+    influence = s.influence
+    economy: list[float] = []
+    for p in order:
+        queue = s.queue[p]
+        fixed, rep_influence = parts[p]
+        score = s.money[p] + fixed + money_of[min(top, influence[p] + rep_influence)]
+        economy += (
+            s.money[p] / MONEY_SCALE,
+            influence[p] / top,
+            s.desks[p] / desks,
+            queue / 8,
+            s.removed[p] / 10,
+            costs[hired_count(s, p)] / 6 if queue else 0.0,
+            len(s.sold[p]) / 8,
+            score / SCORE_SCALE,
+            float(s.start_tile[p] != EMPTY),
+            float(s.pending_tile[p] != EMPTY),
+        )
+    v[_PLAYER : _PLAYER + 10 * len(order)] = economy
+
+
+def _visitors(s: GameState, order: list[int]) -> np.ndarray:
+    """The fields ``plaza`` to ``tickets`` (as write_visitors builds them): the counts as
+    bytes, divided by their scales in one call (float32 division of small ints rounds
+    exactly as the reference's float64 division then cast)."""
+    counts = bytearray(_VISITOR_SIZE)
+    counts[0:3] = s.plaza
+    bag = s.bag
+    counts[3:6] = (bag.count(0), bag.count(1), bag.count(2))
+    lobby, gallery, tickets = s.lobby, s.gallery_visitors, s.tickets
+    for r, p in enumerate(order):
+        b = NUM_COLOURS * r
+        counts[_V_LOBBY + b : _V_LOBBY + b + 3] = lobby[p]
+        counts[_V_GALLERY + b : _V_GALLERY + b + 3] = gallery[p]
+        counts[_V_TICKETS + b : _V_TICKETS + b + 3] = tickets[p]
+    counts[_V_OFFICE : _V_OFFICE + 3] = s.box_office
+    counts[_V_DISCARD : _V_DISCARD + 3] = s.ticket_discard
+    return np.frombuffer(counts, dtype=np.uint8) / _VISITOR_SCALE
+
+
+def _write_decision(s: GameState, v: np.ndarray) -> None:
+    """The fields ``decision`` to ``exec_state`` (as write_table builds them)."""
+    v[_DECISION:_FLAGS] = 0.0
+    if s.over:
+        return
+    frames = s.frames
+    frame = frames[-1]
+    kind = frame[0]
+    v[_DECISION + kind] = 1.0
+    if kind == F_FAME:
+        v[_DECISION_ARTIST + frame[2]] = 1.0
+    elif kind in (F_KICKED, F_LEAVE):
+        v[_DECISION_LOCATION + frame[2]] = 1.0
+    for f in reversed(frames):
+        if f[0] in _MENUS:
+            v[_EXEC_STATE + f[-1]] = 1.0
+            break
+
+
+def _pieces_inputs(s: GameState) -> tuple:
+    """What the fields ``flags`` to ``lacerda`` show (compared between calls)."""
+    return (
+        s.end_triggered, s.final_round, s.intermediate_done, s.box_office, s.celebrity,
+        not s.bag, s.round, s.start_player, s.occupant, s.gpos, s.kicked, s.lacerda_pos,
+        s.lacerda_kicked, s.lacerda_supply, s.lacerda_next_lower,
+    )  # fmt: skip
+
+
+def _write_pieces(s: GameState, v: np.ndarray, rel: list[int]) -> None:
+    """The fields ``flags`` to ``lacerda`` (as write_table and write_pieces build them):
+    one-hots gathered in a list, set in one call."""
+    v[_FLAGS:_TURN_END] = 0.0
+    flags = (
+        s.end_triggered, s.final_round, s.intermediate_done, not any(s.box_office),
+        sum(s.celebrity) >= 2, not s.bag,
+    )  # fmt: skip
+    ones = [_FLAGS + i for i, flag in enumerate(flags) if flag]
+    ones.append(_START_PLAYER + rel[s.start_player])
     for loc, occ in enumerate(s.occupant):
         if occ != EMPTY:
             owner, kind = divmod(occ, 2)
-            v[_O["occupant"] + (loc * 2 + kind) * OWN + _owner_index(owner, rel)] = 1.0
-    for p in range(s.num_players):
-        v[_O["gallerist"] + rel[p] * (NUM_LOCATIONS + 2) + s.gpos[p]] = 1.0
+            ones.append(
+                _OCCUPANT + (loc * 2 + kind) * OWN + (S if owner == LACERDA else rel[owner])
+            )
+    for p, pos in enumerate(s.gpos):
+        ones.append(_GALLERIST + rel[p] * (NUM_LOCATIONS + 2) + pos)
     if s.kicked is not None:
         owner, kind, loc = s.kicked
-        base = _O["kicked"]
-        v[base + rel[owner]] = 1.0
-        v[base + S + kind] = 1.0
-        v[base + S + 2 + loc] = 1.0
-    base = _O["lacerda"]
+        ones += (_KICKED + rel[owner], _KICKED + S + kind, _KICKED + S + 2 + loc)
     if s.lacerda_pos != EMPTY:
-        v[base + s.lacerda_pos] = 1.0
-    v[base + 4] = float(s.lacerda_kicked)
-    v[base + 5] = s.lacerda_supply / 10
-    v[base + 6] = float(s.lacerda_next_lower)
+        ones.append(_LACERDA + s.lacerda_pos)
+    if s.lacerda_kicked:
+        ones.append(_LACERDA + 4)
+    if s.lacerda_next_lower:
+        ones.append(_LACERDA + 6)
+    v[ones] = 1.0
+    v[_ROUND] = min(1.0, s.round / ROUND_SCALE)
+    v[_LACERDA + 5] = s.lacerda_supply / 10
 
 
-_STARS_BLOCKS: dict[tuple[str, tuple[int, ...]], np.ndarray] = {}
+_DEFAULT = ObservationEncoder()
 
 
-def _artist_stars_block(data: GameData, tiles: tuple[int, ...]) -> np.ndarray:
-    """The ``artist_stars`` field, fixed for a game once its artist tiles are placed
-    (kept per data fingerprint and tile placement; a few hundred placements occur)."""
-    key = (data.fingerprint, tiles)
-    block = _STARS_BLOCKS.get(key)
-    if block is None:
-        if len(_STARS_BLOCKS) > 4096:
-            _STARS_BLOCKS.clear()
-        top = data.celebrity_fame
-        stars_ = [t / top for tile in tiles for t in data.artists[tile].stars]
-        block = _STARS_BLOCKS[key] = np.array(stars_, dtype=np.float32)
-    return block
-
-
-def _encode_artists(s: GameState, v: np.ndarray) -> None:
-    d = s.data
-    top_fame = d.celebrity_fame
-    base = _O["artist"]
-    for a in range(NUM_ARTIST_SLOTS):
-        artist = d.artists[s.artist_tile[a]]
-        discovered = s.discovered[a]
-        v[base + 9 * a : base + 9 * a + 9] = (
-            float(discovered),
-            float(s.celebrity[a]),
-            s.fame[a] / top_fame,
-            artist.initial_fame / top_fame,
-            stars(s, a) / 6 if discovered else 0.0,
-            sales_value(s, a) / 20 if discovered else 0.0,
-            s.promotion[a] / MAX_PROMOTION,
-            s.tokens[a] / 2,
-            float(s.artist_collector[a]),
-        )
-        if s.artist_bonus[a] != EMPTY:
-            bonus = d.artist_bonus_tiles[s.artist_bonus[a]]
-            b = _O["artist_bonus"] + (B + 1) * a
-            v[b + bonus.kind] = 1.0
-            v[b + B] = bonus.amount / 5
-    start = _O["artist_stars"]
-    v[start : start + 6 * NUM_ARTIST_SLOTS] = _artist_stars_block(d, tuple(s.artist_tile))
-
-
-def _encode_works(s: GameState, v: np.ndarray) -> None:
-    """The top work of each stack (the order below is secret, G18) and the easels."""
-    d = s.data
-    width = FIELD["stack"].shape[1]
-    for form in range(NUM_FORMS):
-        b = _O["stack"] + width * form
-        stack = s.stacks[form]
-        v[b] = len(stack) / 7
-        if stack:
-            work = d.works[stack[-1]]
-            v[b + 1] = work.fame / 2
-            for i, icon in enumerate(work.tickets):
-                for c in range(NUM_COLOURS):
-                    v[b + 2 + NUM_COLOURS * i + c] = float(icon >> c & 1)
-        for c in range(NUM_COLOURS):
-            v[b + 2 + 2 * NUM_COLOURS + c] = s.work_visitors[form][c] / 2
-    for e, work in enumerate(s.easels):
-        b = _O["easel"] + (2 + NUM_FORMS) * e
-        v[b] = 1.0
-        v[b + 1] = renowned_value(s, work) / 20
-        v[b + 2 + d.works[work].form] = 1.0
-
-
-def _encode_supplies(s: GameState, v: np.ndarray, rel: list[int]) -> None:
-    """Visitors, tickets, the contract display (not the deck's order) and promotion tokens."""
-    d = s.data
-    bag = [s.bag.count(c) for c in range(NUM_COLOURS)]
-    for c in range(NUM_COLOURS):
-        v[_O["plaza"] + c] = s.plaza[c] / 10
-        v[_O["bag"] + c] = bag[c] / 14
-        v[_O["box_office"] + c] = s.box_office[c] / 20
-        v[_O["ticket_discard"] + c] = s.ticket_discard[c] / 20
-    for p in range(s.num_players):
-        b = NUM_COLOURS * rel[p]
-        for c in range(NUM_COLOURS):
-            v[_O["lobby"] + b + c] = s.lobby[p][c] / 5
-            v[_O["gallery_visitors"] + b + c] = s.gallery_visitors[p][c] / 5
-            v[_O["tickets"] + b + c] = s.tickets[p][c] / 10
-    width = FIELD["display"].shape[1]
-    for col, stack in enumerate(s.display):
-        if stack:
-            b = _O["display"] + width * col
-            card = d.contracts[stack[-1]]
-            v[b] = 1.0
-            v[b + 1] = len(stack) / 5
-            v[b + 2 + card.form] = 1.0
-            v[b + 2 + NUM_FORMS + card.bonus.kind] = 1.0
-            v[b + 2 + NUM_FORMS + B] = card.bonus.amount / 5
-    v[_O["deck"]] = len(s.deck) / 20
-    for level in range(MAX_PROMOTION):
-        v[_O["promotion_tokens"] + level] = s.promo_tokens[level] / d.promotion_tokens
-
-
-def _encode_market(s: GameState, v: np.ndarray, rel: list[int]) -> None:
-    d = s.data
-    width = 1 + T + OWN
-    for i, tile in enumerate(s.market_tiles):
-        b = _O["market_upper"] + width * i
-        if tile != EMPTY:
-            v[b] = 1.0
-            v[b + 1 + d.reputation_tiles[tile].scoring] = 1.0
-        if s.market_upper[i] != EMPTY:
-            v[b + 1 + T + _owner_index(s.market_upper[i], rel)] = 1.0
-    for i, owner in enumerate(s.market_lower):
-        if owner != EMPTY:
-            v[_O["market_lower"] + OWN * i + _owner_index(owner, rel)] = 1.0
-    for loc, tile in enumerate(s.location_tiles):
-        if tile != EMPTY:
-            b = _O["location_tile"] + (1 + T) * loc
-            v[b] = 1.0
-            v[b + 1 + d.reputation_tiles[tile].scoring] = 1.0
-
-
-def _encode_seat(s: GameState, v: np.ndarray, p: int, r: int, score: int) -> None:
-    d = s.data
-    b = _O["player"] + 10 * r
-    hired = hired_count(s, p)
-    v[b] = s.money[p] / MONEY_SCALE
-    v[b + 1] = s.influence[p] / d.influence_max
-    v[b + 2] = s.desks[p] / d.desks
-    v[b + 3] = s.queue[p] / 8
-    v[b + 4] = s.removed[p] / 10
-    v[b + 5] = d.hire_costs[hired] / 6 if s.queue[p] else 0.0
-    v[b + 6] = len(s.sold[p]) / 8
-    v[b + 7] = score / SCORE_SCALE  # without the secret cards
-    v[b + 8] = float(s.start_tile[p] != EMPTY)
-    v[b + 9] = float(s.pending_tile[p] != EMPTY)
-    b = _O["market_count"] + 2 * MARKET_COLUMNS * r
-    for i, owner in enumerate(s.market_upper):
-        if owner == p:
-            v[b + i // MARKET_UPPER_ROWS] += 0.25
-    for i, owner in enumerate(s.market_lower):
-        if owner == p:
-            v[b + MARKET_COLUMNS + i // MARKET_LOWER_ROWS] += 1 / 3
-    width = 3 + NUM_FORMS + NUM_ARTIST_SLOTS
-    for slot, work in enumerate(s.gallery[p][:GW]):
-        b = _O["gallery"] + (GW * r + slot) * width
-        artist = s.work_artist[work]
-        v[b] = 1.0
-        v[b + 1] = sales_value(s, artist) / 20
-        v[b + 2] = float(s.masterpiece[work])
-        v[b + 3 + d.works[work].form] = 1.0
-        v[b + 3 + NUM_FORMS + artist] = 1.0
-    if s.renowned[p] != EMPTY:
-        b = _O["renowned"] + (1 + NUM_FORMS) * r
-        v[b] = 1.0
-        v[b + 1 + d.works[s.renowned[p]].form] = 1.0
-    for work in s.sold[p]:
-        v[_O["sold"] + NUM_FORMS * r + d.works[work].form] += 0.25
-    b = _O["reputation"] + (NUM_REPUTATION_SPACES + T) * r
-    for i, tile in enumerate(s.spaces[p]):
-        if tile != EMPTY:
-            v[b + i] = 1.0
-            v[b + NUM_REPUTATION_SPACES + d.reputation_tiles[tile].scoring] += 1.0
-    if s.start_tile[p] != EMPTY:
-        v[_O["start_tile"] + T * r + d.reputation_tiles[s.start_tile[p]].scoring] = 1.0
-    width = 5 + NUM_FORMS + len(BONUS_KINDS)
-    for slot, (card, state, on) in enumerate(s.contracts[p]):
-        b = _O["contracts"] + (NUM_CONTRACT_SLOTS * r + slot) * width
-        v[b + state] = 1.0
-        if state != SLOT_EMPTY:
-            v[b + 4] = float(on)
-            v[b + 5 + d.contracts[card].form] = 1.0
-            v[b + 5 + NUM_FORMS + d.contracts[card].bonus.kind] = 1.0
-    if s.commission[p] != EMPTY:
-        v[_O["commission"] + NUM_ARTIST_SLOTS * r + s.commission[p]] = 1.0
-
-
-def _encode_own_cards(s: GameState, v: np.ndarray, observer: int) -> None:
-    v[_O["own_cards"] + s.curator[observer]] = 1.0
-    v[_O["own_cards"] + 4 + s.dealer[observer]] = 1.0
-    curator, dealer = card_goals(s, observer)
-    for i, done in enumerate(curator[:5]):
-        v[_O["own_goals"] + i] = float(done)
-    for i, done in enumerate(dealer[:5]):
-        v[_O["own_goals"] + 5 + i] = float(done)
+def encode(s: GameState, observer: int) -> np.ndarray:
+    """The observation of ``observer`` with a shared module-level encoder."""
+    return _DEFAULT.encode(s, observer)

@@ -55,7 +55,7 @@ A_KICK_END = 36  # (p): after a Kicked-Out action, the piece goes home (G5.3)
 A_CONTRACT_BONUS = 37  # (p, slot): the bonus of a contract an assistant was put on (G4.5)
 A_AUCTION = 38  # (): the final auction of renowned works (G16.2)
 A_START_TILE = 39  # (p): the start tile of the third art slot at the end of a turn (G6.6)
-A_LACERDA_PICK = 40  # (): Lacerda takes a renowned work (G17.6)
+# 40 was A_LACERDA_PICK (Lacerda no longer takes part in the auction, G17.7)
 A_GAME_OVER = 41  # (): the game ends
 
 # Purposes of F_ARTIST and F_VISITOR.

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from .actions import NUM_ACTIONS, action_to_str, check_action_id
 from .data import INVESTOR, VIP
 from .decisions import decide
-from .effects import apply_bonus, gain_ticket, renowned_value
+from .effects import apply_bonus, gain_ticket
 from .frames import (
     A_ACTION,
     A_AUCTION,
@@ -22,7 +22,6 @@ from .frames import (
     A_END_TURN,
     A_GAME_OVER,
     A_KICK_END,
-    A_LACERDA_PICK,
     A_SELL_FLIP,
     A_START_TILE,
     A_TICKETS,
@@ -31,7 +30,6 @@ from .frames import (
     EMPTY,
     F_ORIENT,
     F_TICKET,
-    LACERDA,
     SLOT_DOWN_INFLUENCE,
     SLOT_DOWN_MONEY,
     SLOT_UP,
@@ -181,17 +179,6 @@ def _kick_end(s: GameState, frame: tuple) -> None:
         s.frames.append((A_START_TILE, frame[1]))
 
 
-def _lacerda_pick(s: GameState, frame: tuple) -> None:
-    """G17.7: Lacerda takes the most valuable renowned work left; it leaves the game."""
-    s.frames.pop()
-    if s.easels:
-        best = max(range(len(s.easels)), key=lambda e: (renowned_value(s, s.easels[e]), -e))
-        work = s.easels.pop(best)
-        s.box_works.append(work)
-        s.box_works.sort()
-        s.events.append(("renowned", {"player": LACERDA, "work": work, "value": 0}))
-
-
 def _game_over(s: GameState, frame: tuple) -> None:
     s.frames.pop()
     s.over = True
@@ -215,6 +202,5 @@ AUTO: dict[int, Callable[[GameState, tuple], None]] = {
     A_CONTRACT_BONUS: _contract_bonus,
     A_AUCTION: _popped(final_auction),
     A_START_TILE: _popped(start_tile, 1),
-    A_LACERDA_PICK: _lacerda_pick,
     A_GAME_OVER: _game_over,
 }

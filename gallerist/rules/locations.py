@@ -84,11 +84,12 @@ _ALL = (1 << NUM_COLOURS) - 1
 # -- legality of a whole location action -------------------------------------------------
 def can_act(s: GameState, p: int, action: int, arriving: int = EMPTY) -> bool:
     """Whether ``p`` can carry out location action ``action`` (G3.5). ``arriving`` is the
-    location ``p`` is about to move to: an own assistant there goes back to a desk first."""
+    location ``p`` is about to move to: an own assistant there goes back to a desk first.
+    Each check stops at the first possible choice (it runs for every menu)."""
     if action == DISCOVER:
         return s.commission[p] == EMPTY and not all(s.discovered)
     if action == BUY:
-        return bool(artist_options(s, p, P_BUY))
+        return gallery_room(s, p) and any(_can_buy(s, p, a) for a in range(NUM_ARTIST_SLOTS))
     if action == SIGN:
         return can_sign(s, p)
     if action == SELL:
@@ -96,7 +97,7 @@ def can_act(s: GameState, p: int, action: int, arriving: int = EMPTY) -> bool:
     if action == HIRE:
         return bool(hire_options(s, p, arriving == MEDIA))
     if action == PROMOTE:
-        return bool(artist_options(s, p, P_PROMOTE))
+        return any(_can_promote(s, p, a) for a in range(NUM_ARTIST_SLOTS))
     if action == REPUTATION:
         return bool(reputation_options(s, p))
     if action == AUCTION:
@@ -106,6 +107,7 @@ def can_act(s: GameState, p: int, action: int, arriving: int = EMPTY) -> bool:
 
 def start_action(s: GameState, p: int, action: int) -> None:
     """Push the first decision of location action ``action`` (its legality was checked)."""
+    s.round_active = True  # G15.3
     s.events.append(("action", {"player": p, "action": action}))
     if action == DISCOVER:
         s.frames.append((F_ARTIST, p, P_DISCOVER, 0))
@@ -135,32 +137,35 @@ def buy_price(s: GameState, p: int, artist: int) -> int:
 
 def artist_options(s: GameState, p: int, purpose: int) -> list[int]:
     """Artist slots ``p`` may choose for discovering, buying, promoting or a fame bonus."""
-    out = []
-    for a in range(NUM_ARTIST_SLOTS):
-        if purpose == P_DISCOVER:
-            ok = not s.discovered[a]
-        elif purpose == P_BUY:
-            own = s.commission[p] == a
-            ok = (
-                (own or (s.discovered[a] and not s.celebrity[a] and s.tokens[a] > 0))
-                and bool(s.stacks[a // 2])
-                and gallery_room(s, p)
-                and affordable(s, p, buy_price(s, p, a))
-            )
-        elif purpose == P_PROMOTE:
-            level = s.promotion[a] + 1
-            ok = (
-                s.discovered[a]
-                and not s.celebrity[a]
-                and level <= MAX_PROMOTION
-                and s.promo_tokens[level - 1] > 0
-                and s.influence[p] >= level
-            )
-        else:  # fame bonus
-            ok = s.discovered[a] and not s.celebrity[a]
-        if ok:
-            out.append(a)
-    return out
+    slots = range(NUM_ARTIST_SLOTS)
+    if purpose == P_DISCOVER:
+        return [a for a in slots if not s.discovered[a]]
+    if purpose == P_BUY:
+        return [a for a in slots if _can_buy(s, p, a)] if gallery_room(s, p) else []
+    if purpose == P_PROMOTE:
+        return [a for a in slots if _can_promote(s, p, a)]
+    return [a for a in slots if s.discovered[a] and not s.celebrity[a]]  # fame bonus
+
+
+def _can_buy(s: GameState, p: int, a: int) -> bool:
+    """G6.3/G6.4/G6.7 for artist slot ``a`` (the gallery's room, G6.5, is checked apart)."""
+    return (
+        (s.commission[p] == a or (s.discovered[a] and not s.celebrity[a] and s.tokens[a] > 0))
+        and bool(s.stacks[a // 2])
+        and affordable(s, p, buy_price(s, p, a))
+    )
+
+
+def _can_promote(s: GameState, p: int, a: int) -> bool:
+    """G8.2: a discovered non-celebrity, a token of the next level, influence to pay it."""
+    level = s.promotion[a] + 1
+    return (
+        s.discovered[a]
+        and not s.celebrity[a]
+        and level <= MAX_PROMOTION
+        and s.promo_tokens[level - 1] > 0
+        and s.influence[p] >= level
+    )
 
 
 def discover(s: GameState, p: int, a: int) -> None:

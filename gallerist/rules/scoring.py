@@ -161,18 +161,25 @@ def reputation_scores(s: GameState, p: int) -> tuple[int, int]:
 def public_scores(s: GameState) -> list[int]:
     """Per player, the final score if the game ended now, leaving out the secret Curator
     and Art Dealer cards: what every seat may compute for every seat (G18)."""
-    d = s.data
     majorities = majority_money(s)
-    out = []
-    for p in range(s.num_players):
-        renowned = renowned_value(s, s.renowned[p]) if s.renowned[p] != EMPTY else 0
-        rep_money, rep_influence = reputation_scores(s, p)
-        exhibition = sum(sales_value(s, s.work_artist[w]) for w in s.gallery[p])
-        influence = d.influence_money[min(d.influence_max, s.influence[p] + rep_influence)]
-        out.append(
-            s.money[p] + majorities.get(p, 0) + 2 * renowned + rep_money + exhibition + influence
-        )
-    return out
+    return [public_score(s, p, *public_score_parts(s, p, majorities)) for p in range(s.num_players)]
+
+
+def public_score_parts(s: GameState, p: int, majorities: dict[int, int]) -> tuple[int, int]:
+    """The parts of ``p``'s public score that do not change with its cash and influence:
+    (majorities + auction + reputation money + exhibition, reputation influence)."""
+    renowned = renowned_value(s, s.renowned[p]) if s.renowned[p] != EMPTY else 0
+    rep_money, rep_influence = reputation_scores(s, p)
+    exhibition = sum(sales_value(s, s.work_artist[w]) for w in s.gallery[p])
+    return majorities.get(p, 0) + 2 * renowned + rep_money + exhibition, rep_influence
+
+
+def public_score(s: GameState, p: int, fixed: int, rep_influence: int) -> int:
+    """Cash + the fixed parts + the money of the final influence (G16.7)."""
+    d = s.data
+    return (
+        s.money[p] + fixed + d.influence_money[min(d.influence_max, s.influence[p] + rep_influence)]
+    )
 
 
 def score_breakdown(s: GameState, cards: bool = True) -> list[dict[str, Any]]:

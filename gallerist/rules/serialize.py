@@ -30,7 +30,6 @@ from .frames import (
     A_END_TURN,
     A_GAME_OVER,
     A_KICK_END,
-    A_LACERDA_PICK,
     A_SELL_FLIP,
     A_START_TILE,
     A_TICKETS,
@@ -62,7 +61,7 @@ if TYPE_CHECKING:
     from .state import GameState
 
 FORMAT = "art-gallery-env/gallerist-state"
-VERSION = 1
+VERSION = 2  # 2: round_active (G15.3)
 
 # frame kind -> number of ints after the kind (None: at least 2, for A_TICKETS)
 _FRAME_ARITY = {
@@ -70,11 +69,11 @@ _FRAME_ARITY = {
     F_TICKET: 2, F_VISITOR: 3, F_CONTRACT: 2, F_SELL: 1, F_HIRE: 1, F_REP: 1, F_AUCTION: 1,
     F_SPACE: 3, F_ASSIST: 3, F_ORIENT: 2, F_EASEL: 1, A_ACTION: 2, A_TICKETS: None,
     A_SELL_FLIP: 3, A_END_TURN: 2, A_KICK_END: 1, A_CONTRACT_BONUS: 2, A_AUCTION: 0,
-    A_START_TILE: 1, A_LACERDA_PICK: 0, A_GAME_OVER: 0,
+    A_START_TILE: 1, A_GAME_OVER: 0,
 }  # fmt: skip
 _SCALAR_BOOLS = (
     "end_triggered", "final_round", "intermediate_pending", "intermediate_done", "over",
-    "lacerda_kicked", "lacerda_next_lower",
+    "lacerda_kicked", "lacerda_next_lower", "round_active",
 )  # fmt: skip
 
 
@@ -295,11 +294,7 @@ def _read_frames(value: Any, n: int) -> list[tuple[int, ...]]:
             raise StateFormatError(
                 f"frames[{i}]: kind {frame[0]} takes {arity} arguments, got {raw!r}"
             )
-        if (
-            len(frame) > 1
-            and frame[0] not in (A_AUCTION, A_LACERDA_PICK, A_GAME_OVER)
-            and not 0 <= frame[1] < n
-        ):
+        if len(frame) > 1 and frame[0] not in (A_AUCTION, A_GAME_OVER) and not 0 <= frame[1] < n:
             raise StateFormatError(f"frames[{i}]: player {frame[1]} is not in 0..{n - 1}")
         frames.append(tuple(frame))
     return frames

@@ -39,7 +39,6 @@ from .frames import (
     A_END_TURN,
     A_GAME_OVER,
     A_KICK_END,
-    A_LACERDA_PICK,
     A_SELL_FLIP,
     A_START_TILE,
     A_TICKETS,
@@ -104,7 +103,6 @@ __all__ = [  # the frame constants are re-exported: state is the rules' front do
     "A_END_TURN",
     "A_GAME_OVER",
     "A_KICK_END",
-    "A_LACERDA_PICK",
     "A_SELL_FLIP",
     "A_START_TILE",
     "A_TICKETS",
@@ -180,7 +178,7 @@ class GameState:
     __slots__ = (
         "data", "num_players", "solo", "current_player", "start_player", "round", "turn",
         "end_triggered", "final_round", "intermediate_pending", "intermediate_done", "over",
-        "frames", "events", "_legal",
+        "round_active", "frames", "events", "_legal",
         "money", "influence", "tickets", "desks", "queue", "removed", "gpos", "lobby",
         "gallery_visitors", "gallery", "sold", "renowned", "commission", "contracts", "spaces",
         "start_tile", "pending_tile", "curator", "dealer",
@@ -271,7 +269,7 @@ class GameState:
 _SCALARS = (
     "data", "num_players", "solo", "current_player", "start_player", "round", "turn",
     "end_triggered", "final_round", "intermediate_pending", "intermediate_done", "over",
-    "lacerda_pos", "lacerda_kicked", "lacerda_supply", "lacerda_next_lower",
+    "round_active", "lacerda_pos", "lacerda_kicked", "lacerda_supply", "lacerda_next_lower",
 )  # fmt: skip
 _FLAT_LISTS = (
     "frames", "events", "money", "influence", "desks", "queue", "removed", "gpos", "renowned",
@@ -310,6 +308,7 @@ def new_game(
     s.round, s.turn = 1, 0
     s.end_triggered = s.final_round = s.intermediate_pending = s.intermediate_done = False
     s.over = False
+    s.round_active = False  # G15.3: a location action was taken this round
     s.kicked = None
 
     # G2.1 visitors: the bag holds the box's visitors minus those removed for this count

@@ -11,7 +11,6 @@ from .frames import (
     A_AUCTION,
     A_END_TURN,
     A_GAME_OVER,
-    A_LACERDA_PICK,
     A_START_TILE,
     EMPTY,
     EXEC_UNUSED,
@@ -33,6 +32,9 @@ if TYPE_CHECKING:
 
 MAX_ROUNDS = 40
 """G15.3 [decision]: a game that has not triggered its end by this round ends as if it had."""
+END_REASONS = ("conditions", "no_action", "round_limit")
+"""Why the end was triggered: G15.1 (solo: G17.5), a round without any location action,
+the round limit (both G15.3)."""
 
 
 def start_tile(s: GameState, p: int) -> None:
@@ -97,14 +99,23 @@ def _next_turn(s: GameState, p: int) -> None:
     n = s.num_players
     nxt = (p + 1) % n
     s.turn += 1
+    round_over = nxt == s.start_player
     if not s.end_triggered:
         met = end_conditions(s)
-        if (met[0] if s.solo else sum(met) >= 2) or (
-            s.round >= MAX_ROUNDS and nxt == s.start_player
-        ):
+        reason = None
+        if met[0] if s.solo else sum(met) >= 2:
+            reason = "conditions"
+        elif round_over and not s.round_active:  # G15.3: nobody could act all round
+            reason = "no_action"
+        elif round_over and s.round >= MAX_ROUNDS:
+            reason = "round_limit"
+        if reason is not None:
             s.end_triggered = True
-            s.events.append(("end_triggered", {"round": s.round, "conditions": met}))
-    if nxt == s.start_player:  # the round is over
+            s.events.append(
+                ("end_triggered", {"round": s.round, "conditions": met, "reason": reason})
+            )
+    if round_over:
+        s.round_active = False
         if s.final_round:
             s.frames.append((A_GAME_OVER,))
             s.frames.append((A_AUCTION,))
@@ -130,10 +141,11 @@ def _intermediate_scoring(s: GameState) -> None:
 
 
 def auction_totals(s: GameState) -> dict[int, list[int]]:
-    """Per owner (seats, 4 = Lacerda): [total offer, offer in column 3, 2, 1] (G16.2)."""
+    """Per seat with an offer: [total offer, offer in column 3, 2, 1] (G16.2). Lacerda's
+    assistants on auction spaces are no offers (G17.7): he never paid for them."""
     out: dict[int, list[int]] = {}
     for i, owner in enumerate(s.market_lower):
-        if owner != EMPTY:
+        if owner != EMPTY and owner != LACERDA:
             col, row = divmod(i, MARKET_LOWER_ROWS)
             value = s.data.auction_offers[row]
             entry = out.setdefault(owner, [0] * (1 + MARKET_COLUMNS))
@@ -144,14 +156,10 @@ def auction_totals(s: GameState) -> dict[int, list[int]]:
 
 def auction_order(s: GameState) -> list[int]:
     """G16.2: highest total first; ties by the offer in column 3, then 2, then 1, then
-    [decision] seat order from the start player (Lacerda last)."""
+    [decision] seat order from the start player."""
     totals = auction_totals(s)
     n = s.num_players
-
-    def seat_order(owner: int) -> int:
-        return n if owner == LACERDA else (owner - s.start_player) % n
-
-    ranked = sorted(totals, key=lambda o: ([-v for v in totals[o]], seat_order(o)))
+    ranked = sorted(totals, key=lambda o: ([-v for v in totals[o]], (o - s.start_player) % n))
     return [o for o in ranked if totals[o][0] > 0]
 
 
@@ -159,4 +167,4 @@ def final_auction(s: GameState) -> None:
     order = auction_order(s)[: len(s.easels)]
     s.events.append(("final_auction", {"order": order}))
     for owner in reversed(order):
-        s.frames.append((A_LACERDA_PICK,) if owner == LACERDA else (F_EASEL, owner))
+        s.frames.append((F_EASEL, owner))

@@ -37,6 +37,17 @@ def mid_round_state(num_players: int, seed: int, phases=(MOVE, BID)) -> GameStat
     raise AssertionError("no suitable state found")
 
 
+def twin_state(state: GameState, seed: int) -> GameState:
+    """A state in the same information set of the current player, with rivals' hidden
+    cards (hand / face-down bids) placed differently."""
+    me = state.current_player
+    for k in range(50):
+        other = state.determinize(me, random.Random(seed * 100 + k))
+        if other.bids != state.bids or other.hands != state.hands:
+            return other
+    raise AssertionError("could not find a different state in the information set")
+
+
 def _movable(state: GameState, rival: int) -> bool:
     """Whether ``rival`` has a face-down bid that could hold another of its unlocated cards."""
     bids = [

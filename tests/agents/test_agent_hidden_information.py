@@ -3,29 +3,16 @@ differ only in what the acting seat cannot see, they decide the same for the sam
 
 from __future__ import annotations
 
-import random
-
 import numpy as np
 import pytest
-from agent_test_helpers import mid_round_state
+from agent_test_helpers import mid_round_state, twin_state
 
-from art_gallery_env.agents import HeuristicAgent, ISMCTSAgent
+from art_gallery_env.agents import HeuristicAgent, HeuristicV1Params, ISMCTSAgent
 from art_gallery_env.env.observation import ObservationEncoder
 from art_gallery_env.rules.actions import NUM_ACTIONS
 from art_gallery_env.rules.hidden import PlayerView
 from art_gallery_env.rules.phases import BID, MOVE, PICK, SHOP
 from art_gallery_env.rules.state import GameState
-
-
-def _twin(state: GameState, seed: int) -> GameState:
-    """A state in the same information set of the current player, with rivals' hidden
-    cards (hand / face-down bids) placed differently."""
-    me = state.current_player
-    for k in range(50):
-        other = state.determinize(me, random.Random(seed * 100 + k))
-        if other.bids != state.bids or other.hands != state.hands:
-            return other
-    raise AssertionError("could not find a different state in the information set")
 
 
 def _inputs(state: GameState) -> tuple[np.ndarray, np.ndarray, PlayerView]:
@@ -39,6 +26,7 @@ def _inputs(state: GameState) -> tuple[np.ndarray, np.ndarray, PlayerView]:
 def _agents():
     return [
         ("heuristic", lambda seed: HeuristicAgent(seed=seed)),
+        ("heuristic:v1", lambda seed: HeuristicAgent(seed=seed, params=HeuristicV1Params())),
         ("ismcts-heuristic", lambda seed: ISMCTSAgent(seed=seed, iters=12, rollout="heuristic")),
         ("ismcts-random", lambda seed: ISMCTSAgent(seed=seed, iters=12, rollout="random")),
     ]
@@ -49,7 +37,7 @@ def _agents():
 def test_same_decision_in_one_information_set(num_players: int, phases) -> None:
     for case in range(2 if phases == (SHOP, PICK) else 1):
         state = mid_round_state(num_players, seed=31 * case + num_players, phases=phases)
-        twin = _twin(state, case)
+        twin = twin_state(state, case)
         obs_a, mask_a, view_a = _inputs(state)
         obs_b, mask_b, view_b = _inputs(twin)
         # The twin really is indistinguishable to the seat: same observation, same mask.

@@ -30,6 +30,17 @@ def test_all_heuristic_tables_play_legally(num_players: int) -> None:
 
 
 @pytest.mark.parametrize("num_players", [2, 3, 4, 5, 6])
+def test_heuristic_versions_play_legally_together(num_players: int) -> None:
+    """Version 2 (the default), version 1 and a retuned version 2 at one table."""
+    specs = ["heuristic", "heuristic:v1", "heuristic:bid_cost=0,tile_bonus=3,end_weight=4"]
+    for game in range(3):
+        agents = [make_agent(specs[(seat + game) % 3]) for seat in range(num_players)]
+        seeds = [game * 10 + seat for seat in range(num_players)]
+        result = play_seeded(agents, seed=300 * num_players + game, agent_seeds=seeds)
+        assert len(result.breakdown) == num_players
+
+
+@pytest.mark.parametrize("num_players", [2, 3, 4, 5, 6])
 def test_ismcts_plays_legally(num_players: int) -> None:
     rollout = "heuristic" if num_players % 2 else "random"
     agents = [ISMCTSAgent(iters=4, rollout=rollout)] + [

@@ -6,9 +6,15 @@ import random
 
 from gallerist_helpers import do, fix_visitors, give_artist, give_work, refresh, started
 
+from art_gallery_env.gallerist.rules.actions import DONE
 from art_gallery_env.gallerist.rules.data import default_game_data
 from art_gallery_env.gallerist.rules.effects import renowned_value, sales_value
-from art_gallery_env.gallerist.rules.game import MAX_ROUNDS, auction_order, end_conditions
+from art_gallery_env.gallerist.rules.game import (
+    MAX_ROUNDS,
+    advance,
+    auction_order,
+    end_conditions,
+)
 from art_gallery_env.gallerist.rules.scoring import (
     assign_ranks,
     card_goals,
@@ -16,7 +22,7 @@ from art_gallery_env.gallerist.rules.scoring import (
     reputation_scores,
     score_breakdown,
 )
-from art_gallery_env.gallerist.rules.state import EMPTY, F_POST, F_TURN, new_game
+from art_gallery_env.gallerist.rules.state import EMPTY, F_POST, F_TURN, SLOT_UP, new_game
 
 D = default_game_data()
 INV, VIP, COL = range(3)
@@ -94,6 +100,53 @@ def test_G15_3_a_safety_limit_ends_every_game():
     assert s.round == MAX_ROUNDS + 1
     triggered = [e for k, e in s.events if k == "end_triggered"]
     assert triggered and triggered[0]["round"] == MAX_ROUNDS
+
+
+def stuck(s, p: int) -> None:
+    """Leave seat ``p`` with no possible location action (G3.5): no cash or influence,
+    three face-up contracts (assistants on them), no works, no Lobby visitors."""
+    s.money[p] = s.influence[p] = 0
+    for slot in range(3):
+        s.contracts[p][slot] = [s.deck.pop(), SLOT_UP, 1]
+    s.desks[p], s.queue[p] = 0, s.queue[p] - 1  # three assistants on the contracts
+    for c in range(3):
+        s.plaza[c] += s.lobby[p][c]
+        s.lobby[p][c] = 0
+
+
+def test_G15_3_a_round_without_any_location_action_ends_the_game():
+    s = started(2, 5)
+    for a in range(8):  # nothing left to discover
+        give_artist(s, a)
+    for p in (0, 1):
+        stuck(s, p)
+    refresh_and_advance(s)  # each turn offers only the pass: the engine plays it (G20.1)
+    triggered = [e for k, e in s.events if k == "end_triggered"]
+    assert len(triggered) == 1 and triggered[0]["reason"] == "no_action"
+    assert triggered[0]["round"] == 1
+    passes = [e for k, e in s.events if k == "decision" and e["action"] == DONE]
+    assert len(passes) == 4  # round 1, then the final round (G15.2)
+    assert s.is_over and s.round == 2
+
+
+def test_G15_3_one_location_action_in_a_round_keeps_the_game_going():
+    s = started(2, 5)
+    for a in range(8):
+        give_artist(s, a)
+    stuck(s, 1)
+    refresh_and_advance(s)
+    do(s, "sales contract")  # player 0 can still act
+    while s.phase_name != "post":
+        s.apply(s.legal_actions()[0])
+    do(s, "done")  # player 1 can only pass: the engine plays it
+    assert s.current_player == 0 and s.round == 2
+    assert not s.end_triggered and not s.round_active
+
+
+def refresh_and_advance(s) -> None:
+    s._legal = None
+    advance(s)
+    refresh(s)
 
 
 def test_G16_1_market_majorities_with_shared_places():

@@ -7,7 +7,7 @@ import random
 from gallerist_helpers import do, names, refresh, started
 
 from art_gallery_env.gallerist.rules.data import default_game_data
-from art_gallery_env.gallerist.rules.game import auction_order
+from art_gallery_env.gallerist.rules.game import advance, auction_order
 from art_gallery_env.gallerist.rules.lacerda import (
     LACERDA_ASSISTANT,
     LACERDA_GALLERIST,
@@ -15,7 +15,14 @@ from art_gallery_env.gallerist.rules.lacerda import (
     lacerda_to_market,
 )
 from art_gallery_env.gallerist.rules.scoring import majority_money, score_breakdown, solo_level
-from art_gallery_env.gallerist.rules.state import EMPTY, KICKED, LACERDA, new_game
+from art_gallery_env.gallerist.rules.state import (
+    A_AUCTION,
+    A_GAME_OVER,
+    EMPTY,
+    KICKED,
+    LACERDA,
+    new_game,
+)
 
 D = default_game_data()
 
@@ -162,13 +169,25 @@ def test_G17_6_goal_levels():
     assert breakdown[0]["goal_level"] == 0 and breakdown[0]["goal_name"] == "none"
 
 
-def test_G17_7_lacerda_counts_in_majorities_and_the_auction():
+def test_G17_7_lacerda_counts_in_majorities_but_makes_no_offers():
     s = new_game(1, 11)
     s.market_upper[0] = LACERDA
     s.market_lower[0] = LACERDA
     s.market_lower[1] = 0
-    assert majority_money(s) == {LACERDA: 6, 0: 3}
-    assert auction_order(s) == [0, LACERDA]  # 3 offered against 1
+    assert majority_money(s) == {LACERDA: 6, 0: 3}  # his assistants are on the table
     s.market_lower[2] = LACERDA
-    assert auction_order(s) == [LACERDA, 0]
+    assert auction_order(s) == [0]  # he paid for no offer: only the player bids
     assert score_breakdown(s)[0]["lacerda_majorities"] == 6
+    s.market_lower[1] = EMPTY
+    assert auction_order(s) == []
+
+
+def test_G17_7_the_player_takes_the_renowned_work_against_lacerda_assistants():
+    s = new_game(1, 11)
+    for i in (0, 3, 6, 2):  # Lacerda on four auction spaces, offers 1 + 1 + 1 + 6
+        s.market_lower[i] = LACERDA
+    s.market_lower[1] = 0  # the player's one offer of 3
+    s.frames = [(A_GAME_OVER,), (A_AUCTION,)]
+    s._legal = None
+    advance(s)  # one easel, one bidder: the choice is forced
+    assert s.is_over and s.renowned[0] != EMPTY and not s.easels

@@ -1,0 +1,178 @@
+"""Policies as ONNX models: export from the weights-only format, play with onnxruntime.
+
+The exported graph (opset :data:`OPSET`) takes
+
+* ``observation``: float32 ``[N, 2221]``, the env's observation vectors, and
+* ``action_mask``: float32 ``[N, 47]``, 1 for a legal action and 0 for an illegal one,
+
+and returns ``masked_logits``: float32 ``[N, 47]``, the MLP's logits where the mask is
+nonzero and ``-inf`` elsewhere, so ``argmax`` is the greedy legal action and ``softmax``
+the policy. It is built from the numpy weights with the ``onnx`` helper API (no torch):
+one ``Gemm`` (``x @ W.T + b``) per layer, ``Tanh``/``Relu`` between them, ``Where`` for the
+mask. The checkpoint's JSON header rides along in the model's metadata under
+``art_gallery_policy``, so a loader checks the observation/action layout exactly as for a
+``.safetensors`` file. Any ONNX runtime can play the file (C, C++, C#, Java, JavaScript,
+Python); this module's :class:`OnnxPolicy` uses onnxruntime, and
+:class:`~art_gallery_env.agents.policy.PolicyAgent` plays a ``.onnx`` path through it.
+Needs the ``[onnx]`` extra (``onnx`` to export, ``onnxruntime`` to run).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from art_gallery_env.env.observation import OBSERVATION_SIZE
+from art_gallery_env.files import atomic_write_bytes
+from art_gallery_env.rules.actions import NUM_ACTIONS
+
+from .policy_format import METADATA_KEY, CheckpointError, MLPPolicy, check_header
+
+ONNX_SUFFIX = ".onnx"
+OPSET = 17
+INPUT_OBSERVATION = "observation"
+INPUT_MASK = "action_mask"
+OUTPUT = "masked_logits"
+
+
+def _require(module: str) -> Any:
+    try:
+        return __import__(module)
+    except ImportError as exc:
+        raise CheckpointError(
+            f"ONNX policies need the {module!r} package: pip install 'art-gallery-env[onnx]'"
+        ) from exc
+
+
+def policy_to_onnx(policy: MLPPolicy) -> Any:
+    """The ``onnx.ModelProto`` of ``policy`` (see the module docstring for its interface)."""
+    onnx = _require("onnx")
+    from onnx import TensorProto, helper, numpy_helper
+
+    activation = {"tanh": "Tanh", "relu": "Relu", "identity": None}[policy.meta["activation"]]
+    nodes, initializers = [], []
+    x = INPUT_OBSERVATION
+    last = len(policy.layers) - 1
+    for i, (weight, bias) in enumerate(policy.layers):
+        initializers += [
+            numpy_helper.from_array(np.asarray(weight, np.float32), f"layers.{i}.weight"),
+            numpy_helper.from_array(np.asarray(bias, np.float32), f"layers.{i}.bias"),
+        ]
+        out = "logits" if i == last else f"hidden_{i}"
+        nodes.append(
+            helper.make_node("Gemm", [x, f"layers.{i}.weight", f"layers.{i}.bias"], [out], transB=1)
+        )
+        x = out
+        if i < last and activation is not None:
+            nodes.append(helper.make_node(activation, [x], [f"{x}_act"]))
+            x = f"{x}_act"
+    initializers.append(numpy_helper.from_array(np.array(-np.inf, np.float32), "minus_inf"))
+    nodes += [
+        helper.make_node("Cast", [INPUT_MASK], ["legal"], to=TensorProto.BOOL),
+        helper.make_node("Where", ["legal", x, "minus_inf"], [OUTPUT]),
+    ]
+    graph = helper.make_graph(
+        nodes,
+        "art_gallery_policy",
+        [
+            helper.make_tensor_value_info(
+                INPUT_OBSERVATION, TensorProto.FLOAT, ["batch", OBSERVATION_SIZE]
+            ),
+            helper.make_tensor_value_info(INPUT_MASK, TensorProto.FLOAT, ["batch", NUM_ACTIONS]),
+        ],
+        [helper.make_tensor_value_info(OUTPUT, TensorProto.FLOAT, ["batch", NUM_ACTIONS])],
+        initializers,
+    )
+    model = helper.make_model(
+        graph,
+        opset_imports=[helper.make_opsetid("", OPSET)],
+        producer_name="art-gallery-env",
+        doc_string="Art Gallery policy: observation + action mask -> masked logits",
+    )
+    model.ir_version = min(model.ir_version, 9)  # readable by onnxruntime >= 1.16
+    helper.set_model_props(model, {METADATA_KEY: json.dumps(policy.meta)})
+    onnx.checker.check_model(model, full_check=True)
+    return model
+
+
+def export_onnx(policy: MLPPolicy, path: str | os.PathLike[str]) -> Path:
+    """Write ``policy`` as an ONNX model (atomically); checked with onnxruntime when it is
+    installed: the file must load and match the numpy forward on a few observations."""
+    path = Path(path)
+    if path.suffix != ONNX_SUFFIX:
+        raise CheckpointError(f"{path}: an ONNX policy file must end in {ONNX_SUFFIX}")
+    atomic_write_bytes(path, policy_to_onnx(policy).SerializeToString())
+    try:
+        import onnxruntime  # noqa: F401
+    except ImportError:
+        return path
+    loaded = OnnxPolicy(path)
+    probe = np.random.default_rng(0).random((8, OBSERVATION_SIZE), dtype=np.float32)
+    if not np.allclose(loaded.logits(probe), policy.logits(probe), rtol=1e-4, atol=1e-4):
+        raise CheckpointError(f"{path}: the exported model does not match the checkpoint")
+    return path
+
+
+class OnnxPolicy:
+    """An ONNX policy run by onnxruntime; a drop-in for :class:`MLPPolicy` (``logits``,
+    ``meta``), plus :meth:`masked_logits`, the graph's own output. The export holds the
+    actor only, so there is no value head."""
+
+    has_value_head = False
+
+    def __init__(self, path: str | os.PathLike[str], *, threads: int = 1) -> None:
+        ort = _require("onnxruntime")
+        path = Path(path)
+        if path.suffix != ONNX_SUFFIX:
+            raise CheckpointError(f"{path}: an ONNX policy file must end in {ONNX_SUFFIX}")
+        if not path.is_file():
+            raise CheckpointError(f"{path}: no such ONNX policy file")
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = threads  # one small MLP per decision: 1 is fastest
+        options.inter_op_num_threads = 1
+        try:
+            self.session = ort.InferenceSession(
+                str(path), options, providers=["CPUExecutionProvider"]
+            )
+        except Exception as exc:  # onnxruntime raises its own error types for bad files
+            raise CheckpointError(f"{path}: not a readable ONNX model: {exc}") from exc
+        props = self.session.get_modelmeta().custom_metadata_map
+        if METADATA_KEY not in props:
+            raise CheckpointError(
+                f"{path}: no '{METADATA_KEY}' metadata; not an art-gallery policy export"
+            )
+        self.meta = json.loads(props[METADATA_KEY])
+        check_header(str(path), self.meta)
+        names = [i.name for i in self.session.get_inputs()]
+        if names != [INPUT_OBSERVATION, INPUT_MASK]:
+            raise CheckpointError(f"{path}: inputs {names}, expected observation, action_mask")
+        self._all_legal = np.ones((1, NUM_ACTIONS), np.float32)
+
+    def masked_logits(self, observation: np.ndarray, action_mask: np.ndarray) -> np.ndarray:
+        """The graph's output for one observation ``[2221]`` or a batch ``[N, 2221]``."""
+        obs = np.asarray(observation, dtype=np.float32)
+        single = obs.ndim == 1
+        mask = np.asarray(action_mask, dtype=np.float32)
+        out = self.session.run(
+            [OUTPUT],
+            {
+                INPUT_OBSERVATION: obs.reshape(-1, OBSERVATION_SIZE),
+                INPUT_MASK: mask.reshape(-1, NUM_ACTIONS),
+            },
+        )[0]
+        return out[0] if single else out
+
+    def value(self, observation: np.ndarray) -> None:
+        """No value estimate: the ONNX export holds the actor only."""
+        return None
+
+    def logits(self, observation: np.ndarray) -> np.ndarray:
+        """Unmasked logits (every action allowed), as :meth:`MLPPolicy.logits` gives them."""
+        obs = np.asarray(observation, dtype=np.float32)
+        rows = 1 if obs.ndim == 1 else obs.shape[0]
+        mask = self._all_legal if rows == 1 else np.ones((rows, NUM_ACTIONS), np.float32)
+        return self.masked_logits(obs, mask)

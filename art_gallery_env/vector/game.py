@@ -1,0 +1,350 @@
+"""VectorGame: B games of one table size, stepped together by the compiled kernels.
+
+See docs/vector.md for the API, how rewards and resets are reported, seeding, and the
+measured speed. The Python engine (:mod:`art_gallery_env.rules`) stays the reference;
+tests/test_vector_differential.py checks that the two agree decision by decision.
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Sequence
+
+import numpy as np
+
+from ..env.observation import OBSERVATION_SIZE
+from ..rules.actions import NUM_ACTIONS, action_to_str
+from ..rules.board import check_num_players
+from ..rules.cards import CardSet, default_card_set
+from ..rules.game import IllegalActionError
+from ..rules.invariants import check_invariants
+from ..rules.phases import GAME_OVER, PHASE_NAMES
+from ..rules.state import GameState
+from . import kernels
+from .convert import read_state, write_state
+from .runner import Runner
+from .state import VecState, allocate, nbytes
+from .tables import Tables, build_tables
+
+
+class VectorIllegalActionError(IllegalActionError):
+    """An illegal action in a batch; ``game`` is its index and ``legal`` the legal actions
+    of that game. Nothing in the batch was applied."""
+
+    def __init__(self, message: str, game: int, legal: list[int]) -> None:
+        super().__init__(message)
+        self.game = game
+        self.legal = legal
+
+
+class VectorGame:
+    """``num_envs`` games of ``num_players`` players on structure-of-arrays state.
+
+    ``step`` takes one action per game for its current player. A game that ends in a
+    step reports its final rewards and ``done`` in that step's return value, its R7 totals
+    in ``final_scores``, and (with ``auto_reset``, the default) is dealt a new game in the
+    same call, so after ``step`` every game is waiting for a decision.
+    """
+
+    def __init__(
+        self,
+        num_envs: int,
+        num_players: int,
+        zero_is_ten: bool = False,
+        seed: int | None = None,
+        *,
+        auto_reset: bool = True,
+        reward_mode: str = "win",
+        card_set: CardSet | None = None,
+        threads: int | None = None,
+    ) -> None:
+        if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
+            raise ValueError(f"num_envs must be a positive int, got {num_envs!r}")
+        check_num_players(num_players)
+        if not isinstance(zero_is_ten, bool):
+            raise ValueError(f"zero_is_ten must be True or False, got {zero_is_ten!r}")
+        self.num_envs = num_envs
+        self.num_players = num_players
+        self.zero_is_ten = zero_is_ten
+        self.auto_reset = bool(auto_reset)
+        self.reward_mode = reward_mode
+        self.cards = card_set or default_card_set()
+        self.tables: Tables = build_tables(num_players, zero_is_ten, self.cards, reward_mode)
+        self.state: VecState = allocate(num_envs)
+        self._run = Runner(num_envs, threads)
+        self.final_scores = np.zeros((num_envs, num_players), dtype=np.int32)
+        """R7 totals of the games that ended in the last ``step`` (rows of others are 0)."""
+        self._seeded = False
+        self.reset(seed)
+
+    # -- seeding and resets ----------------------------------------------------------
+    def reset(self, seed: int | None = None) -> None:
+        """Deal new games in every slot. With ``seed`` the random streams restart from it
+        (same seed and same actions: same games); without, they continue (fresh entropy
+        the first time)."""
+        if seed is not None or not self._seeded:
+            self._seed_streams(seed)
+        self.final_scores[:] = 0
+        self._run(
+            kernels.deal_games, self.state, self.tables, np.ones(self.num_envs, dtype=np.bool_)
+        )
+
+    def reset_games(self, which: np.ndarray | Sequence[bool]) -> None:
+        """Deal new games in the slots where ``which`` is True (for ``auto_reset=False``)."""
+        which = np.ascontiguousarray(which, dtype=np.bool_)
+        if which.shape != (self.num_envs,):
+            raise ValueError(f"which must have shape ({self.num_envs},), got {which.shape}")
+        self._run(kernels.deal_games, self.state, self.tables, which)
+
+    def _seed_streams(self, seed: int | None) -> None:
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
+            raise ValueError(f"seed must be a non-negative int or None, got {seed!r}")
+        words = np.random.SeedSequence(seed).generate_state(2 * self.num_envs, dtype=np.uint64)
+        self.state.deal_rng[:] = words[: self.num_envs]
+        self.state.action_rng[:] = words[self.num_envs :]
+        self._seeded = True
+
+    # -- reading the games -----------------------------------------------------------
+    @property
+    def current_player(self) -> np.ndarray:
+        """(B,) int64: the seat to act in each game (see GameState.current_player)."""
+        return self.state.current_player.astype(np.int64)
+
+    @property
+    def phase(self) -> np.ndarray:
+        """(B,) int64: rules.state MOVE, BID, SHOP, PICK or GAME_OVER per game."""
+        return self.state.phase.astype(np.int64)
+
+    @property
+    def done(self) -> np.ndarray:
+        """(B,) bool: games that are over (only ever True with ``auto_reset=False``)."""
+        return self.state.phase == GAME_OVER
+
+    def legal_mask(
+        self, out: np.ndarray | None = None, active: np.ndarray | None = None
+    ) -> np.ndarray:
+        """(B, 47) bool: the legal actions of each game's current player. With ``active``
+        only those rows are written (the others stay as they were in ``out``, or False)."""
+        out = self._out(out, NUM_ACTIONS, np.bool_, active)
+        self._run(kernels.legal_masks, self.state, self.tables, self._check_active(active), out)
+        return out
+
+    def observe(
+        self,
+        seats: int | np.ndarray | Sequence[int] | None = None,
+        out: np.ndarray | None = None,
+        active: np.ndarray | None = None,
+    ) -> np.ndarray:
+        """(B, 2221) float32: ``ObservationEncoder.encode(state, seat)`` for every game.
+
+        ``seats``: one seat per game, or one int for all games; None means each game's
+        current player. With ``active`` only those rows are written (as legal_mask)."""
+        seats_array = self._check_seats(seats)
+        out = self._out(out, OBSERVATION_SIZE, np.float32, active)
+        self._run(
+            kernels.observe_games,
+            self.state,
+            self.tables,
+            seats_array,
+            self._check_active(active),
+            out,
+        )
+        return out
+
+    def _check_seats(self, seats: int | np.ndarray | Sequence[int] | None) -> np.ndarray:
+        if seats is None:
+            return self.state.current_player.astype(np.int64)
+        array = np.broadcast_to(np.asarray(seats), (self.num_envs,))
+        if array.dtype.kind not in "iu":
+            raise ValueError(f"seats must be ints in 0..{self.num_players - 1}")
+        array = array.astype(np.int64)
+        if array.min() < 0 or array.max() >= self.num_players:
+            raise ValueError(
+                f"seats must be in 0..{self.num_players - 1}, got {array.min()}..{array.max()}"
+            )
+        return array
+
+    def _out(
+        self, out: np.ndarray | None, width: int, dtype: type, active: np.ndarray | None
+    ) -> np.ndarray:
+        shape = (self.num_envs, width)
+        if out is None:
+            return (np.empty if active is None else np.zeros)(shape, dtype=dtype)
+        if out.shape != shape or out.dtype != dtype or not out.flags.c_contiguous:
+            raise ValueError(
+                f"out must be a C-contiguous {shape} {np.dtype(dtype).name} array, "
+                f"got {out.shape} {out.dtype}"
+            )
+        return out
+
+    def scores(self) -> np.ndarray:
+        """(B, players) int32: R7 totals of the current states (as score_breakdown's
+        ``total``: face-up movement cards count as in hand)."""
+        out = np.empty((self.num_envs, self.num_players), dtype=np.int32)
+        self._run(kernels.scores, self.state, self.tables, out)
+        return out
+
+    def random_actions(self) -> np.ndarray:
+        """(B,) int64: a uniformly random legal action per game, from each game's own
+        action stream (seeded with the deals); -1 for a game that is over."""
+        out = np.empty(self.num_envs, dtype=np.int64)
+        self._run(kernels.random_actions, self.state, self.tables, out)
+        return out
+
+    def play_out(self, active: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """Play every (active) game to its end with random legal actions, in one compiled
+        call: a search rollout. Returns ``(rewards, final_scores)`` as ``step`` reports
+        them; the games stay over (no auto-reset) until reset or overwritten."""
+        active = self._check_active(active)
+        rewards = np.zeros((self.num_envs, self.num_players), dtype=np.float32)
+        scores = np.zeros((self.num_envs, self.num_players), dtype=np.int32)
+        self._run(kernels.play_out, self.state, self.tables, active, rewards, scores)
+        return rewards, scores
+
+    # -- stepping --------------------------------------------------------------------
+    def step(
+        self, actions: np.ndarray | Sequence[int], active: np.ndarray | None = None
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Apply one action per game (for its current player).
+
+        Returns ``(rewards, dones)``: rewards (B, players) float32, nonzero only in rows
+        of games that ended in this step (``reward_mode`` "win" or "score_margin", as the
+        AEC env), dones (B,) bool. ``active`` (B,) bool limits the step to some games (the
+        others' actions are ignored). If any action is illegal, nothing is applied and
+        :class:`VectorIllegalActionError` names the first such game and its legal actions.
+        """
+        actions = self._check_actions(actions)
+        active = self._check_active(active)
+        bad = np.empty(self.num_envs, dtype=np.bool_)
+        if self._run(kernels.find_illegal, self.state, self.tables, actions, active, bad):
+            self._raise_illegal(int(np.argmax(bad)), actions, int(bad.sum()))
+        rewards = np.zeros((self.num_envs, self.num_players), dtype=np.float32)
+        dones = np.zeros(self.num_envs, dtype=np.bool_)
+        self.final_scores[:] = 0
+        self._run(
+            kernels.apply_actions,
+            self.state,
+            self.tables,
+            actions,
+            active,
+            self.auto_reset,
+            rewards,
+            dones,
+            self.final_scores,
+        )
+        return rewards, dones
+
+    def _check_active(self, active: np.ndarray | Sequence[bool] | None) -> np.ndarray:
+        if active is None:
+            return np.ones(self.num_envs, dtype=np.bool_)
+        active = np.ascontiguousarray(active, dtype=np.bool_)
+        if active.shape != (self.num_envs,):
+            raise ValueError(f"active must have shape ({self.num_envs},), got {active.shape}")
+        return active
+
+    def _check_actions(self, actions: np.ndarray | Sequence[int]) -> np.ndarray:
+        array = np.asarray(actions)
+        if array.shape != (self.num_envs,):
+            raise ValueError(f"actions must have shape ({self.num_envs},), got {array.shape}")
+        if array.dtype.kind not in "iu":
+            raise ValueError(
+                f"actions must be ints in 0..{NUM_ACTIONS - 1}, got dtype {array.dtype}"
+            )
+        return np.ascontiguousarray(array, dtype=np.int64)
+
+    def _raise_illegal(self, game: int, actions: np.ndarray, how_many: int) -> None:
+        action = int(actions[game])
+        state = self.state
+        phase = int(state.phase[game])
+        player = int(state.current_player[game])
+        legal = np.flatnonzero(self.legal_mask()[game]).tolist()
+        what = (
+            f"action {action} ({action_to_str(action)}) is not legal"
+            if 0 <= action < NUM_ACTIONS
+            else f"action must be an int in 0..{NUM_ACTIONS - 1}, got {action}"
+        )
+        if phase == GAME_OVER:
+            where = "the game is over (reset it, or leave it out with active=)"
+        else:
+            where = f"player {player} in phase {PHASE_NAMES[phase]!r}"
+        choices = ", ".join(f"{a} ({action_to_str(a)})" for a in legal) or "none"
+        raise VectorIllegalActionError(
+            f"game {game}: {what} for {where}; legal actions: {choices} "
+            f"({how_many} of {self.num_envs} actions illegal; nothing was applied)",
+            game,
+            legal,
+        )
+
+    # -- moving games between the engines --------------------------------------------
+    def to_state(self, i: int) -> GameState:
+        """Game ``i`` as a GameState of the Python engine (its event log holds only a
+        ``round_start`` event for the current round)."""
+        return read_state(self.state, self.tables, self._index(i), self.cards)
+
+    def set_state(self, i: int, state: GameState, *, check: bool = True) -> None:
+        """Put ``state`` into slot ``i`` (``check`` runs the rules' invariants first)."""
+        i = self._index(i)
+        self._check_state(state, check)
+        write_state(self.state, i, state)
+
+    @classmethod
+    def from_states(
+        cls,
+        states: Sequence[GameState],
+        *,
+        seed: int | None = None,
+        auto_reset: bool = True,
+        reward_mode: str = "win",
+        check: bool = True,
+    ) -> VectorGame:
+        """A VectorGame holding copies of ``states`` (same table size, variant and card
+        set). ``seed`` seeds the streams used by later deals and ``random_actions``."""
+        states = list(states)
+        if not states or not all(isinstance(s, GameState) for s in states):
+            raise ValueError("from_states needs a non-empty sequence of GameState")
+        first = states[0]
+        game = cls(
+            len(states),
+            first.num_players,
+            first.zero_is_ten,
+            seed,
+            auto_reset=auto_reset,
+            reward_mode=reward_mode,
+            card_set=first.cards,
+        )
+        for i, state in enumerate(states):
+            game.set_state(i, state, check=check)
+        return game
+
+    def _check_state(self, state: GameState, check: bool) -> None:
+        if not isinstance(state, GameState):
+            raise ValueError(f"expected a GameState, got {type(state).__name__}")
+        if state.num_players != self.num_players or state.zero_is_ten != self.zero_is_ten:
+            raise ValueError(
+                f"this VectorGame plays {self.num_players} players with "
+                f"zero_is_ten={self.zero_is_ten}; the state has {state.num_players} players "
+                f"and zero_is_ten={state.zero_is_ten}"
+            )
+        if state.cards.fingerprint != self.cards.fingerprint:
+            raise ValueError(
+                f"the state uses card set {state.cards.name!r}, this VectorGame {self.cards.name!r}"
+            )
+        if check:
+            check_invariants(state)
+
+    def _index(self, i: int) -> int:
+        i = operator.index(i)
+        if not 0 <= i < self.num_envs:
+            raise IndexError(f"game index {i} is not in 0..{self.num_envs - 1}")
+        return i
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes held by the game state arrays (not the observation buffers)."""
+        return nbytes(self.state) + self.final_scores.nbytes
+
+    def __repr__(self) -> str:
+        return (
+            f"VectorGame(num_envs={self.num_envs}, num_players={self.num_players}, "
+            f"zero_is_ten={self.zero_is_ten})"
+        )

@@ -1,0 +1,911 @@
+"""Everything numba compiles: the rules (R3-R7), the observation, and the batched entry
+points, on :class:`~.state.VecState`.
+
+The rule functions are line-by-line ports of their namesakes in :mod:`..rules.game`,
+:mod:`..rules.state` and :mod:`..rules.scoring`, including the D1 automatic steps and
+every side effect on ``phase`` and ``current_player`` (so that ``to_state`` equals the
+Python engine's state at every decision, which the differential test checks). Read the
+Python functions for the why; comments here only mark where the port differs in form.
+
+Why one file: numba's on-disk cache (``cache=True``) notices edits only to the file a
+compiled function is in, while a caller's cached machine code contains its callees. A
+caller in another file would keep running an edited callee's old code. Tables that could
+change independently (observation offsets, card data) are passed in as arrays
+(:mod:`.tables`); the constants imported from the rules are the fixed action layout and
+board sizes.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+from numba.core.options import DefaultOptions
+
+from ..rules.actions import BID_BASE, NUM_ACTIONS, NUM_CARD_VALUES, PICK_BASE, SHOP_BASE
+from ..rules.board import MARKER_BAR_SIZE, MAX_AREAS, MAX_PLAYERS, SHOP_AREA, TURNS_PER_ROUND
+from ..rules.cards import MAX_SYMBOLS_PER_ROW, NUM_PAINTINGS, NUM_ROWS
+from ..rules.phases import (
+    BID,
+    GAME_OVER,
+    MOVE,
+    PICK,
+    SHOP,
+    STAGE_PICK,
+    STAGE_REVEAL,
+    STAGE_SHOP,
+)
+
+V = NUM_CARD_VALUES
+BAR = MARKER_BAR_SIZE
+NUM_SHOP_CHOICES = PICK_BASE - SHOP_BASE
+NUM_MOVE_ACTIONS = BID_BASE
+
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
+_MIX2 = np.uint64(0x94D049BB133111EB)
+_S30, _S27, _S31 = np.uint64(30), np.uint64(27), np.uint64(31)
+
+# Compiled functions called only from other compiled functions. Without reference
+# counting (numba's `_nrt` option): they take the state as a tuple of ~27 arrays, and
+# counting each array in and out of every call made a legality check 20x slower
+# (200 ns instead of 10 ns per game). So they allocate nothing (callers pass scratch
+# arrays) and only borrow the arrays of their callers, which outlive every call. No
+# Python wrapper (compile time for nothing) and numpy's error model (no zero-division
+# checks: nothing here divides by a variable that can be zero). Should a numba release
+# drop `_nrt`, the same code runs with counting, slower.
+_NO_REFCOUNT = {"_nrt": False} if hasattr(DefaultOptions, "_nrt") else {}
+kernel = njit(
+    cache=True, no_cpython_wrapper=True, error_model="numpy", forceinline=True, **_NO_REFCOUNT
+)
+tiny_kernel = njit(cache=True, inline="always", **_NO_REFCOUNT)
+
+
+# -- random numbers: splitmix64, one stream per game ------------------------------------
+@tiny_kernel
+def next_u64(rng, b):
+    x = rng[b] + _GOLDEN
+    rng[b] = x
+    x = (x ^ (x >> _S30)) * _MIX1
+    x = (x ^ (x >> _S27)) * _MIX2
+    return x ^ (x >> _S31)
+
+
+@tiny_kernel
+def below(rng, b, n):
+    """Uniform in 0..n-1 (the modulo bias is below n / 2**64)."""
+    return np.int64(next_u64(rng, b) % np.uint64(n))
+
+
+@kernel
+def shuffle_row(row, length, rng, b):
+    """Fisher-Yates over row[:length]."""
+    for i in range(length - 1, 0, -1):
+        j = below(rng, b, i + 1)
+        row[i], row[j] = row[j], row[i]
+
+
+# -- setup (R3) -------------------------------------------------------------------------
+@kernel
+def deal(s, t, b, tiles):
+    """A new game in slot b from its deal stream (R3.1-R3.4; new_game's order of draws
+    is kept, not its random numbers). ``tiles`` is int8 scratch of 48 entries."""
+    n, galleries = t.num_players, t.num_galleries
+    pile = s.painting_pile[b]
+    for i in range(NUM_PAINTINGS):
+        pile[i] = i + 1
+    shuffle_row(pile, NUM_PAINTINGS, s.deal_rng, b)
+    left = NUM_PAINTINGS
+    s.gallery_painting[b, SHOP_AREA] = 0
+    for area in range(1, galleries + 1):  # [0] + [paintings.pop() for each gallery]
+        left -= 1
+        s.gallery_painting[b, area] = pile[left]
+        pile[left] = 0
+    s.painting_pile_len[b] = left
+    for i in range(NUM_PAINTINGS):
+        tiles[i] = i + 1
+    shuffle_row(tiles, NUM_PAINTINGS, s.deal_rng, b)
+    start = 0
+    for i in range(t.pile_sizes.shape[0]):
+        size = t.pile_sizes[i]
+        for k in range(size):
+            s.tile_piles[b, i, k] = tiles[start + k]
+        s.tile_pile_len[b, i] = size
+        start += size
+    first = below(s.deal_rng, b, n)
+    s.start_player[b] = first
+    s.round_starter[b] = first
+    s.current_player[b] = first
+    for p in range(n):
+        s.position[b, p] = SHOP_AREA
+        s.tiles_held_len[b, p] = 0
+        s.collection_len[b, p] = 0
+        for i in range(NUM_PAINTINGS):
+            s.tiles_held[b, p, i] = 0
+            s.collections[b, p, i] = 0
+        for v in range(V):
+            s.hands[b, p, v] = 1
+            s.moved[b, p, v] = 0
+    for area in range(t.num_areas):
+        clear_bar(s, b, area)
+    s.phase[b] = MOVE
+    s.round[b] = 1
+    s.turn[b] = 0
+    s.dist_area[b] = SHOP_AREA
+    s.dist_stage[b] = STAGE_REVEAL
+    s.dist_marker[b] = 0
+    for v in range(V):
+        s.space_cards[b, v] = 0
+
+
+@kernel
+def clear_bar(s, b, area):
+    s.bid_count[b, area] = 0
+    for k in range(BAR):
+        s.bid_player[b, area, k] = 0
+        s.bid_value[b, area, k] = 0
+
+
+# -- legal actions ----------------------------------------------------------------------
+@kernel
+def any_open_move(s, t, b, player):
+    """Whether some card in hand reaches an area with a free marker space (else R4.6)."""
+    pos = s.position[b, player]
+    for v in range(V):
+        if s.hands[b, player, v]:
+            if s.bid_count[b, t.move_dest[pos, 2 * v]] < BAR:
+                return True
+            if v and s.bid_count[b, t.move_dest[pos, 2 * v + 1]] < BAR:
+                return True
+    return False
+
+
+@kernel
+def shop_card_value(s, b):
+    return s.bid_value[b, SHOP_AREA, s.dist_marker[b]]
+
+
+@kernel
+def shop_choice_open(s, t, b, choice, value):
+    """R5.1: choice 1..10 is affordable with ``value`` and its piles are not empty."""
+    if t.shop_cost[choice] > value:
+        return False
+    for k in range(2):
+        pile = t.shop_piles[choice, k]
+        if pile >= 0 and s.tile_pile_len[b, pile] == 0:
+            return False
+    return True
+
+
+@kernel
+def legal_row(s, t, b, out):
+    """The legal-action mask of game b into out[0:47] (all False once the game is over)."""
+    out[:] = False
+    phase = s.phase[b]
+    player = s.current_player[b]
+    if phase == MOVE:
+        pos = s.position[b, player]
+        fallback = not any_open_move(s, t, b, player)
+        for v in range(V):
+            if s.hands[b, player, v]:
+                if fallback or s.bid_count[b, t.move_dest[pos, 2 * v]] < BAR:
+                    out[2 * v] = True
+                if v and (fallback or s.bid_count[b, t.move_dest[pos, 2 * v + 1]] < BAR):
+                    out[2 * v + 1] = True
+    elif phase == BID:
+        for v in range(V):
+            out[BID_BASE + v] = s.hands[b, player, v] > 0
+    elif phase == SHOP:
+        value = shop_card_value(s, b)
+        out[SHOP_BASE] = True
+        for i in range(1, NUM_SHOP_CHOICES):
+            out[SHOP_BASE + i] = shop_choice_open(s, t, b, i, value)
+    elif phase == PICK:
+        for v in range(V):
+            out[PICK_BASE + v] = s.space_cards[b, v] > 0
+
+
+@kernel
+def is_legal(s, t, b, action):
+    """legal_row(...)[action] without building the row."""
+    if action < 0 or action >= PICK_BASE + V:
+        return False
+    phase = s.phase[b]
+    player = s.current_player[b]
+    if phase == MOVE:
+        if action >= NUM_MOVE_ACTIONS:
+            return False
+        v, direction = action // 2, action % 2
+        if s.hands[b, player, v] == 0 or (v == 0 and direction == 1):
+            return False
+        if s.bid_count[b, t.move_dest[s.position[b, player], action]] < BAR:
+            return True
+        return not any_open_move(s, t, b, player)
+    if phase == BID:
+        return BID_BASE <= action < SHOP_BASE and s.hands[b, player, action - BID_BASE] > 0
+    if phase == SHOP:
+        if action == SHOP_BASE:
+            return True
+        if SHOP_BASE < action < PICK_BASE:
+            return shop_choice_open(s, t, b, action - SHOP_BASE, shop_card_value(s, b))
+        return False
+    if phase == PICK:
+        return action >= PICK_BASE and s.space_cards[b, action - PICK_BASE] > 0
+    return False
+
+
+# -- apply ------------------------------------------------------------------------------
+@kernel
+def apply_action(s, t, b, action):
+    """game.apply_action for a legal action (the caller checks legality first)."""
+    phase = s.phase[b]
+    if phase == MOVE:
+        apply_move(s, t, b, action)
+    elif phase == BID:
+        apply_bid(s, t, b, action - BID_BASE)
+    elif phase == SHOP:
+        apply_shop(s, t, b, action - SHOP_BASE)
+        resolve_distribution(s, t, b)
+    else:
+        apply_pick(s, b, action - PICK_BASE)
+        resolve_distribution(s, t, b)
+
+
+@kernel
+def apply_move(s, t, b, action):
+    player = s.current_player[b]
+    value, direction = action // 2, action % 2
+    areas = t.num_areas
+    area = t.move_dest[s.position[b, player], action]
+    if s.bid_count[b, area] >= BAR:  # R4.6: continue the same way past full areas
+        step = 1 if direction == 0 else areas - 1
+        while s.bid_count[b, area] >= BAR:
+            area = (area + step) % areas
+    s.hands[b, player, value] -= 1
+    s.moved[b, player, value] += 1
+    s.position[b, player] = area
+    s.phase[b] = BID
+
+
+@kernel
+def apply_bid(s, t, b, value):
+    player = s.current_player[b]
+    area = s.position[b, player]
+    s.hands[b, player, value] -= 1
+    k = s.bid_count[b, area]
+    s.bid_player[b, area, k] = player
+    s.bid_value[b, area, k] = value
+    s.bid_count[b, area] = k + 1
+    s.turn[b] += 1
+    n = t.num_players
+    if s.turn[b] < TURNS_PER_ROUND * n:
+        s.current_player[b] = (s.round_starter[b] + s.turn[b]) % n
+        s.phase[b] = MOVE
+        return
+    award_start_card(s, t, b)
+    s.dist_area[b] = SHOP_AREA
+    s.dist_stage[b] = STAGE_REVEAL
+    s.dist_marker[b] = 0
+    resolve_distribution(s, t, b)
+
+
+@kernel
+def lowest_card(s, b, player):
+    for v in range(V):
+        if s.hands[b, player, v]:
+            return v
+    return -1  # unreachable: one card stays in hand
+
+
+@kernel
+def award_start_card(s, t, b):
+    """R4.7: highest last card; ties clockwise from the holder's left, holder last."""
+    n = t.num_players
+    best = -1
+    for p in range(n):
+        best = max(best, lowest_card(s, b, p))
+    holder = s.start_player[b]
+    for k in range(1, n + 1):
+        p = (holder + k) % n
+        if lowest_card(s, b, p) == best:
+            s.start_player[b] = p
+            return
+
+
+@kernel
+def apply_shop(s, t, b, choice):
+    player = s.bid_player[b, SHOP_AREA, s.dist_marker[b]]
+    for k in range(2):
+        pile = t.shop_piles[choice, k]
+        if pile >= 0:
+            top = s.tile_pile_len[b, pile] - 1
+            held = s.tiles_held_len[b, player]
+            s.tiles_held[b, player, held] = s.tile_piles[b, pile, top]
+            s.tiles_held_len[b, player] = held + 1
+            s.tile_pile_len[b, pile] = top
+            s.tile_piles[b, pile, top] = 0
+    s.dist_marker[b] += 1
+
+
+@kernel
+def apply_pick(s, b, value):
+    player = s.bid_player[b, s.dist_area[b], s.dist_marker[b]]
+    s.space_cards[b, value] -= 1
+    s.hands[b, player, value] += 1
+    s.dist_marker[b] += 1
+
+
+# -- distribution (R5) and end of round (R6) ---------------------------------------------
+@kernel
+def shop_has_choice(s, t, b):
+    value = shop_card_value(s, b)
+    for i in range(1, NUM_SHOP_CHOICES):
+        if shop_choice_open(s, t, b, i, value):
+            return True
+    return False
+
+
+@kernel
+def resolve_distribution(s, t, b):
+    last_area = t.num_galleries
+    while True:
+        area = s.dist_area[b]
+        if area > last_area:
+            end_round(s, t, b)
+            return
+        count = s.bid_count[b, area]
+        stage = s.dist_stage[b]
+        if stage == STAGE_REVEAL:
+            if count == 0:
+                s.dist_area[b] = area + 1
+                continue
+            for v in range(V):
+                s.space_cards[b, v] = 0
+            for k in range(count):
+                s.space_cards[b, s.bid_value[b, area, k]] += 1
+            if area == SHOP_AREA:
+                s.dist_stage[b] = STAGE_SHOP
+            else:
+                award_painting(s, t, b, area)
+                s.dist_stage[b] = STAGE_PICK
+            s.dist_marker[b] = 0
+            continue
+        marker = s.dist_marker[b]
+        if stage == STAGE_SHOP:
+            if marker == count:
+                s.dist_stage[b] = STAGE_PICK
+                s.dist_marker[b] = 0
+                continue
+            s.phase[b] = SHOP
+            s.current_player[b] = s.bid_player[b, SHOP_AREA, marker]
+            if not shop_has_choice(s, t, b):
+                apply_shop(s, t, b, np.int64(0))  # D1: only "take nothing"
+                continue
+            return
+        # STAGE_PICK
+        if marker == count:
+            clear_bar(s, b, area)  # markers return to their owners
+            s.dist_area[b] = area + 1
+            s.dist_stage[b] = STAGE_REVEAL
+            continue
+        values, only = 0, np.int64(0)
+        for v in range(V):
+            if s.space_cards[b, v]:
+                values += 1
+                only = v
+        s.phase[b] = PICK
+        s.current_player[b] = s.bid_player[b, area, marker]
+        if values == 1:
+            apply_pick(s, b, only)  # D1: every card left has one value
+            continue
+        return
+
+
+@kernel
+def bid_total(s, t, b, area, player):
+    """R5.3 (and variant R5.6): the player's summed bid at a gallery, -1 if none."""
+    total, cards, zeros = 0, 0, 0
+    for k in range(s.bid_count[b, area]):
+        if s.bid_player[b, area, k] == player:
+            value = s.bid_value[b, area, k]
+            total += value
+            cards += 1
+            zeros += value == 0
+    if cards == 0:
+        return -1
+    if t.zero_is_ten and cards >= 2:
+        total += 10 * zeros
+    return total
+
+
+@kernel
+def holds_tile(s, b, player, number):
+    for i in range(s.tiles_held_len[b, player]):
+        if s.tiles_held[b, player, i] == number:
+            return True
+    return False
+
+
+@kernel
+def award_painting(s, t, b, area):
+    """R5.4: highest total; ties to the matching tile's holder, else the lowest marker."""
+    best, tied, winner = -1, 0, -1
+    for p in range(t.num_players):
+        total = bid_total(s, t, b, area, p)
+        if total > best:
+            best, tied, winner = total, 1, p
+        elif total == best and total >= 0:
+            tied += 1
+    painting = s.gallery_painting[b, area]
+    if tied > 1:
+        winner = -1
+        for p in range(t.num_players):
+            if bid_total(s, t, b, area, p) == best and holds_tile(s, b, p, painting):
+                winner = p
+        for k in range(s.bid_count[b, area]):  # marker-bar order: lowest marker first
+            if winner >= 0:
+                break
+            p = s.bid_player[b, area, k]
+            if bid_total(s, t, b, area, p) == best:
+                winner = p
+    length = s.collection_len[b, winner]
+    s.collections[b, winner, length] = painting
+    s.collection_len[b, winner] = length + 1
+    s.gallery_painting[b, area] = 0
+
+
+@kernel
+def game_ends(s, t, b):
+    """R6.3 (game_end_reason is not None)."""
+    empty_spaces = 0
+    for area in range(1, t.num_galleries + 1):
+        if s.gallery_painting[b, area] == 0:
+            empty_spaces += 1
+    if s.painting_pile_len[b] < empty_spaces:
+        return True
+    empty_piles = 0
+    for i in range(t.pile_sizes.shape[0]):
+        if s.tile_pile_len[b, i] == 0:
+            empty_piles += 1
+    return empty_piles >= t.empty_piles_to_end
+
+
+@kernel
+def end_round(s, t, b):
+    n = t.num_players
+    for p in range(n):
+        for v in range(V):
+            s.hands[b, p, v] += s.moved[b, p, v]
+            s.moved[b, p, v] = 0
+    for v in range(V):
+        s.space_cards[b, v] = 0
+    s.dist_area[b] = SHOP_AREA
+    s.dist_stage[b] = STAGE_REVEAL
+    s.dist_marker[b] = 0
+    if game_ends(s, t, b):
+        s.phase[b] = GAME_OVER
+        return
+    for area in range(1, t.num_galleries + 1):
+        if s.gallery_painting[b, area] == 0:
+            top = s.painting_pile_len[b] - 1
+            s.gallery_painting[b, area] = s.painting_pile[b, top]
+            s.painting_pile_len[b] = top
+            s.painting_pile[b, top] = 0
+    s.round[b] += 1
+    s.turn[b] = 0
+    s.round_starter[b] = s.start_player[b]
+    s.current_player[b] = s.start_player[b]
+    s.phase[b] = MOVE
+
+
+# -- score (R7) and rewards ---------------------------------------------------------------
+@kernel
+def chain_rows(s, t, b, player, best, open_symbol, open_total):
+    """R7.1 per row: the best chain, and the open chain at the collection's right end."""
+    for row in range(NUM_ROWS):
+        best[row] = 0
+        open_symbol[row] = 0
+        open_total[row] = 0
+    for i in range(s.collection_len[b, player]):
+        number = s.collections[b, player, i]
+        for row in range(NUM_ROWS):
+            symbol = t.card_symbol[number, row]
+            if symbol < 0:
+                open_symbol[row] = 0
+                open_total[row] = 0
+                continue
+            value = t.card_value[number, row]
+            if open_total[row] and open_symbol[row] == symbol:
+                open_total[row] += value
+            else:
+                open_total[row] = value
+            open_symbol[row] = symbol
+            best[row] = max(best[row], open_total[row])
+
+
+@kernel
+def souvenir_points(s, t, b, player):
+    """R7.2: 3 per tile whose painting is in the own collection, else 1."""
+    points = 0
+    for i in range(s.tiles_held_len[b, player]):
+        tile = s.tiles_held[b, player, i]
+        matched = False
+        for k in range(s.collection_len[b, player]):
+            if s.collections[b, player, k] == tile:
+                matched = True
+                break
+        points += t.score_points[1] if matched else t.score_points[2]
+    return points
+
+
+@kernel
+def total_score(s, t, b, player, best, open_symbol, open_total):
+    """R7.1-R7.4 total (hand counts the face-up movement cards back in, as R6.1 will)."""
+    chain_rows(s, t, b, player, best, open_symbol, open_total)
+    total = 0
+    for row in range(NUM_ROWS):
+        total += best[row]
+    total += souvenir_points(s, t, b, player)
+    hand = 0
+    for v in range(V):
+        hand += v * (s.hands[b, player, v] + s.moved[b, player, v])
+    total += hand // 4
+    if s.start_player[b] == player:
+        total += t.score_points[0]
+    return total
+
+
+@kernel
+def scores_row(s, t, b, out, chains):
+    """R7 totals of game b; ``chains`` is (3, 4) int64 scratch."""
+    for p in range(t.num_players):
+        out[p] = total_score(s, t, b, p, chains[0], chains[1], chains[2])
+
+
+@kernel
+def final_rewards_row(s, t, b, totals, rewards):
+    """env.aec.final_rewards: 'win' (R7.5 ties on tiles, shared wins 1/k) or
+    'score_margin' (own total - best other) / 10."""
+    n = t.num_players
+    if t.reward_mode == 0:
+        top_total, top_tiles = -1, -1
+        for p in range(n):
+            tiles = s.tiles_held_len[b, p]
+            if totals[p] > top_total or (totals[p] == top_total and tiles > top_tiles):
+                top_total, top_tiles = totals[p], tiles
+        winners = 0
+        for p in range(n):
+            if totals[p] == top_total and s.tiles_held_len[b, p] == top_tiles:
+                winners += 1
+        for p in range(n):
+            if totals[p] == top_total and s.tiles_held_len[b, p] == top_tiles:
+                rewards[p] = 1.0 / winners
+            else:
+                rewards[p] = -1.0
+    else:
+        for p in range(n):
+            other = -(1 << 30)
+            for q in range(n):
+                if q != p:
+                    other = max(other, totals[q])
+            rewards[p] = (totals[p] - other) / t.scales[2]
+
+
+# -- the observation -----------------------------------------------------------------------
+# ObservationEncoder's vector, bit for bit, built directly from the state (the encoder
+# assembles it from cached parts). Offsets come from observation.FIELD at run time
+# (Tables.obs_offsets). Floats are formed as the encoder forms them: card counts as
+# float32(count) * float32(1/6) (numpy's uint8 x float32 multiply), every other fraction in
+# float64 and then rounded to float32 (Python floats stored into a float32 array).
+S, A = MAX_PLAYERS, MAX_AREAS
+R, Y, P = NUM_ROWS, MAX_SYMBOLS_PER_ROW, NUM_PAINTINGS
+ROUND_CAP = 20.0  # the encoder's round scale: min(round, 20) / 20
+
+# The observation fields this code writes, in the order of Tables.obs_offsets.
+OBS_FIELD_NAMES = (
+    "num_players",
+    "seat_active",
+    "phase",
+    "round",
+    "turns_done",
+    "area_exists",
+    "position",
+    "marker_owner",
+    "bid_value",
+    "resolving_area",
+    "resolving_marker",
+    "space_cards",
+    "hand",
+    "hidden_cards",
+    "moved_cards",
+    "start_card",
+    "gallery_painting",
+    "gallery_tile",
+    "chain_best",
+    "chain_open",
+    "collection",
+    "tiles",
+    "pile_size",
+    "pile_top",
+    "painting_pile",
+    "score",
+)
+(
+    F_NUM_PLAYERS,
+    F_SEAT_ACTIVE,
+    F_PHASE,
+    F_ROUND,
+    F_TURNS,
+    F_AREA_EXISTS,
+    F_POSITION,
+    F_OWNER,
+    F_VALUE,
+    F_RES_AREA,
+    F_RES_MARKER,
+    F_SPACE,
+    F_HAND,
+    F_HIDDEN,
+    F_MOVED,
+    F_START,
+    F_GALLERY_PAINTING,
+    F_GALLERY_TILE,
+    F_CHAIN_BEST,
+    F_CHAIN_OPEN,
+    F_COLLECTION,
+    F_TILES,
+    F_PILE_SIZE,
+    F_PILE_TOP,
+    F_PAINTING_PILE,
+    F_SCORE,
+) = range(len(OBS_FIELD_NAMES))
+
+
+@kernel
+def observe_row(s, t, b, observer, out, hidden, chains):
+    """Fill ``out`` (2221 float32) with game b as seen by ``observer``; ``hidden`` (S * V)
+    and ``chains`` (3, 4) are int64 scratch."""
+    out[:] = 0.0
+    observe_table(s, t, b, observer, out)
+    observe_cards(s, t, b, observer, out, hidden)
+    for r in range(t.num_players):
+        observe_seat(s, t, b, r, (observer + r) % t.num_players, out, chains)
+    for g in range(t.num_galleries):
+        observe_gallery(s, t, b, observer, g, out)
+    observe_piles(s, t, b, out)
+
+
+@kernel
+def observe_table(s, t, b, observer, out):
+    """num_players .. position, and the resolving area, marker and space cards."""
+    o, n = t.obs_offsets, t.num_players
+    out[o[F_NUM_PLAYERS] + n - 2] = 1.0
+    for r in range(n):
+        out[o[F_SEAT_ACTIVE] + r] = 1.0
+    for area in range(t.num_areas):
+        out[o[F_AREA_EXISTS] + area] = 1.0
+    phase = s.phase[b]
+    if phase != GAME_OVER:
+        out[o[F_PHASE] + phase] = 1.0
+    out[o[F_ROUND]] = np.float32(min(s.round[b], 20) / ROUND_CAP)
+    out[o[F_TURNS]] = np.float32(s.turn[b] / (4.0 * n))
+    for p in range(n):
+        out[o[F_POSITION] + seat_of(p, observer, n) * A + s.position[b, p]] = 1.0
+    if phase == SHOP or phase == PICK:
+        out[o[F_RES_AREA] + s.dist_area[b]] = 1.0
+        out[o[F_RES_MARKER] + s.dist_marker[b]] = 1.0
+        for v in range(V):
+            out[o[F_SPACE] + v] = np.float32(s.space_cards[b, v]) * t.count_scale
+
+
+@kernel
+def seat_of(player, observer, n):
+    """The relative seat: how many places clockwise after the observer."""
+    return (player - observer + n) % n
+
+
+@kernel
+def observe_cards(s, t, b, observer, out, hidden):
+    """hand, hidden_cards, moved_cards and the marker bars (R8: others' hands are hidden
+    during the turns, others' bids until their area is revealed)."""
+    o, n, scale = t.obs_offsets, t.num_players, t.count_scale
+    phase = s.phase[b]
+    over = phase == GAME_OVER
+    distributing = phase == SHOP or phase == PICK
+    hidden[:] = 0
+    for p in range(n):
+        r = seat_of(p, observer, n)
+        for v in range(V):
+            out[o[F_MOVED] + r * V + v] = np.float32(s.moved[b, p, v]) * scale
+            if distributing or over or r == 0:
+                out[o[F_HAND] + r * V + v] = np.float32(s.hands[b, p, v]) * scale
+            else:
+                hidden[r * V + v] += s.hands[b, p, v]
+    first_hidden_area = s.dist_area[b] + 1 if distributing else 0
+    for area in range(t.num_areas):
+        for k in range(s.bid_count[b, area]):
+            p, value = s.bid_player[b, area, k], s.bid_value[b, area, k]
+            r = seat_of(p, observer, n)
+            out[o[F_OWNER] + (area * BAR + k) * S + r] = 1.0
+            if p == observer or area < first_hidden_area:
+                out[o[F_VALUE] + (area * BAR + k) * V + value] = 1.0
+            elif not over:
+                hidden[r * V + value] += 1
+    for i in range(S * V):
+        if hidden[i]:
+            out[o[F_HIDDEN] + i] = np.float32(hidden[i]) * scale
+
+
+@kernel
+def observe_seat(s, t, b, r, p, out, chains):
+    """start_card, chain_best, chain_open, collection, tiles and score of player p at
+    relative seat r."""
+    o = t.obs_offsets
+    chain_scale = t.scales[0]
+    best, open_symbol, open_total = chains[0], chains[1], chains[2]
+    chain_rows(s, t, b, p, best, open_symbol, open_total)
+    score = 0
+    for row in range(R):
+        out[o[F_CHAIN_BEST] + r * R + row] = np.float32(best[row] / chain_scale)
+        score += best[row]
+        if open_total[row]:
+            base = o[F_CHAIN_OPEN] + (r * R + row) * (Y + 1)
+            out[base + open_symbol[row]] = 1.0
+            out[base + Y] = np.float32(open_total[row] / chain_scale)
+    for i in range(s.collection_len[b, p]):
+        out[o[F_COLLECTION] + r * P + s.collections[b, p, i] - 1] = 1.0
+    for i in range(s.tiles_held_len[b, p]):
+        out[o[F_TILES] + r * P + s.tiles_held[b, p, i] - 1] = 1.0
+    score += souvenir_points(s, t, b, p)
+    if s.start_player[b] == p:
+        out[o[F_START] + r] = 1.0
+        score += t.score_points[0]
+    out[o[F_SCORE] + r] = np.float32(score / t.scales[1])
+
+
+@kernel
+def observe_gallery(s, t, b, observer, g, out):
+    """gallery_painting and gallery_tile of gallery g + 1."""
+    o = t.obs_offsets
+    number = s.gallery_painting[b, g + 1]
+    if number == 0:
+        return
+    base = o[F_GALLERY_PAINTING] + g * (1 + R * Y)
+    out[base] = 1.0
+    for row in range(R):
+        symbol = t.card_symbol[number, row]
+        if symbol >= 0:
+            out[base + 1 + row * Y + symbol] = np.float32(t.card_value[number, row] / 3.0)
+    slot = -1
+    for p in range(t.num_players):  # the seat holding the matching tile ...
+        if holds_tile(s, b, p, number):
+            slot = seat_of(p, observer, t.num_players)
+    for i in range(t.pile_sizes.shape[0]):  # ... or the pile whose top it is
+        size = s.tile_pile_len[b, i]
+        if slot < 0 and size and s.tile_piles[b, i, size - 1] == number:
+            slot = S + i
+    if slot >= 0:
+        out[o[F_GALLERY_TILE] + g * (S + 4) + slot] = 1.0
+
+
+@kernel
+def observe_piles(s, t, b, out):
+    """pile_size, pile_top and painting_pile."""
+    o = t.obs_offsets
+    for i in range(t.pile_sizes.shape[0]):
+        size = s.tile_pile_len[b, i]
+        if size:
+            out[o[F_PILE_TOP] + i * P + s.tile_piles[b, i, size - 1] - 1] = 1.0
+        out[o[F_PILE_SIZE] + i] = np.float32(size / t.pile_sizes[i])
+    out[o[F_PAINTING_PILE]] = np.float32(s.painting_pile_len[b] / float(P))
+
+
+# -- batched entry points -------------------------------------------------------------------
+# Each handles games lo..hi-1 and releases the GIL, so .runner.Runner can split a batch
+# over threads; games never share data. They allocate the scratch arrays the kernels use.
+@njit(cache=True, nogil=True)
+def deal_games(s, t, which, lo, hi):
+    """New games in the slots where ``which`` is True."""
+    tiles = np.empty(NUM_PAINTINGS, np.int8)
+    for b in range(lo, hi):
+        if which[b]:
+            deal(s, t, b, tiles)
+    return 0
+
+
+@njit(cache=True, nogil=True)
+def legal_masks(s, t, active, out, lo, hi):
+    for b in range(lo, hi):
+        if active[b]:
+            legal_row(s, t, b, out[b])
+    return 0
+
+
+@njit(cache=True, nogil=True)
+def find_illegal(s, t, actions, active, bad, lo, hi):
+    """bad[b] = the action of an active game b is illegal; returns how many are."""
+    count = 0
+    for b in range(lo, hi):
+        bad[b] = active[b] and not is_legal(s, t, b, actions[b])
+        count += bad[b]
+    return count
+
+
+@njit(cache=True, nogil=True)
+def apply_actions(s, t, actions, active, auto_reset, rewards, dones, final_scores, lo, hi):
+    """Apply each active game's (legal) action; a game that ends writes its rewards and
+    R7 totals and, with ``auto_reset``, is dealt anew in the same call."""
+    chains = np.empty((3, NUM_ROWS), np.int64)
+    tiles = np.empty(NUM_PAINTINGS, np.int8)
+    for b in range(lo, hi):
+        if not active[b]:
+            continue
+        apply_action(s, t, b, actions[b])
+        if s.phase[b] == GAME_OVER:
+            dones[b] = True
+            scores_row(s, t, b, final_scores[b], chains)
+            final_rewards_row(s, t, b, final_scores[b], rewards[b])
+            if auto_reset:
+                deal(s, t, b, tiles)
+    return 0
+
+
+@njit(cache=True, nogil=True)
+def observe_games(s, t, seats, active, out, lo, hi):
+    hidden = np.empty(S * V, np.int64)
+    chains = np.empty((3, NUM_ROWS), np.int64)
+    for b in range(lo, hi):
+        if active[b]:
+            observe_row(s, t, b, seats[b], out[b], hidden, chains)
+    return 0
+
+
+@njit(cache=True, nogil=True)
+def scores(s, t, out, lo, hi):
+    chains = np.empty((3, NUM_ROWS), np.int64)
+    for b in range(lo, hi):
+        scores_row(s, t, b, out[b], chains)
+    return 0
+
+
+@kernel
+def random_action(s, t, b, row):
+    """A uniformly random legal action of game b from its action stream, -1 if it is
+    over; ``row`` is bool scratch of 47 entries."""
+    legal_row(s, t, b, row)
+    count = 0
+    for a in range(NUM_ACTIONS):
+        count += row[a]
+    if count == 0:
+        return -1
+    k = below(s.action_rng, b, count)
+    for a in range(NUM_ACTIONS):
+        if row[a]:
+            if k == 0:
+                return a
+            k -= 1
+    return -1  # unreachable
+
+
+@njit(cache=True, nogil=True)
+def random_actions(s, t, out, lo, hi):
+    row = np.empty(NUM_ACTIONS, np.bool_)
+    for b in range(lo, hi):
+        out[b] = random_action(s, t, b, row)
+    return 0
+
+
+@njit(cache=True, nogil=True)
+def play_out(s, t, active, rewards, final_scores, lo, hi):
+    """Play each active game to its end with random legal actions (a search rollout)
+    and write its rewards and R7 totals; returns the decisions played."""
+    row = np.empty(NUM_ACTIONS, np.bool_)
+    chains = np.empty((3, NUM_ROWS), np.int64)
+    decisions = 0
+    for b in range(lo, hi):
+        if not active[b]:
+            continue
+        while s.phase[b] != GAME_OVER:
+            apply_action(s, t, b, random_action(s, t, b, row))
+            decisions += 1
+        scores_row(s, t, b, final_scores[b], chains)
+        final_rewards_row(s, t, b, final_scores[b], rewards[b])
+    return decisions

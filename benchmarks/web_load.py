@@ -1,0 +1,254 @@
+"""Load test of ``art-gallery serve``: concurrent games against a real uvicorn process,
+killed with SIGKILL mid-run and restarted; then a check that nothing was lost.
+
+Usage: python benchmarks/web_load.py [--games 50] [--players 4] [--opponents random]
+                                     [--kill-after 0.4] [--data DIR]
+
+Each game is a client task (httpx, asyncio, one connection per game) that creates a game
+and plays the person's seat with a seeded choice per decision until the game ends. When
+``--kill-after`` of the expected person decisions are answered, the server gets SIGKILL and
+a new one starts on the same games folder; every task then reloads its game and checks
+that the server kept every decision it had acknowledged, and plays on. At the end each
+game's record is checked: every person decision is the one the client chose, and every
+agent decision is what a fresh agent, reseeded as the server reseeds it, decides at that
+point: the restarted server continued each game exactly as an uninterrupted one would.
+
+Printed: person decisions (= requests) per second, all decisions per second (agents
+included), and request latency percentiles, before the kill and after the restart.
+Machines are shared and noisy: compare numbers within one run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import httpx
+
+from art_gallery_env.agents.registry import make_agent
+from art_gallery_env.arena.records import initial_state, validate_record
+from art_gallery_env.env.seat import SeatObserver
+from art_gallery_env.web.games import agent_seed
+
+
+def choice(game: int, decision: int, legal: list[int]) -> int:
+    """The client's pick: a function of the game, the decision number and the options, so
+    it is the same whether or not the server was restarted in between."""
+    return random.Random(f"{game}:{decision}").choice(sorted(legal))
+
+
+@dataclass
+class Phase:
+    """Counts and latencies of one server process's life."""
+
+    latencies: list[float] = field(default_factory=list)  # seconds per action request
+    person: int = 0
+    decisions: int = 0
+    start: float = field(default_factory=time.perf_counter)
+    end: float = 0.0
+
+
+class Load:
+    def __init__(self, args: argparse.Namespace, data: Path) -> None:
+        self.args = args
+        self.data = data
+        self.port = args.port
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.proc: subprocess.Popen | None = None
+        self.generation = 0  # bumped when a new server is up
+        self.phases: list[Phase] = []
+        self.acked: dict[int, int] = {}  # game index -> decisions the server acknowledged
+        self.ids: dict[int, str] = {}
+        self.checked_after_restart = 0
+        self.ahead_after_restart = 0
+        self.lost = 0
+        self.retried = 0  # requests retried without a restart (keep-alive races)
+        self.restart_s = 0.0
+
+    # -- the server process ---------------------------------------------------------------
+    def start_server(self) -> None:
+        command = [sys.executable, "-m", "art_gallery_env.cli", "serve", "--port", str(self.port)]
+        command += ["--data", str(self.data)]
+        self.proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+
+    async def wait_ready(self) -> float:
+        start = time.perf_counter()
+        async with httpx.AsyncClient(timeout=2) as client:
+            while True:
+                if self.proc.poll() is not None:
+                    raise SystemExit(f"server exited: {self.proc.stderr.read().decode()}")
+                try:
+                    if (await client.get(self.url + "/api/setup")).status_code == 200:
+                        return time.perf_counter() - start
+                except httpx.TransportError:
+                    await asyncio.sleep(0.05)
+
+    async def kill_and_restart(self) -> None:
+        self.phases[-1].end = time.perf_counter()
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait()
+        self.generation += 1
+        self.phases.append(Phase())
+        self.start_server()
+        self.restart_s = await self.wait_ready()
+        self.phases[-1].start = time.perf_counter()
+
+    # -- one game -------------------------------------------------------------------------------
+    async def play(self, k: int, client: httpx.AsyncClient) -> None:
+        args = self.args
+        seat = k % args.players
+        body = {"players": args.players, "seat": seat, "opponents": [args.opponents], "seed": k}
+        view = (await client.post("/api/games", json=body)).json()
+        self.ids[k] = view["id"]
+        self.acked[k] = view["decision"]
+        while not view["over"]:
+            legal = [o["action"] for o in view["choices"]["options"] if o["legal"]]
+            action = choice(k, view["decision"], legal)
+            generation = self.generation
+            start = time.perf_counter()
+            try:
+                response = await client.post(
+                    f"/api/games/{view['id']}/actions",
+                    json={"action": action, "decision": view["decision"]},
+                )
+            except httpx.TransportError:  # the server was killed, or a keep-alive race
+                view = await self.reload(k, client, generation)
+                continue
+            if response.status_code != 200:
+                raise SystemExit(f"game {k}: {response.status_code} {response.text}")
+            phase = self.phases[-1]
+            phase.latencies.append(time.perf_counter() - start)
+            new = response.json()
+            phase.person += 1
+            phase.decisions += new["decision"] - view["decision"]
+            view = new
+            self.acked[k] = view["decision"]
+
+    async def reload(self, k: int, client: httpx.AsyncClient, generation: int) -> dict:
+        """After a failed request: load game ``k`` again (waiting for the new server if
+        this one was killed) and check the server kept every decision it acknowledged (it
+        may hold one more: the request in flight was saved before the kill)."""
+        while True:
+            try:
+                response = await client.get(f"/api/games/{self.ids[k]}")
+                break
+            except httpx.TransportError:
+                await asyncio.sleep(0.05)
+        view = response.json()
+        if self.generation != generation:
+            self.checked_after_restart += 1
+            self.ahead_after_restart += view["decision"] > self.acked[k]
+        else:
+            self.retried += 1
+        if view["decision"] < self.acked[k]:
+            self.lost += 1
+        return view
+
+    async def run(self) -> None:
+        args = self.args
+        self.start_server()
+        await self.wait_ready()
+        self.phases.append(Phase())
+        expected = args.games * 90 * args.players // 4  # rough person decisions of a game
+        limits = httpx.Limits(max_connections=args.games + 5)
+        async with httpx.AsyncClient(base_url=self.url, timeout=120, limits=limits) as client:
+            tasks = [asyncio.create_task(self.play(k, client)) for k in range(args.games)]
+            while sum(p.person for p in self.phases) < args.kill_after * expected:
+                if all(t.done() for t in tasks):
+                    break
+                await asyncio.sleep(0.05)
+            await self.kill_and_restart()
+            await asyncio.gather(*tasks)
+        self.phases[-1].end = time.perf_counter()
+        self.records = {}
+        async with httpx.AsyncClient(base_url=self.url, timeout=60) as client:
+            for k, gid in self.ids.items():
+                self.records[k] = (await client.get(f"/api/games/{gid}/record")).json()
+        self.proc.send_signal(signal.SIGTERM)
+        self.proc.wait(10)
+
+
+def check_records(load: Load) -> tuple[int, int]:
+    """Re-decide every decision of every game offline: (person, agent) decisions checked."""
+    person = agents = 0
+    for k, record in load.records.items():
+        validate_record(record)
+        seat = record["extra"]["human_seat"]
+        state = initial_state(record)
+        observer = SeatObserver(state.cards)
+        bots = {p: make_agent(spec, 0) for p, spec in enumerate(record["agents"]) if p != seat}
+        for i, action in enumerate(record["actions"]):
+            p = state.current_player
+            if p == seat:
+                expected = choice(k, i, state.legal_actions())
+                person += 1
+            else:
+                bots[p].reset(agent_seed(record["setup"]["seed"], p, i))
+                expected = bots[p].act(*observer.inputs(state, p))
+                agents += 1
+            if expected != action:
+                raise SystemExit(f"game {k}: decision {i} is {action}, expected {expected}")
+            state.apply(action)
+        if not state.is_over:
+            raise SystemExit(f"game {k}: the record ends before the game")
+    return person, agents
+
+
+def percentile(values: list[float], q: float) -> float:
+    return statistics.quantiles(values, n=100, method="inclusive")[q - 1] if values else 0.0
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=50)
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--opponents", default="random", help="agent spec of every other seat")
+    parser.add_argument("--kill-after", type=float, default=0.4, help="share of the run")
+    parser.add_argument("--port", type=int, default=8765)
+    parser.add_argument("--data", help="games folder (default: a new temporary folder)")
+    args = parser.parse_args()
+    data = Path(args.data or tempfile.mkdtemp(prefix="web-load-"))
+    load = Load(args, data)
+    wall = time.perf_counter()
+    asyncio.run(load.run())
+    wall = time.perf_counter() - wall
+    person, agents = check_records(load)
+    print(
+        f"{args.games} concurrent {args.players}-player games against {args.opponents}, "
+        f"1 uvicorn process, games folder {data} ({os.cpu_count()} CPUs)\n"
+    )
+    print("| server | person decisions/s | all decisions/s | p50 ms | p95 ms | p99 ms | requests |")
+    print("|---|---|---|---|---|---|---|")
+    for name, phase in zip(("before SIGKILL", "after restart"), load.phases):
+        seconds = max(1e-9, phase.end - phase.start)
+        ms = [1000 * x for x in phase.latencies]
+        print(
+            f"| {name} | {phase.person / seconds:.1f} | {phase.decisions / seconds:.1f} | "
+            f"{percentile(ms, 50):.0f} | {percentile(ms, 95):.0f} | {percentile(ms, 99):.0f} | "
+            f"{phase.person} |"
+        )
+    print(
+        f"\nkilled with SIGKILL after {load.phases[0].person} person decisions; the new server "
+        f"answered after {load.restart_s:.2f} s (loading {args.games} games)\n"
+        f"after the restart {load.checked_after_restart} games reloaded: {load.lost} had lost "
+        f"an acknowledged decision, {load.ahead_after_restart} had also saved the request "
+        f"in flight; {load.retried} requests failed without a restart and were retried\n"
+        f"all {len(load.records)} games finished; re-decided offline: {person} person and "
+        f"{agents} agent decisions, all equal to the records; wall {wall:.0f} s"
+    )
+    if load.lost:
+        raise SystemExit(1)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,93 @@
+"""Regenerate docs/images/web-play.png and web-replay.png: the web app in headless Chromium.
+
+web-play.png: a 4-player game against the heuristic, a quick search and a checkpoint,
+played by clicking seeded random choices until round 2, where round 1's insight shows.
+web-replay.png: the replay of a 3-player `eval --insight` record at a bid of the checkpoint.
+
+    python scripts/docs_web_screenshot.py   # needs the system chromium (apt-get install chromium)
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import tempfile
+from pathlib import Path
+
+from playwright.sync_api import sync_playwright
+
+from art_gallery_env.arena.evaluate import MatchConfig, run_match, save_game_records
+from art_gallery_env.rules.actions import action_kind
+from art_gallery_env.web.app import create_app
+from art_gallery_env.web.browser import CHROMIUM_ARGS, chromium_executable
+from art_gallery_env.web.server import BackgroundServer
+
+ROOT = Path(__file__).resolve().parent.parent
+IMAGES = ROOT / "docs" / "images"
+SEED, ROUND = 11, 2
+OPPONENTS = ["heuristic", "ismcts:iters=50", str(ROOT / "checkpoints" / "ppo_4p.safetensors")]
+VIEWPORT = {"width": 1440, "height": 1010}
+CHECKPOINT_2P = str(ROOT / "checkpoints" / "ppo_2p.safetensors")
+MATCH = MatchConfig(3, (CHECKPOINT_2P, "ismcts:iters=50", "heuristic"), games=1, insight=True)
+
+
+def save(page, name: str) -> None:
+    fd, tmp = tempfile.mkstemp(prefix=f".{name}-", suffix=".png", dir=IMAGES)
+    os.close(fd)
+    page.screenshot(path=tmp)
+    os.replace(tmp, IMAGES / name)
+    print(f"docs/images/{name}: {(IMAGES / name).stat().st_size // 1024} KB")
+
+
+def main() -> None:
+    chromium = chromium_executable()
+    if chromium is None:
+        raise SystemExit("needs Chromium: apt-get install -y chromium")
+    IMAGES.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as data, sync_playwright() as p:
+        records = Path(data) / "records"
+        (path,) = save_game_records(run_match(MATCH, progress=False), records)
+        app = create_app(data, checkpoints=ROOT / "checkpoints", records=records)
+        with BackgroundServer(app) as server:
+            browser = p.chromium.launch(executable_path=chromium, args=list(CHROMIUM_ARGS))
+            page = browser.new_page(viewport=VIEWPORT)
+            replay(page, server.url, app.state.library.get(f"file-{path.stem}"), path.stem)
+            page.goto(server.url + "/")
+            page.select_option("#players", "4")
+            for select, spec in zip(page.locator("select.opponent").all(), OPPONENTS):
+                select.select_option(spec)
+            page.fill("#seed", str(SEED))
+            page.click("#start")
+            page.wait_for_selector("#decision")
+            game = app.state.store.get(page.url.rsplit("/", 1)[-1])
+            rng = random.Random(SEED)
+            while game.state.round < ROUND or not page.locator("#insight .ins-entry").count():
+                decision = page.locator(".play").get_attribute("data-decision")
+                buttons = page.locator("button.choice:not([disabled])").all()
+                rng.choice(buttons).click()
+                page.wait_for_function(
+                    "d => document.querySelector('.play')?.dataset.decision !== d",
+                    arg=decision,
+                    timeout=60_000,
+                )
+            save(page, "web-play.png")
+            browser.close()
+
+
+def replay(page, url: str, record: dict, stem: str) -> None:
+    """The first bid of the checkpoint's seat in round 2, seen by a spectator."""
+    seat = record["agents"].index(CHECKPOINT_2P)
+    bids = [
+        step
+        for step, (action, insight) in enumerate(zip(record["actions"], record["insight"]), 1)
+        if insight and insight["agent"].startswith("ppo_2p") and action_kind(action) == "bid"
+    ]
+    step = bids[min(8, len(bids) - 1)]  # its 9th bid: round 2 or 3
+    page.goto(f"{url}/#/replay/file-{stem}?step={step}&viewer=all")
+    page.wait_for_selector(".replay .insight")
+    assert str(seat) in page.locator("#decision-info").inner_text()
+    save(page, "web-replay.png")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,70 @@
+"""The fast observation encoder gives exactly what the plain reference encoder gives.
+
+The fast encoder (``gallerist.env.observation.ObservationEncoder``) rewrites only the parts
+of the vector whose inputs changed since it last encoded for the same observer; the
+reference (``observation_reference.encode_reference``) writes every entry every time. The
+tests feed the fast one sequences built to catch a stale part: several games interleaved
+through one encoder, observers chosen at random, determinized worlds (hidden parts
+differ), states visited out of order and a state edited by hand. The golden playthroughs
+(tests/gallerist/test_gallerist_golden.py) pin a hash of every observation as well.
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from art_gallery_env.gallerist.env.observation import OBSERVATION_SIZE, ObservationEncoder
+from art_gallery_env.gallerist.env.observation_reference import encode_reference
+from art_gallery_env.gallerist.rules.state import GameState, new_game
+
+
+def assert_same(encoder: ObservationEncoder, s: GameState, observer: int, where: str) -> None:
+    fast = encoder.encode(s, observer)
+    reference = encode_reference(s, observer)
+    assert fast.dtype == np.float32 and fast.shape == (OBSERVATION_SIZE,)
+    if not np.array_equal(fast, reference):
+        bad = np.flatnonzero(fast != reference)[:5].tolist()
+        pytest.fail(f"{where}: fast and reference differ at {bad}")
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 4])
+def test_fast_encoder_equals_reference_along_interleaved_games(n: int) -> None:
+    rng = random.Random(n)
+    encoder = ObservationEncoder()
+    games = [new_game(n, 30 + n), new_game(n, 60 + n)]
+    step = 0
+    while not all(g.is_over for g in games):
+        g = rng.choice([g for g in games if not g.is_over])
+        observer = g.current_player if rng.random() < 0.7 else rng.randrange(n)
+        assert_same(encoder, g, observer, f"{n} players, step {step}")
+        if rng.random() < 0.05:  # a world of the observer's information set
+            assert_same(encoder, g.determinize(observer, rng), observer, f"world at {step}")
+        g.apply(rng.choice(g.legal_actions()))
+        step += 1
+    for g in games:
+        for observer in range(n):
+            assert_same(encoder, g, observer, f"{n} players, game over")
+
+
+def test_fast_encoder_on_states_out_of_order_and_edited_by_hand() -> None:
+    rng = random.Random(5)
+    s = new_game(3, 5)
+    states = []
+    while not s.is_over:
+        states.append(s.clone())
+        s.apply(rng.choice(s.legal_actions()))
+    encoder = ObservationEncoder()
+    for s in rng.sample(states, 80):
+        assert_same(encoder, s, rng.randrange(3), "out of order")
+    s = states[len(states) // 2]
+    encoder.encode(s, 0)
+    edited = s.clone()
+    edited.money[1] += 7  # the same lists' values change under the encoder's memo
+    edited.fame[edited.work_artist[edited.gallery[0][0]] if edited.gallery[0] else 0] += 1
+    edited.contracts[2][0][2] ^= 1
+    assert_same(encoder, edited, 0, "edited state")
+    encoder.reset()
+    assert_same(encoder, s, 0, "after reset")

@@ -1,0 +1,144 @@
+"""The page in a real browser: headless Chromium driven by Playwright (pytest-playwright's
+``page`` fixture, launched from the system Chromium, see conftest.py) against a live
+uvicorn server. A person sets up a game, plays it by clicking, replays it."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from conftest import CHECKPOINTS, LiveServer
+from playwright.sync_api import Page, expect
+
+from art_gallery_env.arena.records import load_record
+
+TIMEOUT = 30_000  # ms: agents think between two pages
+
+
+def start_game(page: Page, server: LiveServer, players: int, opponent: str) -> str:
+    page.goto(server.url + "/")
+    page.select_option("#players", str(players))
+    for select in page.locator("select.opponent").all():
+        select.select_option(opponent)
+    page.click("#start")
+    page.wait_for_url("**/#/game/*")
+    page.wait_for_selector(".play", timeout=TIMEOUT)
+    return page.url.rsplit("/", 1)[-1]
+
+
+def shown_choices(page: Page) -> tuple[list[int], list[int]]:
+    """(enabled, disabled) action ids of the choice buttons on the page."""
+    enabled, disabled = [], []
+    for button in page.locator("button.choice").all():
+        action = int(button.get_attribute("data-action"))
+        (disabled if button.is_disabled() else enabled).append(action)
+    return enabled, disabled
+
+
+def click_and_wait(page: Page, selector: str) -> None:
+    decision = page.locator(".play").get_attribute("data-decision")
+    page.click(selector)
+    page.wait_for_function(
+        "d => { const p = document.querySelector('.play'); return p && p.dataset.decision !== d; }",
+        arg=decision,
+        timeout=TIMEOUT,
+    )
+
+
+def test_illegal_choices_are_not_clickable(page: Page, live_server: LiveServer) -> None:
+    game_id = start_game(page, live_server, 2, "random")
+    game = live_server.app.state.store.get(game_id)
+    enabled, disabled = shown_choices(page)
+    assert set(enabled) == set(game.state.legal_actions())  # every legal choice, only those
+    assert 1 in disabled  # move 0 anticlockwise: never legal (R4.3), shown greyed out
+    assert not set(disabled) & set(game.state.legal_actions())
+    before = len(game.actions)
+    page.locator('button.choice[data-action="1"]').click(force=True)  # a click on it anyway
+    page.wait_for_timeout(300)
+    assert len(game.actions) == before and page.locator("#toast").is_hidden()
+    click_and_wait(page, f'button.choice[data-action="{enabled[0]}"]')
+    assert game.actions[before] == enabled[0]
+
+
+@pytest.mark.slow
+def test_play_a_whole_game_against_random_by_clicking_then_replay_it(
+    page: Page, live_server: LiveServer
+) -> None:
+    game_id = start_game(page, live_server, 4, "random")
+    game = live_server.app.state.store.get(game_id)
+    rng = random.Random(0)
+    clicks = 0
+    while not game.state.is_over:
+        page.wait_for_selector("#decision button.choice:not([disabled])", timeout=TIMEOUT)
+        enabled, disabled = shown_choices(page)
+        assert set(enabled) == set(game.state.legal_actions())
+        assert not set(disabled) & set(enabled)
+        click_and_wait(page, f'button.choice[data-action="{rng.choice(enabled)}"]')
+        clicks += 1
+    assert clicks > 40
+    result = page.locator("#result")
+    expect(result).to_be_visible()
+    totals = [int(t) for t in result.locator("td.total").all_inner_texts()]
+    assert totals == [row["total"] for row in game.state.score_breakdown()]
+    verdict = result.locator("h2").text_content()
+    assert verdict.startswith("You ")
+    # replay it: the record of the finished game, step by step
+    page.click("#replay-link")
+    page.wait_for_selector(".replay")
+    expect(page.locator("#step")).to_have_text(f"0 / {len(game.actions)}")
+    for expected in (1, 2, 3):
+        page.click("#next")
+        expect(page.locator("#step")).to_have_text(f"{expected} / {len(game.actions)}")
+    expect(page.locator("#decision-info")).to_contain_text("Decision 3")
+
+
+def test_replay_a_record_step_by_step_and_by_scrubbing(page: Page, live_server: LiveServer) -> None:
+    record = load_record(live_server.data.parent / "records" / "legacy_3p.json")
+    steps = len(record["actions"])
+    page.goto(live_server.url + "/#/replays")
+    page.click('tr[data-record="file-legacy_3p"] a.button')
+    page.wait_for_selector(".replay")
+    step = page.locator("#step")
+    expect(step).to_have_text(f"0 / {steps}")
+    expect(page.locator("#prev")).to_be_disabled()
+    page.click("#next")
+    expect(step).to_have_text(f"1 / {steps}")
+    page.keyboard.press("ArrowRight")
+    expect(step).to_have_text(f"2 / {steps}")
+    page.keyboard.press("ArrowLeft")
+    expect(step).to_have_text(f"1 / {steps}")
+    # the decision shown is the record's first action
+    first = record["actions"][0]
+    expect(page.locator("#decision-info")).to_contain_text("Decision 1")
+    assert str(first // 2) in page.locator("#decision-info").inner_text()  # move <value>
+    # scrub to the middle, view as seat 1: another seat's face-down bids are card backs
+    page.locator("#scrub").evaluate(
+        "(el, v) => { el.value = v; el.dispatchEvent(new Event('input')); }", steps // 2
+    )
+    expect(step).to_have_text(f"{steps // 2} / {steps}")
+    page.select_option("#viewer", "1")
+    expect(page.locator(".board svg")).to_contain_text("P1 heuristic's view")
+    expect(step).to_have_text(f"{steps // 2} / {steps}")
+    page.click("#last")
+    expect(step).to_have_text(f"{steps} / {steps}")
+    totals = [int(t) for t in page.locator("#result td.total").all_inner_texts()]
+    assert totals == [row["total"] for row in record["breakdown"]]
+
+
+def test_policy_insight_appears_after_the_round(page: Page, live_server: LiveServer) -> None:
+    game_id = start_game(page, live_server, 2, str(CHECKPOINTS / "ppo_2p.safetensors"))
+    game = live_server.app.state.store.get(game_id)
+    rng = random.Random(1)
+    while game.state.round == 1:
+        expect(page.locator("#insight .ins-entry")).to_have_count(0)
+        enabled, _ = shown_choices(page)
+        click_and_wait(page, f'button.choice[data-action="{rng.choice(enabled)}"]')
+    entries = page.locator("#insight .ins-entry")
+    expect(entries.first).to_be_visible()
+    round_1 = sum(1 for r, s in zip(game.rounds, game.deciders) if s == 1 and r == 1)
+    assert entries.count() == round_1
+    first = entries.first
+    expect(first).to_contain_text("P1 ppo_2p")
+    expect(first).to_contain_text("no value head")
+    assert first.locator(".bar-row").count() >= 1
+    expect(first.locator(".bar-row.chosen")).to_have_count(1)

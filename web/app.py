@@ -1,0 +1,251 @@
+"""The web app: a JSON API over :mod:`.games` and :mod:`.replays`, and the page that uses it.
+
+Endpoints (every error is JSON ``{"error": "..."}`` with a 4xx status naming the problem;
+a refused request changes nothing):
+
+=========================================  ==============================================
+``GET  /``                                 the page (plain HTML, JS and CSS in ``static/``)
+``GET  /api/setup``                        table sizes, agent specs and checkpoints to offer
+``GET  /api/games``                        the server's games
+``POST /api/games``                        a new game: ``{players, seat, opponents, seed?,
+                                           zero_is_ten?}``
+``GET  /api/games/{id}``                   the person's view (board, choices, what happened)
+``POST /api/games/{id}/actions``           ``{action, decision?}``: the person's decision
+``GET  /api/games/{id}/log``               every event so far, as the person's seat saw it
+``GET  /api/games/{id}/insight``           every agent insight the person may see now
+``GET  /api/games/{id}/record``            the game record, once the game is over
+``GET  /api/replays``                      records to replay
+``POST /api/replays``                      upload a record (the JSON body)
+``GET  /api/replays/{id}?step=&viewer=``   one step of a record, as a seat or spectator saw it
+=========================================  ==============================================
+
+Requests are handled in FastAPI's thread pool; each game has a lock, so one game's decisions
+are applied one at a time while other games go on.
+"""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+from pathlib import Path
+from typing import Annotated, Any
+
+from fastapi import Body, FastAPI, Query, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, ConfigDict, Field
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.middleware.gzip import GZipMiddleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
+
+from art_gallery_env.agents.registry import agent_names
+from art_gallery_env.env.svg import SEAT_COLOURS
+from art_gallery_env.rules.board import MAX_PLAYERS, MIN_PLAYERS
+
+from .games import GameStore, WebError
+from .replays import RecordLibrary, seat_names, states_at
+from .views import game_log, game_summary, game_view, released_insight, replay_step
+
+STATIC = Path(str(resources.files(__package__) / "static"))
+AGENT_CHOICES = [
+    ("random", "random: uniformly random legal moves"),
+    ("heuristic", "heuristic: rule-based"),
+    ("ismcts:iters=50", "ismcts:iters=50: quick search"),
+    ("ismcts", "ismcts: search, 400 iterations (slower)"),
+]
+CHECKPOINT_SUFFIXES = (".safetensors", ".zip")
+
+
+class NewGame(BaseModel):
+    """``opponents``: one agent spec per other seat, in seat order, or one for all."""
+
+    model_config = ConfigDict(strict=True, extra="forbid")
+    players: int = Field(ge=MIN_PLAYERS, le=MAX_PLAYERS)
+    seat: int = 0
+    opponents: list[str] = Field(min_length=1, max_length=MAX_PLAYERS)
+    seed: int | None = Field(default=None, ge=0, lt=2**63)
+    zero_is_ten: bool = False
+
+
+class Action(BaseModel):
+    """``action``: an action id (0..46) or its name (``"bid 4"``); ``decision``: the
+    number of decisions the page saw, so a repeated click is refused, not applied twice."""
+
+    model_config = ConfigDict(strict=True, extra="forbid")
+    action: int | str
+    decision: int | None = None
+
+
+def create_app(
+    data: str | Path,
+    *,
+    checkpoints: str | Path | None = None,
+    records: str | Path | None = None,
+    allowed_hosts: list[str] | None = None,
+) -> FastAPI:
+    """The app; ``data`` holds ``games/`` and ``uploads/``. ``allowed_hosts`` (the Host
+    headers accepted; None: any) keeps pages of other sites from reaching a local server
+    through DNS rebinding."""
+    data = Path(data)
+    store = GameStore(data / "games")
+    library = RecordLibrary(store, data / "uploads", records)
+    checkpoint_folder = Path(checkpoints) if checkpoints else None
+    app = FastAPI(title="Art Gallery", docs_url="/api/docs", redoc_url=None)
+    app.state.store = store
+    app.state.library = library
+    if allowed_hosts is not None:
+        app.add_middleware(TrustedHostMiddleware, allowed_hosts=allowed_hosts)
+    app.add_middleware(GZipMiddleware, minimum_size=2000)
+    _error_handlers(app)
+
+    @app.get("/", include_in_schema=False)
+    def index() -> FileResponse:
+        return FileResponse(STATIC / "index.html")
+
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    @app.get("/api/setup")
+    def setup() -> dict[str, Any]:
+        return {
+            "players": list(range(MIN_PLAYERS, MAX_PLAYERS + 1)),
+            "agents": [{"spec": spec, "label": label} for spec, label in AGENT_CHOICES],
+            "agent_names": agent_names(),
+            "checkpoints": _checkpoints(checkpoint_folder),
+            "colours": list(SEAT_COLOURS),
+            "skipped_games": store.skipped,
+        }
+
+    _game_routes(app, store)
+    _replay_routes(app, library)
+    return app
+
+
+def _game_routes(app: FastAPI, store: GameStore) -> None:
+    @app.get("/api/games")
+    def list_games() -> list[dict[str, Any]]:
+        return [game_summary(game) for game in store.games()]
+
+    @app.post("/api/games", status_code=201)
+    def new_game(body: NewGame) -> dict[str, Any]:
+        game = store.create(body.players, body.seat, body.opponents, body.seed, body.zero_is_ten)
+        with game.lock:
+            return game_view(game)
+
+    @app.get("/api/games/{game_id}")
+    def get_game(game_id: str) -> dict[str, Any]:
+        game = store.get(game_id)
+        with game.lock:
+            store.advance(game)  # after a restart, agents owed a decision play first
+            return game_view(game)
+
+    @app.post("/api/games/{game_id}/actions")
+    def act(game_id: str, body: Annotated[Action, Body()]) -> dict[str, Any]:
+        game = store.get(game_id)
+        with game.lock:
+            store.act(game, body.action, body.decision)
+            return game_view(game)
+
+    @app.get("/api/games/{game_id}/log")
+    def log(game_id: str) -> dict[str, Any]:
+        game = store.get(game_id)
+        with game.lock:
+            return {"id": game.id, "lines": game_log(game)}
+
+    @app.get("/api/games/{game_id}/insight")
+    def insight(game_id: str) -> dict[str, Any]:
+        game = store.get(game_id)
+        with game.lock:
+            return {"id": game.id, "insight": released_insight(game)}
+
+
+def _replay_routes(app: FastAPI, library: RecordLibrary) -> None:
+    @app.get("/api/games/{game_id}/record")
+    def record(game_id: str) -> dict[str, Any]:
+        return library.get(f"game-{library.games.get(game_id).id}")
+
+    @app.get("/api/replays")
+    def replays() -> list[dict[str, Any]]:
+        return library.list()
+
+    @app.post("/api/replays", status_code=201)
+    async def upload(request: Request) -> dict[str, Any]:
+        return {"id": library.upload(await request.body())}
+
+    @app.get("/api/replays/{record_id}")
+    def replay(
+        record_id: str,
+        step: Annotated[int, Query(ge=0)] = 0,
+        viewer: Annotated[str, Query(pattern=r"^(all|\d+)$")] = "all",
+    ) -> dict[str, Any]:
+        record = library.get(record_id)
+        n, steps = record["setup"]["num_players"], len(record["actions"])
+        seat = None if viewer == "all" else int(viewer)
+        if seat is not None and not 0 <= seat < n:
+            raise WebError(422, f"viewer: must be 'all' or a seat in 0..{n - 1}, got {seat}")
+        if step > steps:
+            raise WebError(422, f"step: must be in 0..{steps}, got {step}")
+        names = seat_names(record["agents"])
+        view = replay_step(record, states_at(record, step), step, seat, names)
+        view.update(
+            {
+                "id": record_id,
+                "players": n,
+                "agents": record["agents"],
+                "names": names,
+                "has_insight": any(e is not None for e in record.get("insight") or []),
+            }
+        )
+        return view
+
+
+def _checkpoints(folder: Path | None) -> list[dict[str, Any]]:
+    """Checkpoint files in ``folder`` as agent specs (their path) with a label."""
+    if folder is None or not folder.is_dir():
+        return []
+    found = []
+    for path in sorted(folder.iterdir()):
+        if path.suffix in CHECKPOINT_SUFFIXES and path.is_file():
+            label = f"checkpoint {path.name}"
+            players = _trained_players(path.with_suffix(".json"))
+            if players:
+                label += f" (trained at {players} players)"
+            found.append({"spec": str(path), "label": label})
+    return found
+
+
+def _trained_players(meta: Path) -> int | None:
+    """The table size in the training metadata beside a checkpoint, if there is one."""
+    try:
+        players = json.loads(meta.read_text(encoding="utf-8"))["config"]["env"]["num_players"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    return players if isinstance(players, int) else None
+
+
+def _error_handlers(app: FastAPI) -> None:
+    @app.exception_handler(WebError)
+    async def web_error(request: Request, err: WebError) -> JSONResponse:
+        return JSONResponse({"error": err.message, **err.extra}, status_code=err.status)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, err: StarletteHTTPException) -> JSONResponse:
+        message = "no such page or API endpoint" if err.status_code == 404 else str(err.detail)
+        return JSONResponse(
+            {"error": f"{message}: {request.method} {request.url.path}"},
+            status_code=err.status_code,
+            headers=getattr(err, "headers", None),
+        )
+
+    @app.exception_handler(RequestValidationError)
+    async def bad_request(request: Request, err: RequestValidationError) -> JSONResponse:
+        problems = []
+        status = 422
+        for e in err.errors():
+            if e.get("type") == "json_invalid":
+                status = 400
+                problems.append(f"malformed JSON: {e.get('ctx', {}).get('error', e['msg'])}")
+                continue
+            where = ".".join(str(part) for part in e.get("loc", ()) if part != "body")
+            problems.append(f"{where or 'body'}: {e['msg']}")
+        return JSONResponse({"error": "; ".join(problems)}, status_code=status)

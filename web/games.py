@@ -1,0 +1,343 @@
+"""Games on the web server: a person at one seat, registry agents at the others.
+
+Each game is one JSON file in the server's games folder, written atomically
+(:func:`~art_gallery_env.files.atomic_write_json`) after every decision, the person's and
+every agent's. The actions and the seed are the truth: loading a file replays them on a new
+game (the engine is deterministic), so a server killed at any moment restarts with every
+game at its last saved decision. The engine state is stored too, for other readers.
+
+Agents play through :func:`art_gallery_env.arena.loop.play` until it is the person's turn.
+Before each of its decisions an agent is reset with a seed derived from the game's seed,
+its seat and the decision's index, so a decision depends only on what the seat knows and
+that seed: a restarted server, which builds the agents afresh, continues identically.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+import secrets
+import threading
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from art_gallery_env.agents.base import Agent
+from art_gallery_env.agents.registry import make_agent
+from art_gallery_env.arena.evaluate import derive_seed
+from art_gallery_env.arena.loop import AgentError, Decision, play
+from art_gallery_env.arena.records import make_record
+from art_gallery_env.arena.terminal import HUMAN
+from art_gallery_env.env.seat import SeatObserver
+from art_gallery_env.files import atomic_write_json
+from art_gallery_env.rules.actions import action_to_str, check_action_id, str_to_action
+from art_gallery_env.rules.board import MAX_PLAYERS, MIN_PLAYERS
+from art_gallery_env.rules.game import IllegalActionError
+from art_gallery_env.rules.state import GameState, new_game
+
+GAME_FORMAT = "art-gallery-env/web-game"
+GAME_VERSION = 1
+GAME_ID = re.compile(r"^[0-9a-f]{16}$")
+log = logging.getLogger("art_gallery_env.web")
+
+
+class WebError(Exception):
+    """A request the server refuses; ``status`` is the HTTP status, ``extra`` more JSON."""
+
+    def __init__(self, status: int, message: str, **extra: Any) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+        self.extra = extra
+
+
+def agent_seed(game_seed: int, seat: int, decision: int) -> int:
+    """The seed an agent is reset with before decision number ``decision`` of a game."""
+    return derive_seed("web", game_seed, seat, decision)
+
+
+def short_spec(spec: str) -> str:
+    """A seat label for a spec: the agent's name without options (``ismcts``), or a
+    checkpoint's file name without folder and suffix (``ppo_2p``)."""
+    name = spec.replace("\\", "/").rsplit("/", 1)[-1]
+    for suffix in (".safetensors", ".zip"):
+        if suffix in name:
+            return name.partition(suffix)[0]
+    return name.partition(":")[0]
+
+
+@dataclass
+class WebGame:
+    """One game: the engine state, who sits where, and every decision so far."""
+
+    id: str
+    seat: int  # the person's seat
+    agents: list[str]  # per seat; HUMAN at ``seat``
+    seed: int
+    zero_is_ten: bool
+    state: GameState
+    actions: list[int] = field(default_factory=list)
+    deciders: list[int] = field(default_factory=list)  # the seat that made each decision
+    rounds: list[int] = field(default_factory=list)  # the round each decision was made in
+    insight: list[dict[str, Any] | None] = field(default_factory=list)  # Agent.explain()
+    seen_events: int = 0  # events before the person's last decision ("since your last")
+    created: float = field(default_factory=time.time)
+    updated: float = field(default_factory=time.time)
+    lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
+    bots: dict[int, Agent] = field(default_factory=dict, repr=False, compare=False)
+    observer: SeatObserver | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def num_players(self) -> int:
+        return self.state.num_players
+
+    @property
+    def names(self) -> list[str]:
+        return [
+            f"You (P{p})" if p == self.seat else f"P{p} {short_spec(spec)}"
+            for p, spec in enumerate(self.agents)
+        ]
+
+    @property
+    def your_turn(self) -> bool:
+        return not self.state.is_over and self.state.current_player == self.seat
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "format": GAME_FORMAT,
+            "version": GAME_VERSION,
+            "id": self.id,
+            "seat": self.seat,
+            "agents": self.agents,
+            "seed": self.seed,
+            "zero_is_ten": self.zero_is_ten,
+            "created": self.created,
+            "updated": self.updated,
+            "actions": self.actions,
+            "deciders": self.deciders,
+            "rounds": self.rounds,
+            "insight": self.insight,
+            "seen_events": self.seen_events,
+            "state": self.state.to_dict(),
+        }
+
+    def record(self) -> dict[str, Any]:
+        """The game record (``art-gallery replay`` reads it) with the agents' insight."""
+        over = self.state.is_over
+        return make_record(
+            num_players=self.num_players,
+            seed=self.seed,
+            zero_is_ten=self.zero_is_ten,
+            agents=self.agents,
+            actions=self.actions,
+            breakdown=self.state.score_breakdown() if over else None,
+            card_set=self.state.cards,
+            extra={"web_game": self.id, "human_seat": self.seat},
+            insight=self.insight,
+        )
+
+
+def parse_action(action: int | str, game: WebGame) -> int:
+    """The action id of a request's ``action`` (an id or a name such as ``"bid 4"``)."""
+    legal = game.state.legal_actions()
+    try:
+        return str_to_action(action) if isinstance(action, str) else check_action_id(action)
+    except ValueError as err:
+        raise WebError(
+            422, f"action: {err}", legal=[{"action": a, "label": action_to_str(a)} for a in legal]
+        ) from None
+
+
+class GameStore:
+    """The server's games in memory and on disk (``folder/<id>.json``)."""
+
+    def __init__(self, folder: str | Path) -> None:
+        self.folder = Path(folder)
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self._games: dict[str, WebGame] = {}
+        self._lock = threading.Lock()
+        self.skipped: list[str] = []  # files that could not be loaded, with the reason
+        for path in sorted(self.folder.glob("*.json")):
+            try:
+                game = load_game(path)
+            except (ValueError, OSError, KeyError, TypeError) as err:
+                self.skipped.append(f"{path.name}: {err}")
+                log.warning("skipping saved game %s: %s", path, err)
+                continue
+            self._games[game.id] = game
+
+    # -- access --------------------------------------------------------------------
+    def get(self, game_id: str) -> WebGame:
+        game = self._games.get(game_id) if GAME_ID.match(game_id) else None
+        if game is None:
+            raise WebError(404, f"no game {game_id!r} on this server")
+        return game
+
+    def games(self) -> list[WebGame]:
+        with self._lock:
+            return sorted(self._games.values(), key=lambda g: g.updated, reverse=True)
+
+    # -- creating and playing ----------------------------------------------------------
+    def create(
+        self,
+        num_players: int,
+        seat: int,
+        opponents: Sequence[str],
+        seed: int | None = None,
+        zero_is_ten: bool = False,
+    ) -> WebGame:
+        """A new game with the person at ``seat``; agents play until it is their turn."""
+        if not MIN_PLAYERS <= num_players <= MAX_PLAYERS:
+            raise WebError(
+                422, f"players: must be in {MIN_PLAYERS}..{MAX_PLAYERS}, got {num_players}"
+            )
+        if not 0 <= seat < num_players:
+            raise WebError(422, f"seat: must be in 0..{num_players - 1}, got {seat}")
+        specs = [s.strip() for s in opponents]
+        if len(specs) == 1:
+            specs *= num_players - 1
+        if len(specs) != num_players - 1 or not all(specs):
+            raise WebError(
+                422,
+                f"opponents: {num_players} players need {num_players - 1} agent specs "
+                f"(one per other seat) or one for all, got {len(specs)}",
+            )
+        agents = specs[:seat] + [HUMAN] + specs[seat:]
+        for spec in specs:
+            _check_spec(spec)
+        if seed is None:
+            seed = secrets.randbits(63)
+        state = new_game(num_players, seed, zero_is_ten=zero_is_ten)
+        game = WebGame(secrets.token_hex(8), seat, agents, seed, zero_is_ten, state)
+        with game.lock:
+            self.save(game)
+            with self._lock:
+                self._games[game.id] = game
+            self.advance(game)
+        return game
+
+    def act(self, game: WebGame, action: int | str, decision: int | None = None) -> None:
+        """Apply the person's ``action`` (checked against the legal ones) and let the
+        agents play until the person's next turn. Call with ``game.lock`` held."""
+        if decision is not None and decision != len(game.actions):
+            raise WebError(
+                409,
+                f"decision: this game is at decision {len(game.actions)}, the request was "
+                f"made at decision {decision} (reload the game)",
+                decision=len(game.actions),
+            )
+        self.advance(game)  # agents owed a turn after a restart play first
+        if game.state.is_over:
+            raise WebError(409, "the game is over; no more actions")
+        if not game.your_turn:  # pragma: no cover - advance() stops only at the person's turn
+            raise WebError(409, f"it is seat {game.state.current_player}'s turn, not yours")
+        action_id = parse_action(action, game)
+        legal = game.state.legal_actions()
+        if action_id not in legal:
+            raise WebError(
+                422,
+                f"action: {action_to_str(action_id)} ({action_id}) is not legal now; legal: "
+                + ", ".join(f"{action_to_str(a)} ({a})" for a in legal),
+                legal=[{"action": a, "label": action_to_str(a)} for a in legal],
+            )
+        seen = len(game.state.events)
+        before = game.state.round
+        game.state.apply(action_id)  # legal: checked above, so this cannot raise
+        _remember(game, game.seat, action_id, before, None)
+        game.seen_events = seen
+        self.save(game)
+        self.advance(game)
+
+    def advance(self, game: WebGame) -> None:
+        """Let the agents decide until it is the person's turn or the game is over,
+        saving after each decision. Call with ``game.lock`` held."""
+        state = game.state
+        if game.observer is None:
+            game.observer = SeatObserver(state.cards)
+        while not state.is_over and state.current_player != game.seat:
+            seat = state.current_player
+            bot = self._bot(game, seat)
+            bot.reset(agent_seed(game.seed, seat, len(game.actions)))
+            before = state.round
+
+            def remember(
+                decision: Decision, seat: int = seat, bot: Agent = bot, before: int = before
+            ) -> None:
+                _remember(game, seat, decision.action, before, bot.explain())
+
+            try:
+                play(state, {seat: bot}, game.observer, max_decisions=1, on_decision=remember)
+            except AgentError as err:
+                raise WebError(500, f"the agent at seat {seat} failed: {err}") from err
+            self.save(game)
+
+    def _bot(self, game: WebGame, seat: int) -> Agent:
+        bot = game.bots.get(seat)
+        if bot is None:
+            bot = game.bots[seat] = make_agent(game.agents[seat], seed=0)
+        return bot
+
+    def save(self, game: WebGame) -> None:
+        game.updated = time.time()
+        atomic_write_json(self.folder / f"{game.id}.json", game.to_json(), separators=(",", ":"))
+
+
+def _remember(
+    game: WebGame, seat: int, action: int, round_: int, insight: dict[str, Any] | None
+) -> None:
+    game.actions.append(action)
+    game.deciders.append(seat)
+    game.rounds.append(round_)
+    game.insight.append(insight)
+
+
+def _check_spec(spec: str) -> None:
+    if spec == HUMAN:
+        raise WebError(422, "opponents: 'human' plays only at your own seat")
+    try:
+        make_agent(spec, seed=0)
+    except Exception as err:  # noqa: BLE001 - any construction failure is a bad spec
+        raise WebError(422, f"opponents: bad agent spec {spec!r}: {err}") from None
+
+
+def load_game(path: str | Path) -> WebGame:
+    """Read a saved game and replay its actions (the truth) on a new game."""
+    path = Path(path)
+    data = json.loads(path.read_text(encoding="utf-8"))
+    if not isinstance(data, dict) or data.get("format") != GAME_FORMAT:
+        raise ValueError(f"format: expected {GAME_FORMAT!r}")
+    if data.get("version") != GAME_VERSION:
+        raise ValueError(f"version: {data.get('version')!r} is not {GAME_VERSION}")
+    game_id, seat, agents = data["id"], data["seat"], data["agents"]
+    if not isinstance(game_id, str) or not GAME_ID.match(game_id) or path.stem != game_id:
+        raise ValueError(f"id: {game_id!r} is not a game id matching the file name")
+    state = new_game(len(agents), data["seed"], zero_is_ten=bool(data["zero_is_ten"]))
+    if not isinstance(seat, int) or not 0 <= seat < len(agents) or agents[seat] != HUMAN:
+        raise ValueError(f"seat/agents: expected {HUMAN!r} at seat {seat!r}")
+    actions = data["actions"]
+    for i, action in enumerate(actions):
+        try:
+            state.apply(action)
+        except (IllegalActionError, ValueError) as err:
+            raise ValueError(f"actions[{i}]: {err}") from None
+    lengths = {len(actions), len(data["deciders"]), len(data["rounds"]), len(data["insight"])}
+    if len(lengths) != 1:
+        raise ValueError("actions, deciders, rounds and insight differ in length")
+    return WebGame(
+        id=game_id,
+        seat=seat,
+        agents=list(agents),
+        seed=data["seed"],
+        zero_is_ten=bool(data["zero_is_ten"]),
+        state=state,
+        actions=list(actions),
+        deciders=list(data["deciders"]),
+        rounds=list(data["rounds"]),
+        insight=list(data["insight"]),
+        seen_events=int(data["seen_events"]),
+        created=float(data["created"]),
+        updated=float(data["updated"]),
+    )

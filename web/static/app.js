@@ -1,0 +1,461 @@
+// Art Gallery in the browser: set up a game, play it by clicking, replay records.
+// Plain JavaScript, no build step. Every fact shown comes from the server, which builds
+// each response from what the viewer's seat may know (R8); the page only lays it out.
+"use strict";
+
+const app = document.getElementById("app");
+let setupInfo = null; // GET /api/setup, fetched once
+let colours = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9"];
+
+// -- small helpers ------------------------------------------------------------------------
+function h(tag, attrs, ...children) {
+  const el = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key.startsWith("on")) el.addEventListener(key.slice(2), value);
+    else if (key === "class") el.className = value;
+    else if (key === "style") el.setAttribute("style", value);
+    else el.setAttribute(key, value === true ? "" : value);
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    el.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return el;
+}
+
+async function api(path, options = {}) {
+  const init = { headers: {} };
+  if (options.body !== undefined) {
+    init.method = options.method || "POST";
+    init.headers["Content-Type"] = "application/json";
+    init.body = typeof options.body === "string" ? options.body : JSON.stringify(options.body);
+  }
+  const response = await fetch(path, init);
+  let data = null;
+  try {
+    data = await response.json();
+  } catch (err) {
+    data = { error: `${response.status} ${response.statusText}` };
+  }
+  if (!response.ok) {
+    const error = new Error(data.error || `${response.status} ${response.statusText}`);
+    error.status = response.status;
+    error.data = data;
+    throw error;
+  }
+  return data;
+}
+
+function toast(message) {
+  const el = document.getElementById("toast");
+  el.textContent = message;
+  el.hidden = false;
+  clearTimeout(toast.timer);
+  toast.timer = setTimeout(() => (el.hidden = true), 6000);
+}
+
+function seatDot(seat) {
+  return h("span", { class: "dot", style: `background:${colours[seat % colours.length]}` });
+}
+
+function percent(p) {
+  return `${(100 * p).toFixed(p >= 0.1 ? 0 : 1)}%`;
+}
+
+function setNav(name) {
+  for (const a of document.querySelectorAll("[data-nav]")) {
+    a.classList.toggle("active", a.dataset.nav === name);
+  }
+}
+
+async function loadSetup() {
+  if (!setupInfo) {
+    setupInfo = await api("/api/setup");
+    colours = setupInfo.colours || colours;
+  }
+  return setupInfo;
+}
+
+// -- routing ------------------------------------------------------------------------------
+function route() {
+  const hash = location.hash.replace(/^#/, "") || "/";
+  const [path, query] = hash.split("?");
+  const params = new URLSearchParams(query || "");
+  const parts = path.split("/").filter(Boolean);
+  let view;
+  if (parts[0] === "game" && parts[1]) view = showGame(parts[1]);
+  else if (parts[0] === "replay" && parts[1]) view = showReplay(parts[1], params);
+  else if (parts[0] === "games") view = showGames();
+  else if (parts[0] === "replays") view = showReplays();
+  else view = showHome();
+  view.catch((err) => {
+    app.replaceChildren(h("div", { class: "panel error" }, h("h2", {}, "Something went wrong"),
+      h("p", {}, err.message), h("p", {}, h("a", { href: "#/" }, "Back to the start"))));
+  });
+}
+window.addEventListener("hashchange", route);
+window.addEventListener("DOMContentLoaded", route);
+
+// -- set-up -------------------------------------------------------------------------------
+async function showHome() {
+  setNav("home");
+  const info = await loadSetup();
+  const specs = [...info.agents, ...info.checkpoints];
+  const form = h("form", { class: "panel setup", id: "setup" });
+  const players = h("select", { name: "players", id: "players" },
+    info.players.map((n) => h("option", { value: n, selected: n === 4 }, `${n} players`)));
+  const seat = h("select", { name: "seat", id: "seat" });
+  const seats = h("div", { class: "seats" });
+  const seed = h("input", { name: "seed", id: "seed", type: "number", min: 0, placeholder: "random" });
+  const zero = h("input", { name: "zero_is_ten", id: "zero_is_ten", type: "checkbox" });
+  const defaults = ["heuristic", "random", "ismcts:iters=50", "heuristic", "random"];
+
+  function opponentSelect(k) {
+    const select = h("select", { class: "opponent", "data-index": k, "aria-label": "opponent" },
+      specs.map((s) => h("option", { value: s.spec }, s.label)),
+      h("option", { value: "" }, "other spec…"));
+    select.value = defaults[k % defaults.length];
+    const custom = h("input", { class: "custom", placeholder: "e.g. ismcts:iters=200 or a checkpoint path", hidden: true });
+    select.addEventListener("change", () => { custom.hidden = select.value !== ""; });
+    return h("span", { class: "opponent-pick" }, select, custom);
+  }
+
+  function layoutSeats() {
+    const n = Number(players.value);
+    const kept = Math.min(Number(seat.value || 0), n - 1);
+    seat.replaceChildren(...Array.from({ length: n }, (_, p) =>
+      h("option", { value: p, selected: p === kept }, `P${p}`)));
+    const old = [...seats.querySelectorAll(".opponent-pick")].map((el) => [el.querySelector("select").value, el.querySelector(".custom").value]);
+    seats.replaceChildren();
+    let k = 0;
+    for (let p = 0; p < n; p++) {
+      const label = h("span", { class: "seat-label" }, seatDot(p), `P${p}`);
+      if (p === Number(seat.value)) {
+        seats.append(h("div", { class: "seat-row you" }, label, h("strong", {}, "You")));
+      } else {
+        const pick = opponentSelect(k);
+        if (old[k]) {
+          pick.querySelector("select").value = old[k][0];
+          pick.querySelector(".custom").value = old[k][1];
+          pick.querySelector(".custom").hidden = old[k][0] !== "";
+        }
+        seats.append(h("div", { class: "seat-row" }, label, pick));
+        k++;
+      }
+    }
+  }
+  players.addEventListener("change", layoutSeats);
+  seat.addEventListener("change", layoutSeats);
+  layoutSeats();
+
+  const start = h("button", { type: "submit", class: "primary", id: "start" }, "Start the game");
+  form.append(
+    h("h2", {}, "New game"),
+    h("div", { class: "grid2" },
+      h("label", {}, "Table", players),
+      h("label", {}, "Your seat", seat)),
+    h("p", { class: "hint" }, "The start player is drawn at random. Opponents: any agent, or a checkpoint from the folder the server was started with."),
+    seats,
+    h("div", { class: "grid2" },
+      h("label", {}, "Seed (optional)", seed),
+      h("label", { class: "check" }, zero, "Rule variant: a 0 counts 10 (R5.6)")),
+    start);
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const opponents = [...seats.querySelectorAll(".opponent-pick")].map((el) => {
+      const value = el.querySelector("select").value;
+      return value === "" ? el.querySelector(".custom").value.trim() : value;
+    });
+    const body = { players: Number(players.value), seat: Number(seat.value), opponents, zero_is_ten: zero.checked };
+    if (seed.value !== "") body.seed = Number(seed.value);
+    start.disabled = true;
+    start.textContent = "Starting…";
+    try {
+      const game = await api("/api/games", { body });
+      location.hash = `#/game/${game.id}`;
+    } catch (err) {
+      toast(err.message);
+      start.disabled = false;
+      start.textContent = "Start the game";
+    }
+  });
+
+  const games = await api("/api/games");
+  const recent = gamesTable(games.slice(0, 6));
+  app.replaceChildren(h("div", { class: "home" }, form,
+    h("section", { class: "panel" }, h("h2", {}, "Your games"),
+      games.length ? recent : h("p", { class: "hint" }, "No games yet."),
+      games.length > 6 ? h("p", {}, h("a", { href: "#/games" }, `All ${games.length} games`)) : null)));
+}
+
+function gamesTable(games) {
+  return h("table", { class: "list" },
+    h("thead", {}, h("tr", {}, h("th", {}, "Players"), h("th", {}, "Round"), h("th", {}, "Status"), h("th", {}, ""))),
+    h("tbody", {}, games.map((g) => {
+      const status = g.over
+        ? (g.winners.includes(g.seat) ? "won" : "over") + ` · ${g.totals.join(" / ")}`
+        : g.your_turn ? "your turn" : "agents to play";
+      return h("tr", { "data-game": g.id },
+        h("td", {}, g.names.map((name, p) => h("span", { class: "who" }, seatDot(p), name))),
+        h("td", {}, g.round),
+        h("td", {}, status),
+        h("td", { class: "actions" },
+          h("a", { class: "button", href: `#/game/${g.id}` }, g.over ? "Result" : "Continue"),
+          g.over ? h("a", { class: "button", href: `#/replay/game-${g.id}` }, "Replay") : null));
+    })));
+}
+
+async function showGames() {
+  setNav("games");
+  await loadSetup();
+  const games = await api("/api/games");
+  app.replaceChildren(h("section", { class: "panel wide" }, h("h2", {}, "Games on this server"),
+    games.length ? gamesTable(games) : h("p", { class: "hint" }, "No games yet.")));
+}
+
+// -- playing ------------------------------------------------------------------------------
+let current = null; // the game view on screen
+
+async function showGame(id) {
+  setNav("games");
+  await loadSetup();
+  const view = await api(`/api/games/${id}`);
+  renderGame(view);
+}
+
+function renderGame(view) {
+  current = view;
+  const side = h("aside", { class: "side" },
+    statusLine(view),
+    view.over ? resultPanel(view.result, view.names, view.seat) : decisionPanel(view),
+    recentPanel(view),
+    insightPanel(view.insight, view.names, view.insight_pending),
+    h("p", { class: "links" },
+      h("a", { href: "#", onclick: (e) => { e.preventDefault(); showLog(view.id); } }, "Whole game log"),
+      view.over ? h("a", { href: `#/replay/game-${view.id}`, class: "button", id: "replay-link" }, "Replay this game") : null));
+  app.replaceChildren(h("div", { class: "play", "data-decision": view.decision }, boardPanel(view.board), side));
+}
+
+function boardPanel(svg) {
+  const board = h("section", { class: "board", "aria-label": "board" });
+  board.innerHTML = svg; // drawn by the server (render_svg), escaped there
+  return board;
+}
+
+function statusLine(view) {
+  let text;
+  if (view.over) text = `Game over after round ${view.round}`;
+  else if (view.your_turn) text = `Round ${view.round} · your turn: ${view.phase}`;
+  else text = `Round ${view.round} · ${view.names[view.current_player]} to play`;
+  return h("div", { class: "status" + (view.your_turn ? " yours" : "") }, text);
+}
+
+function decisionPanel(view) {
+  const panel = h("section", { class: "panel decision", id: "decision" });
+  if (!view.choices) {
+    panel.append(h("h2", {}, "Waiting"), h("p", {}, "The agents are playing."),
+      h("button", { onclick: () => showGame(view.id) }, "Refresh"));
+    return panel;
+  }
+  const c = view.choices;
+  panel.append(h("h2", {}, "Your decision"), h("p", { class: "prompt" }, c.prompt));
+  if (c.card !== undefined) panel.append(h("p", { class: "hint" }, `Your Shop card: ${c.card}`));
+  const pick = (option) => choose(view, option);
+  const button = (option, content, cls = "") => h("button", {
+    class: `choice ${cls}`, "data-action": option.action, "data-kind": option.kind,
+    disabled: !option.legal, title: option.legal ? option.label : `not legal now: ${option.detail || option.label}`,
+    onclick: () => pick(option),
+  }, content);
+  const opts = c.options;
+  if (c.phase === "move") {
+    const values = [...new Set(opts.map((o) => o.value))];
+    panel.append(h("div", { class: "moves" }, values.map((v) => {
+      const [cw, acw] = [0, 1].map((d) => opts.find((o) => o.value === v && o.direction === d));
+      return h("div", { class: "move-row" }, h("span", { class: "card" }, v),
+        [cw, acw].map((o, d) => o ? button(o, [
+          h("span", { class: "arrow", title: d ? "anticlockwise" : "clockwise" }, d ? "↺" : "↻"),
+          o.legal ? h("span", { class: "dest" }, h("span", {}, h("strong", {}, o.area), ` · ${o.free} free`),
+            h("small", {}, o.what)) : h("span", { class: "dest" }, o.detail)], "move") : null));
+    })));
+  } else if (c.phase === "shop") {
+    panel.append(h("div", { class: "shop" }, opts.map((o) =>
+      button(o, [h("strong", {}, o.marks.length ? `pile ${o.marks.join(" + ")}` : "nothing"),
+        h("span", { class: "dest" }, o.detail)], "wide"))));
+  } else {
+    panel.append(h("div", { class: "cards" }, opts.map((o) =>
+      button(o, [h("span", { class: "card big" }, o.value), h("span", { class: "dest" }, o.detail)], "cardbtn"))));
+  }
+  panel.append(h("p", { class: "hint" }, "Your hand: ",
+    view.hand.flatMap((count, v) => Array(count).fill(v)).join(" ") || "—"));
+  return panel;
+}
+
+async function choose(view, option) {
+  if (!option.legal) return;
+  for (const b of document.querySelectorAll("button.choice")) b.disabled = true;
+  const decision = document.getElementById("decision");
+  decision.append(h("p", { class: "thinking" }, `You: ${option.label}. The agents are thinking…`));
+  try {
+    const next = await api(`/api/games/${view.id}/actions`, { body: { action: option.action, decision: view.decision } });
+    renderGame(next);
+  } catch (err) {
+    toast(err.message);
+    showGame(view.id);
+  }
+}
+
+function recentPanel(view) {
+  if (!view.recent.length) return null;
+  return h("section", { class: "panel recent" },
+    h("h2", {}, view.over ? "The last decisions" : "Since your last decision"),
+    h("ul", { class: "events" }, view.recent.map((line) => h("li", { class: line.startsWith("--") || line.startsWith("==") ? "round" : "" }, line))));
+}
+
+async function showLog(id) {
+  const data = await api(`/api/games/${id}/log`);
+  const dialog = h("dialog", { class: "log" },
+    h("h2", {}, "The game so far, as your seat saw it"),
+    h("ul", { class: "events" }, data.lines.map((line) => h("li", { class: line.startsWith("--") || line.startsWith("==") ? "round" : "" }, line))),
+    h("form", { method: "dialog" }, h("button", {}, "Close")));
+  document.body.append(dialog);
+  dialog.addEventListener("close", () => dialog.remove());
+  dialog.showModal();
+}
+
+function resultPanel(result, names, seat) {
+  if (!result) return null;
+  const rows = result.breakdown;
+  return h("section", { class: "panel result", id: "result" },
+    h("h2", {}, result.verdict || "Final score"),
+    h("table", { class: "score" },
+      h("thead", {}, h("tr", {}, ["", "rows", "souv.", "hand", "start", "total", "tiles", "rank"].map((t) => h("th", {}, t)))),
+      h("tbody", {}, rows.map((r) => h("tr", { class: (r.rank === 1 ? "winner " : "") + (r.player === seat ? "me" : "") },
+        h("td", { class: "who" }, seatDot(r.player), names[r.player]),
+        h("td", { title: `rows ${r.rows.join(" + ")}` }, r.row_total),
+        h("td", {}, r.souvenirs), h("td", {}, r.hand), h("td", {}, r.start_card),
+        h("td", { class: "total" }, r.total), h("td", {}, r.tiles), h("td", {}, r.rank))))),
+    h("p", { class: "hint" }, "Rows (R7.1) + souvenirs (R7.2) + hand / 4 (R7.3) + start card (R7.4); ties go to most tiles (R7.5)."));
+}
+
+// -- policy insight ----------------------------------------------------------------------------
+function insightPanel(entries, names, pending) {
+  if (!entries || (!entries.length && !pending)) return null;
+  const panel = h("section", { class: "panel insight", id: "insight" }, h("h2", {}, "Policy insight"));
+  if (pending) {
+    panel.append(h("p", { class: "hint" }, `${pending} decision${pending > 1 ? "s" : ""} of this round by checkpoints or search: shown when the round is over (they depend on cards you may not see yet).`));
+  }
+  for (const entry of [...entries].reverse()) panel.append(insightEntry(entry, names));
+  return panel;
+}
+
+function insightEntry(entry, names) {
+  const head = h("div", { class: "ins-head" }, seatDot(entry.seat), `${names[entry.seat]} · round ${entry.round} · chose `, h("strong", {}, entry.label));
+  const bars = h("div", { class: "bars" });
+  let foot;
+  if (entry.kind === "policy") {
+    for (const t of entry.top) bars.append(bar(t.label, t.p, percent(t.p), t.action === entry.action));
+    foot = entry.value === null || entry.value === undefined ? "no value head" : `value estimate ${entry.value >= 0 ? "+" : ""}${entry.value.toFixed(3)}`;
+    foot += ` · ${entry.legal} legal`;
+  } else if (entry.kind === "search") {
+    const total = entry.iterations || 1;
+    for (const t of entry.top) bars.append(bar(t.label, t.visits / total, `${t.visits} · ${t.q === null ? "–" : t.q.toFixed(2)}`, t.action === entry.action));
+    foot = entry.iterations ? `${entry.iterations} iterations · visits · mean win chance` : "only one legal action: no search";
+  } else {
+    foot = JSON.stringify(entry);
+  }
+  return h("div", { class: "ins-entry", "data-decision": entry.decision }, head, bars, h("div", { class: "ins-foot" }, foot));
+}
+
+function bar(label, fraction, text, chosen) {
+  return h("div", { class: "bar-row" + (chosen ? " chosen" : "") },
+    h("span", { class: "lbl" }, label),
+    h("span", { class: "bar" }, h("span", { style: `width:${Math.max(1, Math.round(100 * fraction))}%` })),
+    h("span", { class: "num" }, text));
+}
+
+// -- replays ------------------------------------------------------------------------------
+async function showReplays() {
+  setNav("replays");
+  await loadSetup();
+  const records = await api("/api/replays");
+  const file = h("input", { type: "file", accept: ".json,application/json", id: "upload" });
+  file.addEventListener("change", async () => {
+    if (!file.files.length) return;
+    try {
+      const { id } = await api("/api/replays", { body: await file.files[0].text() });
+      location.hash = `#/replay/${id}`;
+    } catch (err) {
+      toast(err.message);
+    }
+  });
+  app.replaceChildren(h("section", { class: "panel wide" },
+    h("h2", {}, "Replays"),
+    h("p", { class: "hint" }, "Finished games of this server, records in the folder given with --records, and uploads. Open a record from art-gallery eval --save-games (add --insight to see what checkpoints and search agents thought):"),
+    h("label", { class: "upload" }, "Upload a record ", file),
+    records.length ? h("table", { class: "list" },
+      h("thead", {}, h("tr", {}, ["Players", "Decisions", "Scores", "Source", ""].map((t) => h("th", {}, t)))),
+      h("tbody", {}, records.map((r) => h("tr", { "data-record": r.id },
+        h("td", {}, r.names.map((name, p) => h("span", { class: "who" }, seatDot(p), name))),
+        h("td", {}, r.decisions), h("td", {}, r.totals ? r.totals.join(" / ") : "–"),
+        h("td", {}, r.source + (r.file ? ` (${r.file})` : "") + (r.insight ? " · insight" : "")),
+        h("td", { class: "actions" }, h("a", { class: "button", href: `#/replay/${r.id}` }, "Replay"))))))
+      : h("p", { class: "hint" }, "No records yet.")));
+}
+
+let replayRequest = 0;
+
+async function showReplay(id, params) {
+  setNav("replays");
+  await loadSetup();
+  const step = Number(params.get("step") || 0);
+  const viewer = params.get("viewer") || "all";
+  const seq = ++replayRequest;
+  const view = await api(`/api/replays/${id}?step=${step}&viewer=${viewer}`);
+  if (seq !== replayRequest) return; // a later step was asked for meanwhile
+  renderReplay(view);
+}
+
+function goReplay(view, step, viewer = view.viewer === null ? "all" : view.viewer) {
+  step = Math.max(0, Math.min(view.steps, step));
+  history.replaceState(null, "", `#/replay/${view.id}?step=${step}&viewer=${viewer}`);
+  showReplay(view.id, new URLSearchParams(`step=${step}&viewer=${viewer}`)).catch((err) => toast(err.message));
+}
+
+function renderReplay(view) {
+  const slider = h("input", { type: "range", min: 0, max: view.steps, value: view.step, id: "scrub", "aria-label": "step" });
+  slider.addEventListener("input", () => goReplay(view, Number(slider.value)));
+  const viewer = h("select", { id: "viewer", "aria-label": "view as" },
+    h("option", { value: "all" }, "Spectator (all cards)"),
+    view.names.map((name, p) => h("option", { value: p }, `${name}'s view`)));
+  viewer.value = view.viewer === null ? "all" : String(view.viewer);
+  viewer.addEventListener("change", () => goReplay(view, view.step, viewer.value));
+  const btn = (label, id, to, title) => h("button", { id, title, disabled: to < 0 || to > view.steps || to === view.step, onclick: () => goReplay(view, to) }, label);
+  const d = view.decision;
+  const side = h("aside", { class: "side" },
+    h("section", { class: "panel controls" },
+      h("div", { class: "stepper" },
+        btn("|◀", "first", 0, "first (Home)"), btn("◀", "prev", view.step - 1, "previous (←)"),
+        h("span", { class: "count", id: "step" }, `${view.step} / ${view.steps}`),
+        btn("▶", "next", view.step + 1, "next (→)"), btn("▶|", "last", view.steps, "last (End)")),
+      slider, h("label", {}, "View as ", viewer)),
+    h("section", { class: "panel", id: "decision-info" },
+      h("h2", {}, d ? `Decision ${d.index + 1} · round ${d.round}` : "Before the first decision"),
+      d ? h("p", { class: "who" }, seatDot(d.seat), d.name, ": ", h("strong", {}, d.label)) : h("p", {}, `Round ${view.round}: the deal.`),
+      view.events.length ? h("ul", { class: "events" }, view.events.map((line) => h("li", {}, line))) : null),
+    view.insight ? h("section", { class: "panel insight" }, h("h2", {}, "Policy insight"), insightEntry(view.insight, view.names))
+      : (d && view.has_insight ? h("section", { class: "panel insight" }, h("p", { class: "hint" }, "No insight for this decision: not a checkpoint or search seat, or hidden from this view until the round ends.")) : null),
+    view.result ? resultPanel(view.result, view.names, view.viewer) : null);
+  app.replaceChildren(h("div", { class: "play replay", "data-step": view.step }, boardPanel(view.board), side));
+  replayKeys.view = view;
+}
+
+function replayKeys(event) {
+  const view = replayKeys.view;
+  if (!view || !location.hash.startsWith("#/replay/") || event.target.tagName === "INPUT" || event.target.tagName === "SELECT") return;
+  if (event.key === "ArrowRight") goReplay(view, view.step + 1);
+  else if (event.key === "ArrowLeft") goReplay(view, view.step - 1);
+  else if (event.key === "Home") goReplay(view, 0);
+  else if (event.key === "End") goReplay(view, view.steps);
+}
+document.addEventListener("keydown", replayKeys);
