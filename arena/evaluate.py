@@ -605,7 +605,12 @@ def format_table(result: MatchResult) -> Any:
     n = config.num_players
     table = Table(
         title=(
-            f"{config.games} games, {n} players, seed {config.seed}"
+            (
+                f"PARTIAL: {len(result.games)} of {config.games} games"
+                if result.partial
+                else f"{config.games} games"
+            )
+            + f", {n} players, seed {config.seed}"
             + (", zero_is_ten" if config.zero_is_ten else "")
         ),
     )

@@ -107,6 +107,7 @@ def test_ctrl_c_stops_eval_at_once_and_writes_the_finished_games(tmp_path, worke
     assert (out / "results.partial.csv").is_file() and (out / "games.partial.csv").is_file()
     assert len(list(games.glob("game_*.json"))) == played
     assert "interrupted" in stdout.lower() and f"{played} of 400" in stdout
+    assert f"PARTIAL: {played} of 400 games" in stdout, "the table says it is partial"
 
 
 @pytest.mark.slow
