@@ -210,3 +210,17 @@ def make_agent(spec: str, seed: int | None = None) -> Agent:
         )
     _check_version(name, options, spec)
     return _REGISTRY[name](seed=seed, **options)
+
+
+def agent_spec_problem(spec: str) -> str | None:
+    """None if ``spec`` builds an agent, else what is wrong with it, naming the choices.
+    The tools check every spec this way before the first game (a checkpoint path is
+    loaded once, so a missing or broken file is found too)."""
+    try:
+        make_agent(spec, seed=0)
+    except Exception as err:  # noqa: BLE001 - any construction failure is a bad spec
+        message = str(err)
+        if "known agents" not in message and "valid options" not in message:
+            message += f" (known agents: {', '.join(agent_names())})"
+        return message
+    return None

@@ -31,15 +31,24 @@ def read_checkpoint_meta(zip_path: str | Path) -> dict[str, Any]:
             f"{zip_path}: its metadata {meta_path.name} is missing; a checkpoint is the zip "
             f"plus the JSON that training writes beside it"
         )
+    return read_meta_file(meta_path, zip_path)
+
+
+def read_meta_file(meta_path: str | Path, checkpoint: str | Path | None = None) -> dict[str, Any]:
+    """A checkpoint metadata JSON, checked to be one and to fit this env's layout
+    (errors about the layout name ``checkpoint``, the file the user gave)."""
+    meta_path = Path(meta_path)
     try:
         meta = json.loads(meta_path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise CheckpointError(f"{meta_path}: no such checkpoint metadata file") from None
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
         raise CheckpointError(f"{meta_path}: not readable JSON: {err}") from None
     if not isinstance(meta, dict) or meta.get("format") != FORMAT:
         raise CheckpointError(f"{meta_path}: not an art-gallery-env checkpoint metadata file")
     if meta.get("layout_fingerprint") != layout_fingerprint():
         raise CheckpointError(
-            f"{zip_path}: trained for observation/action layout "
+            f"{checkpoint or meta_path}: trained for observation/action layout "
             f"{meta.get('layout_fingerprint')!r}, but this env's layout is "
             f"{layout_fingerprint()!r}; the policy cannot read these observations"
         )

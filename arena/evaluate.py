@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import csv
 import hashlib
-import json
+import io
 import math
 import multiprocessing
 import os
@@ -38,6 +38,13 @@ from typing import Any
 
 from art_gallery_env import ENV_VERSION
 from art_gallery_env.env.seat import SeatObserver
+from art_gallery_env.files import atomic_write_json, atomic_write_text
+from art_gallery_env.processes import (
+    exit_with_parent,
+    ignore_stop_signals,
+    kill_processes,
+    spawning_quietly,
+)
 from art_gallery_env.rules.board import MAX_PLAYERS, MIN_PLAYERS
 from art_gallery_env.rules.state import new_game
 
@@ -48,6 +55,18 @@ Z95 = 1.959963984540054
 
 class MatchError(ValueError):
     """A match that cannot be set up; the message names the problem and the valid values."""
+
+
+class MatchInterrupted(KeyboardInterrupt):
+    """Ctrl-C (or SIGTERM, where the caller maps it) stopped a match. ``results`` are the
+    games finished by then, in game order; :func:`run_match` adds ``result``, the
+    :class:`MatchResult` of those games (marked partial)."""
+
+    def __init__(self, results: list[dict[str, Any]], signal_name: str = "SIGINT") -> None:
+        super().__init__(signal_name)
+        self.results = results
+        self.signal_name = signal_name
+        self.result: MatchResult | None = None
 
 
 @dataclass(frozen=True)
@@ -183,7 +202,10 @@ def init_worker() -> None:
     """One compute thread per evaluation worker: the workers already fill the cores, and
     two threads per process collapse under contention on small machines. Set here, in
     each worker, never in the caller (an in-process evaluation must not change the
-    trainer's own thread count)."""
+    trainer's own thread count). The worker leaves Ctrl-C and SIGTERM to the caller,
+    which stops it, and exits by itself if the caller dies."""
+    ignore_stop_signals()
+    exit_with_parent()
     for name in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
         os.environ[name] = "1"  # for libraries loaded from now on
     if "torch" in sys.modules:
@@ -216,38 +238,62 @@ def make_tasks(config: MatchConfig) -> list[GameTask]:
 def run_games(
     config: MatchConfig, progress: Callable[[int], None] | None = None
 ) -> list[dict[str, Any]]:
-    """Play every game of the match; results sorted by game index."""
+    """Play every game of the match; results sorted by game index. Ctrl-C raises
+    :class:`MatchInterrupted` with the games finished so far, at once: games in progress
+    in worker processes are dropped with their workers."""
     tasks = make_tasks(config)
     results: list[dict[str, Any]] = []
-    if config.workers == 1 or len(tasks) == 1:
-        _AGENTS.clear()  # a checkpoint path may hold new weights since the last match
+    try:
+        if config.workers == 1 or len(tasks) == 1:
+            _AGENTS.clear()  # a checkpoint path may hold new weights since the last match
+            for task in tasks:
+                results.append(play_game(task))
+                if progress:
+                    progress(1)
+        else:
+            _run_in_workers(config, tasks, results, progress)
+    except KeyboardInterrupt as err:
+        results.sort(key=lambda r: r["index"])
+        raise MatchInterrupted(results, _signal_name(err)) from None
+    results.sort(key=lambda r: r["index"])
+    return results
 
-        for task in tasks:
-            results.append(play_game(task))
-            if progress:
-                progress(1)
-        return results
+
+def _run_in_workers(
+    config: MatchConfig,
+    tasks: list[GameTask],
+    results: list[dict[str, Any]],
+    progress: Callable[[int], None] | None,
+) -> None:
     # One game per task: the overhead (about a millisecond) is small next to a game, and
     # the progress bar moves with every game even for slow search agents.
     chunks = [[task] for task in tasks]
     # spawn: workers import what they need; no inherited torch/OpenMP state from a fork.
     context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(
-        max_workers=config.workers, mp_context=context, initializer=init_worker
-    ) as pool:
-        futures = [pool.submit(_play_chunk, c) for c in chunks]
-        try:
-            for future in as_completed(futures):
-                part = future.result()
-                results.extend(part)
-                if progress:
-                    progress(len(part))
-        except BaseException:
-            for future in futures:
-                future.cancel()
-            raise
-    results.sort(key=lambda r: r["index"])
-    return results
+    pool = None
+    try:
+        with spawning_quietly():  # a Ctrl-C meanwhile is raised as the block ends
+            pool = ProcessPoolExecutor(
+                max_workers=config.workers, mp_context=context, initializer=init_worker
+            )
+            futures = [pool.submit(_play_chunk, c) for c in chunks]
+        for future in as_completed(futures):
+            part = future.result()
+            results.extend(part)
+            if progress:
+                progress(len(part))
+    except BaseException:
+        if pool is not None:
+            # Not pool.shutdown(wait=True): that waits for the games in progress.
+            kill_processes(list(getattr(pool, "_processes", {}).values()))
+            pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown()
+
+
+def _signal_name(err: KeyboardInterrupt) -> str:
+    name = err.args[0] if err.args else None
+    return name if isinstance(name, str) and name.startswith("SIG") else "SIGINT"
 
 
 # -- statistics --------------------------------------------------------------------------
@@ -380,6 +426,11 @@ class MatchResult:
     games: list[dict[str, Any]]
     wall_s: float
 
+    @property
+    def partial(self) -> bool:
+        """Stopped before every planned game was played (Ctrl-C)."""
+        return len(self.games) < self.config.games
+
     def to_json(self, include_actions: bool = False) -> dict[str, Any]:
         labels = agent_labels(self.config.agents)
         k, n = len(self.config.agents), self.config.num_players
@@ -411,6 +462,9 @@ class MatchResult:
                 "rating": "openskill PlackettLuce, per-game R7.5 ranks, ordinal = mu - 3 sigma",
                 "unit": "seat-game (a spec seated twice in one game counts twice)",
             },
+            "partial": self.partial,
+            "games_planned": self.config.games,
+            "games_played": len(self.games),
             "wall_s": self.wall_s,
             "agents": [asdict(s) for s in self.summaries],
             "games": games,
@@ -423,10 +477,15 @@ def run_match(config: MatchConfig, *, progress: bool | None = None) -> MatchResu
 
     start = time.perf_counter()
     disable = None if progress is None else not progress
-    with tqdm(
-        total=config.games, desc="games", unit="game", file=sys.stderr, disable=disable
-    ) as bar:
-        results = run_games(config, progress=bar.update)
+    try:
+        with tqdm(
+            total=config.games, desc="games", unit="game", file=sys.stderr, disable=disable
+        ) as bar:
+            results = run_games(config, progress=bar.update)
+    except MatchInterrupted as stop:
+        summaries = summarize(config, stop.results)
+        stop.result = MatchResult(config, summaries, stop.results, time.perf_counter() - start)
+        raise
     summaries = summarize(config, results)
     return MatchResult(config, summaries, results, time.perf_counter() - start)
 
@@ -455,57 +514,65 @@ SUMMARY_COLUMNS = [
 ]
 
 
+def result_paths(out_dir: str | Path, partial: bool = False) -> list[Path]:
+    """results.json, results.csv and games.csv in ``out_dir``; a partial result (Ctrl-C)
+    is written as results.partial.json etc., so it never passes for a complete one."""
+    infix = ".partial" if partial else ""
+    out = Path(out_dir)
+    return [out / f"results{infix}.json", out / f"results{infix}.csv", out / f"games{infix}.csv"]
+
+
 def write_results(result: MatchResult, out_dir: str | Path) -> list[Path]:
     """results.json (config, summary, every game), results.csv (one row per agent) and
-    games.csv (one row per seat-game)."""
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
-    paths = [out / "results.json", out / "results.csv", out / "games.csv"]
-    paths[0].write_text(json.dumps(result.to_json(), indent=1) + "\n", encoding="utf-8")
-    with paths[1].open("w", newline="", encoding="utf-8") as f:
-        writer = csv.DictWriter(f, fieldnames=SUMMARY_COLUMNS, extrasaction="ignore")
-        writer.writeheader()
-        for s in result.summaries:
-            writer.writerow({k: v for k, v in asdict(s).items() if k in SUMMARY_COLUMNS})
+    games.csv (one row per seat-game), each written atomically."""
+    paths = result_paths(out_dir, result.partial)
+    atomic_write_json(paths[0], result.to_json(), indent=1)
+    summary = io.StringIO(newline="")
+    writer = csv.DictWriter(summary, fieldnames=SUMMARY_COLUMNS, extrasaction="ignore")
+    writer.writeheader()
+    for s in result.summaries:
+        writer.writerow({k: v for k, v in asdict(s).items() if k in SUMMARY_COLUMNS})
+    atomic_write_text(paths[1], summary.getvalue())
     labels = agent_labels(result.config.agents)
     k, n = len(result.config.agents), result.config.num_players
-    with paths[2].open("w", newline="", encoding="utf-8") as f:
-        writer = csv.writer(f)
-        writer.writerow(
-            [
-                "game",
-                "seed",
-                "seat",
-                "agent",
-                "total",
-                "rank",
-                "rows",
-                "souvenirs",
-                "hand",
-                "start_card",
-                "tiles",
-                "decisions",
-            ]
-        )
-        for r in result.games:
-            order = lineup(k, n, r["index"])
-            for seat, b in enumerate(r["breakdown"]):
-                writer.writerow(
-                    [
-                        r["index"],
-                        r["seed"],
-                        seat,
-                        labels[order[seat]],
-                        b["total"],
-                        b["rank"],
-                        b["row_total"],
-                        b["souvenirs"],
-                        b["hand"],
-                        b["start_card"],
-                        b["tiles"],
-                        r["decisions"][seat],
-                    ]
-                )
+    games = io.StringIO(newline="")
+    writer = csv.writer(games)
+    writer.writerow(
+        [
+            "game",
+            "seed",
+            "seat",
+            "agent",
+            "total",
+            "rank",
+            "rows",
+            "souvenirs",
+            "hand",
+            "start_card",
+            "tiles",
+            "decisions",
+        ]
+    )
+    for r in result.games:
+        order = lineup(k, n, r["index"])
+        for seat, b in enumerate(r["breakdown"]):
+            writer.writerow(
+                [
+                    r["index"],
+                    r["seed"],
+                    seat,
+                    labels[order[seat]],
+                    b["total"],
+                    b["rank"],
+                    b["row_total"],
+                    b["souvenirs"],
+                    b["hand"],
+                    b["start_card"],
+                    b["tiles"],
+                    r["decisions"][seat],
+                ]
+            )
+    atomic_write_text(paths[2], games.getvalue())
     return paths
 
 
@@ -513,7 +580,6 @@ def save_game_records(result: MatchResult, out_dir: str | Path) -> list[Path]:
     from .records import make_record, save_record
 
     out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
     width = max(4, len(str(result.config.games - 1)))
     paths = []
     for r in result.games:
@@ -539,7 +605,12 @@ def format_table(result: MatchResult) -> Any:
     n = config.num_players
     table = Table(
         title=(
-            f"{config.games} games, {n} players, seed {config.seed}"
+            (
+                f"PARTIAL: {len(result.games)} of {config.games} games"
+                if result.partial
+                else f"{config.games} games"
+            )
+            + f", {n} players, seed {config.seed}"
             + (", zero_is_ten" if config.zero_is_ten else "")
         ),
     )

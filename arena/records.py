@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from art_gallery_env import ENV_VERSION, __version__
+from art_gallery_env.files import atomic_write_text
 from art_gallery_env.rules.actions import (
     NUM_ACTIONS,
     action_to_str,
@@ -68,11 +69,8 @@ def make_record(
 
 
 def save_record(record: dict[str, Any], path: str | Path) -> Path:
-    path = Path(path)
-    if path.parent and not path.parent.exists():
-        path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(record, separators=(",", ":")) + "\n", encoding="utf-8")
-    return path
+    """Write a record atomically (a kill never leaves half a record)."""
+    return atomic_write_text(path, json.dumps(record, separators=(",", ":")) + "\n")
 
 
 def load_record(path: str | Path) -> dict[str, Any]:

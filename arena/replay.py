@@ -139,4 +139,13 @@ def run_replay(
     except _StopReplay:
         printer.emit("Replay stopped.")
         return 0
+    if not final.is_over and record.get("breakdown") is not None:
+        # Final scores but too few actions to reach them: a cut-off file, not a mismatch.
+        print(
+            f"error: {path}: incomplete record: it stores final scores, but its "
+            f"{len(record['actions'])} decisions end before the game is over (round "
+            f"{final.round}, {final.phase_name}); the scores cannot be checked",
+            file=sys.stderr,
+        )
+        return 2
     return printer.finish(record, final)

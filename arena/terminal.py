@@ -23,6 +23,7 @@ from art_gallery_env.agents.base import Agent, legal_from_mask
 from art_gallery_env.env.narration import area_name, describe_events
 from art_gallery_env.env.render import render_breakdown, render_text
 from art_gallery_env.env.seat import SeatObserver
+from art_gallery_env.files import atomic_write_text
 from art_gallery_env.rules.actions import (
     PILE_MARKS,
     SHOP_BASE,
@@ -280,8 +281,7 @@ class PlaySession:
             self.say("save needs a file: 'save PATH' (or start with --save PATH)", style="red")
             return
         try:
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
-            Path(path).write_text(json.dumps(self.game.to_save()) + "\n", encoding="utf-8")
+            atomic_write_text(path, json.dumps(self.game.to_save()) + "\n")
         except OSError as err:
             self.say(f"could not save to {path}: {err.strerror or err}", style="red")
             return
@@ -352,7 +352,10 @@ class PlaySession:
             return q.code
         except KeyboardInterrupt:
             self.say("")
-            self.say("Interrupted; the game was not saved (type 'save PATH' to keep a game).")
+            if self.save_path:  # --save names where this game goes: keep it
+                self.save(self.save_path)
+            else:
+                self.say("Interrupted; the game was not saved (--save FILE keeps it on Ctrl-C).")
             return 130
 
     def _run(self) -> int:

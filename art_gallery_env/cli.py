@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import Any
 
 from art_gallery_env import new_game
 from art_gallery_env.env.render import render_breakdown, render_text
@@ -56,27 +57,23 @@ def _viewer(text: str) -> int | None:
 
 def _check_agent_specs(parser: argparse.ArgumentParser, option: str, specs: list[str]) -> None:
     """Build each agent once so that a bad name or option is reported before any game."""
-    from art_gallery_env.agents.registry import agent_names, make_agent
+    from art_gallery_env.agents.registry import agent_spec_problem
 
     for spec in specs:
-        try:
-            make_agent(spec, seed=0)
-        except Exception as err:  # noqa: BLE001 - any construction failure is a bad argument
-            message = str(err)
-            if "known agents" not in message and "valid options" not in message:
-                message += f" (known agents: {', '.join(agent_names())})"
-            parser.error(f"{option}: bad agent spec {spec!r}: {message}")
+        problem = agent_spec_problem(spec)
+        if problem is not None:
+            parser.error(f"{option}: bad agent spec {spec!r}: {problem}")
 
 
 def _eval(args: argparse.Namespace) -> int:
     from art_gallery_env.arena.evaluate import (
         MatchConfig,
         MatchError,
-        print_table,
+        MatchInterrupted,
         run_match,
-        save_game_records,
-        write_results,
     )
+    from art_gallery_env.files import writable_dir_problem
+    from art_gallery_env.processes import sigterm_as_interrupt
 
     parser = args.parser
     try:
@@ -94,8 +91,23 @@ def _eval(args: argparse.Namespace) -> int:
     if args.insight and not args.save_games:
         parser.error("--insight is stored in the game records: give --save-games DIR too")
     _check_agent_specs(parser, "--agents", list(args.agents))
+    for option, folder in (("--out", args.out), ("--save-games", args.save_games)):
+        problem = folder and writable_dir_problem(folder)
+        if problem:  # found now, not after every game has been played
+            parser.error(f"{option} {folder}: {problem}")
     progress = False if args.no_progress else None
-    result = run_match(config, progress=progress)
+    try:
+        with sigterm_as_interrupt():  # SIGTERM stops the workers and saves, as Ctrl-C does
+            result = run_match(config, progress=progress)
+    except MatchInterrupted as stop:
+        return _report_partial_match(args, stop)
+    _write_match(args, result)
+    return 0
+
+
+def _write_match(args: argparse.Namespace, result: Any) -> None:
+    from art_gallery_env.arena.evaluate import print_table, save_game_records, write_results
+
     print_table(result)
     if args.out:
         paths = write_results(result, args.out)
@@ -103,7 +115,22 @@ def _eval(args: argparse.Namespace) -> int:
     if args.save_games:
         paths = save_game_records(result, args.save_games)
         print(f"wrote {len(paths)} game records to {args.save_games}")
-    return 0
+
+
+def _report_partial_match(args: argparse.Namespace, stop: Any) -> int:
+    """The games finished before Ctrl-C: their table and files, marked partial."""
+    import signal
+
+    result = stop.result
+    played, planned = len(result.games), result.config.games
+    print()
+    print(f"{stop.signal_name}: interrupted after {played} of {planned} games.")
+    if played:
+        _write_match(args, result)
+        print(f"These results are partial ({played} of {planned} games).")
+    else:
+        print("No game had finished; nothing written.")
+    return 128 + signal.Signals[stop.signal_name].value
 
 
 def _play(args: argparse.Namespace) -> int:
@@ -156,6 +183,8 @@ def _missing_rllib_extra(err: ImportError) -> int:
 def _train(args: argparse.Namespace) -> int:
     try:
         from art_gallery_env.training.config import ConfigError, load_config
+        from art_gallery_env.training.interrupt import TrainingInterrupted
+        from art_gallery_env.training.run_folder import RunFolderError
         from art_gallery_env.training.sb3_trainer import train
     except ImportError as err:
         return _missing_train_extra(err)
@@ -177,11 +206,45 @@ def _train(args: argparse.Namespace) -> int:
             return _missing_rllib_extra(err)
         files = "best.safetensors, latest.*, rllib_checkpoint/, logs/, eval.csv"
     try:
-        run_dir = train(config, resume=args.resume, progress_bar=not args.no_progress)
-    except CheckpointError as err:
+        run_dir = train(
+            config,
+            resume=args.resume,
+            progress_bar=not args.no_progress,
+            overwrite=args.overwrite,
+        )
+    except (CheckpointError, RunFolderError) as err:
         args.parser.error(str(err))
+    except TrainingInterrupted as stop:
+        return _report_interrupted(args, stop)
     print(f"run folder: {run_dir} ({files})")
     return 0
+
+
+def _report_interrupted(args: argparse.Namespace, stop: Any) -> int:
+    """What was saved, and the exact command that continues the run."""
+    import shlex
+    import signal
+
+    print()
+    if stop.steps is None:
+        print(f"{stop.signal_name}: stopped before training began; nothing was saved.")
+        return 128 + signal.Signals[stop.signal_name].value
+    where = f"{stop.run_dir}/latest"
+    print(f"{stop.signal_name}: training stopped at step {stop.steps:,}; saved {where}")
+    if stop.finished:
+        print("Training had reached total_steps; only the final evaluation was cut short.")
+    else:
+        command = ["art-gallery", "train", args.config]
+        if args.run_dir:
+            command += ["--run-dir", args.run_dir]
+        if args.total_steps:
+            command += ["--total-steps", str(args.total_steps)]
+        if args.no_progress:
+            command.append("--no-progress")
+        command += ["--resume", str(stop.run_dir)]
+        print("Resume with:")
+        print("  " + shlex.join(command))
+    return 128 + signal.Signals[stop.signal_name].value
 
 
 def _plot(args: argparse.Namespace) -> int:
@@ -333,7 +396,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument(
         "--save",
         metavar="FILE",
-        help="file for 'save' without a path; the game is also saved there on 'quit'",
+        help="file for 'save' without a path; the game is also saved there on 'quit' and Ctrl-C",
     )
     play.add_argument("--record", metavar="FILE", help="write the game record when it ends")
     play.set_defaults(func=_play, parser=play)
@@ -344,7 +407,7 @@ def build_parser() -> argparse.ArgumentParser:
         description=(
             "Replay a game record: every decision, the board at each round end (or every "
             "step with --step), the final breakdown, and whether the replayed scores match "
-            "the stored ones (exit status 1 if not)."
+            "the stored ones (exit status 1 if not, 2 for a bad or incomplete record)."
         ),
     )
     replay.add_argument(
@@ -379,8 +442,15 @@ def build_parser() -> argparse.ArgumentParser:
     train.add_argument("config", metavar="CONFIG", help="a YAML config, e.g. configs/quick.yaml")
     train.add_argument(
         "--resume",
-        metavar="CKPT",
-        help="continue from a checkpoint: RUN_DIR/latest.zip (SB3) or RUN_DIR/rllib_checkpoint",
+        metavar="RUN_DIR",
+        help="continue the run in RUN_DIR (or from one of its checkpoints: RUN_DIR/latest.zip, "
+        "RUN_DIR/rllib_checkpoint); the config must train the same game and network",
+    )
+    train.add_argument(
+        "--overwrite",
+        action="store_true",
+        help="start over in a run folder that holds an earlier run (deletes its checkpoints, "
+        "logs and pool/)",
     )
     train.add_argument("--run-dir", help="override the config's run folder")
     train.add_argument("--total-steps", type=_positive_int, help="override total_steps")
@@ -437,6 +507,9 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return args.func(args)
+    except KeyboardInterrupt:  # a Ctrl-C that no command handles itself: no traceback
+        print("\ninterrupted", file=sys.stderr)
+        return 130
     except BrokenPipeError:  # e.g. `art-gallery replay FILE | head`
         import os
 

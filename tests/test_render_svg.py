@@ -75,8 +75,9 @@ def test_metadata_declares_the_modes_and_fps() -> None:
 
 @pytest.mark.parametrize("n", PLAYER_COUNTS)
 def test_rgb_array_frame_is_the_svg_drawn_for_the_seat_to_act(n: int) -> None:
-    e = raw_env(num_players=n, render_mode="rgb_array")
-    e.reset(options={"state": mid_game(n, n)})
+    state = mid_game(n, n)  # some are zero_is_ten games: the env must be made for them
+    e = raw_env(num_players=n, render_mode="rgb_array", zero_is_ten=state.zero_is_ten)
+    e.reset(options={"state": state})
     frame = e.render()
     width, height = canvas_size(n)
     assert frame.shape == (height, width, 3) and frame.dtype == np.uint8

@@ -1,13 +1,26 @@
 """Training run configs: YAML files validated on load (pydantic), so a typo or a wrong
-type fails before any training starts, with the key path and the accepted values."""
+type fails before any training starts, with the key path and the accepted values.
+
+Numbers may be written as YAML reads them as text: ``3e-4`` (YAML 1.1 wants a dot and a
+signed exponent for a float) or ``1e5`` for a count. Agent specs (``eval.opponents``) are
+built once on load, so an unknown name or a missing checkpoint fails here too.
+"""
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    ValidationError,
+    model_validator,
+)
 
 
 class ConfigError(ValueError):
@@ -18,14 +31,50 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
 
+def _number_from_text(value: Any) -> Any:
+    """'3e-4' -> 0.0003: YAML 1.1 reads a float without a dot as a string."""
+    if not isinstance(value, str):
+        return value
+    try:
+        number = float(value.strip())
+    except ValueError:
+        raise ValueError(f"{value!r} is not a number") from None
+    if not math.isfinite(number):
+        raise ValueError(f"{value!r} is not a finite number")
+    return number
+
+
+def _count_from_text(value: Any) -> Any:
+    """'1e5' or 100000.0 -> 100000; 2.5 is refused (a count is a whole number)."""
+    if isinstance(value, str):
+        text = value.strip()
+        try:
+            return int(text.replace("_", ""))
+        except ValueError:
+            pass
+        try:
+            value = float(text)
+        except ValueError:
+            raise ValueError(f"{text!r} is not a whole number") from None
+    if isinstance(value, float):
+        if not value.is_integer():  # also NaN and infinity
+            raise ValueError(f"{value!r} is not a whole number")
+        return int(value)
+    return value
+
+
+Number = Annotated[float, BeforeValidator(_number_from_text)]
+Count = Annotated[int, BeforeValidator(_count_from_text)]
+
+
 class EnvConfig(_Strict):
-    num_players: int = Field(2, ge=2, le=6)
+    num_players: Count = Field(2, ge=2, le=6)
     zero_is_ten: bool = False
     reward_mode: Literal["win", "score_margin"] = "score_margin"
 
 
 class NetworkConfig(_Strict):
-    hidden_sizes: list[int] = Field(default_factory=lambda: [256, 256], min_length=1)
+    hidden_sizes: list[Count] = Field(default_factory=lambda: [256, 256], min_length=1)
     activation: Literal["tanh", "relu"] = "tanh"
 
     @model_validator(mode="after")
@@ -38,26 +87,27 @@ class NetworkConfig(_Strict):
 class PPOConfig(_Strict):
     """sb3_contrib.MaskablePPO hyper-parameters (same names as its constructor)."""
 
-    learning_rate: float = Field(3e-4, gt=0)
-    n_steps: int = Field(512, ge=8)
-    batch_size: int = Field(256, ge=8)
-    n_epochs: int = Field(4, ge=1)
-    gamma: float = Field(1.0, gt=0, le=1)
-    gae_lambda: float = Field(0.95, ge=0, le=1)
-    clip_range: float = Field(0.2, gt=0)
-    ent_coef: float = Field(0.01, ge=0)
-    vf_coef: float = Field(0.5, ge=0)
-    max_grad_norm: float = Field(0.5, gt=0)
+    learning_rate: Number = Field(3e-4, gt=0)
+    n_steps: Count = Field(512, ge=8)
+    batch_size: Count = Field(256, ge=8)
+    n_epochs: Count = Field(4, ge=1)
+    gamma: Number = Field(1.0, gt=0, le=1)
+    gae_lambda: Number = Field(0.95, ge=0, le=1)
+    clip_range: Number = Field(0.2, gt=0)
+    ent_coef: Number = Field(0.01, ge=0)
+    vf_coef: Number = Field(0.5, ge=0)
+    max_grad_norm: Number = Field(0.5, gt=0)
 
 
 class PoolConfig(_Strict):
     """Who sits in the other seats: frozen learner snapshots, the heuristic, random."""
 
-    snapshot_every_steps: int = Field(20_000, ge=1)
-    max_snapshots: int = Field(10, ge=1)
-    self_play: float = Field(0.6, ge=0)
-    heuristic: float = Field(0.2, ge=0)
-    random: float = Field(0.2, ge=0)
+    snapshot_every_steps: Count = Field(20_000, ge=1)
+    max_snapshots: Count = Field(10, ge=1)  # pool/ keeps the newest ones, deletes older
+    keep_all_snapshots: bool = False  # keep every snapshot file (only the newest play)
+    self_play: Number = Field(0.6, ge=0)
+    heuristic: Number = Field(0.2, ge=0)
+    random: Number = Field(0.2, ge=0)
 
     @model_validator(mode="after")
     def _some_weight(self) -> PoolConfig:
@@ -69,12 +119,12 @@ class PoolConfig(_Strict):
 class EvalConfig(_Strict):
     """Periodic evaluation during training, and the final one of ``best`` at the end."""
 
-    every_steps: int = Field(50_000, ge=1)
-    games: int = Field(100, ge=1)
+    every_steps: Count = Field(50_000, ge=1)
+    games: Count = Field(100, ge=1)
     opponents: list[str] = Field(default_factory=lambda: ["random", "heuristic"], min_length=1)
-    workers: int = Field(1, ge=1)
-    final_games: int = Field(200, ge=0)
-    final_workers: int = Field(2, ge=1)
+    workers: Count = Field(1, ge=1)
+    final_games: Count = Field(200, ge=0)
+    final_workers: Count = Field(2, ge=1)
 
 
 class RLlibConfig(_Strict):
@@ -84,17 +134,17 @@ class RLlibConfig(_Strict):
     are env steps (one per decision of any seat); the PPO coefficients come from ``ppo:``.
     """
 
-    num_env_runners: int = Field(0, ge=0)  # 0: sample in the driver process
-    num_envs_per_env_runner: int = Field(1, ge=1)
-    num_cpus_per_env_runner: int = Field(1, ge=1)
-    num_learners: int = Field(0, ge=0)  # 0: one learner in the driver process
-    num_gpus_per_learner: float = Field(0, ge=0)  # with num_learners 0: the driver's GPU
-    train_batch_size: int = Field(4000, ge=8)  # env steps per iteration, all learners
-    minibatch_size: int = Field(256, ge=8)
-    num_epochs: int = Field(4, ge=1)
+    num_env_runners: Count = Field(0, ge=0)  # 0: sample in the driver process
+    num_envs_per_env_runner: Count = Field(1, ge=1)
+    num_cpus_per_env_runner: Count = Field(1, ge=1)
+    num_learners: Count = Field(0, ge=0)  # 0: one learner in the driver process
+    num_gpus_per_learner: Number = Field(0, ge=0)  # with num_learners 0: the driver's GPU
+    train_batch_size: Count = Field(4000, ge=8)  # env steps per iteration, all learners
+    minibatch_size: Count = Field(256, ge=8)
+    num_epochs: Count = Field(4, ge=1)
     league: bool = False  # main vs frozen copies of itself instead of one shared policy
-    league_snapshot_every_iters: int = Field(10, ge=1)
-    league_max_policies: int = Field(4, ge=1)  # frozen copies kept (oldest replaced)
+    league_snapshot_every_iters: Count = Field(10, ge=1)
+    league_max_policies: Count = Field(4, ge=1)  # frozen copies kept (oldest replaced)
     ray_address: str | None = None  # None: $RAY_ADDRESS if set, else a local Ray
 
     @model_validator(mode="after")
@@ -124,11 +174,11 @@ _SB3_ONLY_PPO = {
 class TrainConfig(_Strict):
     name: str = Field(min_length=1)
     algorithm: Literal["maskable_ppo", "rllib_ppo"] = "maskable_ppo"
-    seed: int = 0
-    total_steps: int = Field(ge=1)
-    n_envs: int = Field(2, ge=1)
+    seed: Count = 0
+    total_steps: Count = Field(ge=1)
+    n_envs: Count = Field(2, ge=1)
     vec_env: Literal["subproc", "dummy"] = "subproc"
-    torch_threads: int = Field(1, ge=1)
+    torch_threads: Count = Field(1, ge=1)
     run_dir: str | None = None
     env: EnvConfig = Field(default_factory=EnvConfig)
     network: NetworkConfig = Field(default_factory=NetworkConfig)
@@ -160,16 +210,33 @@ def config_from_dict(data: Any, source: str = "config") -> TrainConfig:
     if not isinstance(data, dict):
         raise ConfigError(f"{source}: expected a mapping of keys, got {type(data).__name__}")
     try:
-        return TrainConfig.model_validate(data)
+        config = TrainConfig.model_validate(data)
     except ValidationError as err:
         problems = []
         for e in err.errors():
             where = ".".join(str(part) for part in e["loc"]) or "(top level)"
-            message = e["msg"]
+            message = e["msg"].removeprefix("Value error, ")
             if e["type"] == "extra_forbidden":
                 message = f"unknown key; known keys here: {_known_keys(e['loc'][:-1])}"
             problems.append(f"  {where}: {message}")
         raise ConfigError(f"{source}: invalid config\n" + "\n".join(problems)) from None
+    problems = _agent_spec_problems("eval.opponents", config.eval.opponents)
+    if problems:
+        raise ConfigError(f"{source}: invalid config\n" + "\n".join(problems))
+    return config
+
+
+def _agent_spec_problems(key: str, specs: list[str]) -> list[str]:
+    """Every agent spec is built once now: a typo or a missing checkpoint is found before
+    training, not at the first evaluation after hours of it."""
+    from art_gallery_env.agents.registry import agent_spec_problem
+
+    problems = []
+    for i, spec in enumerate(specs):
+        problem = agent_spec_problem(spec)
+        if problem is not None:
+            problems.append(f"  {key}[{i}]: {spec!r}: {problem}")
+    return problems
 
 
 def load_config(path: str | Path) -> TrainConfig:

@@ -11,40 +11,38 @@
   (``rllib.ray_address`` or ``$RAY_ADDRESS``); ``rllib.num_env_runners``, ``num_learners``
   and ``num_gpus_per_learner`` spread sampling and learning over it.
 
-Every ``eval.every_steps`` env steps the ``main`` policy is exported to
-``RUN_DIR/latest.safetensors`` (+ ``latest.json``), evaluated with the same seat-rotated
-matches as the SB3 path, copied to ``best.*`` when it is at least as good on the last
-opponent listed, and the whole algorithm is saved to ``RUN_DIR/rllib_checkpoint/`` (for
-``--resume``; ``RLModule.from_checkpoint(RUN_DIR/rllib_checkpoint/learner_group/learner/
-rl_module/main)`` loads the module alone, without Ray running).
+Every ``eval.every_steps`` env steps the ``main`` policy is exported, evaluated with the
+same seat-rotated matches as the SB3 path and saved with the whole algorithm as one
+checkpoint (:mod:`.checkpoints`): ``RUN_DIR/latest.safetensors`` + ``latest.json``, and
+``RUN_DIR/rllib_checkpoint`` for ``--resume`` (``RLModule.from_checkpoint(RUN_DIR/
+rllib_checkpoint/learner_group/learner/rl_module/main)`` loads the module alone, without
+Ray running); ``best.*`` when it is at least as good on the last opponent listed. Ctrl-C
+or SIGTERM stops after the iteration in progress and saves ``latest``.
 """
 
 from __future__ import annotations
 
-import csv
 import functools
-import json
 import os
-import shutil
 import time
 import zlib
 from pathlib import Path
 from typing import Any
 
 import numpy as np
-import yaml
 
-from art_gallery_env.agents.policy import CheckpointError
-from art_gallery_env.files import atomic_write_text
-
+from .checkpoints import RLLIB_DIR, RLLIB_LINK
 from .config import TrainConfig
+from .interrupt import GracefulStop
 from .legacy import legacy_module_names
+from .logs import CsvLog
 from .rllib_env import ENV_NAME, make_rllib_env, register_rllib_env
 from .rllib_module import MaskedPPOTorchRLModule, export_rllib_module, module_spec
-from .selection import CheckpointSelector, TrainerState, final_evaluation
+from .run_folder import RunStart, run_training, start_run
+from .selection import CheckpointSelector, TrainerState
 
 MAIN = "main"
-CHECKPOINT_DIR = "rllib_checkpoint"
+CHECKPOINT_DIR = RLLIB_LINK
 MODULE_PATH = ("learner_group", "learner", "rl_module")  # inside an algorithm checkpoint
 
 
@@ -180,10 +178,10 @@ class _MainExporter:
         self.module: MaskedPPOTorchRLModule = spec.build()
         env.close()
 
-    def export(self, algo: Any, path: Path, name: str) -> Path:
+    def export(self, algo: Any, path: Path, meta: dict[str, Any]) -> Path:
         state = main_module_state(algo)
         self.module.set_state(state)
-        return export_rllib_module(self.module, path, {"name": name})
+        return export_rllib_module(self.module, path, meta)
 
 
 def main_module_state(algo: Any) -> dict[str, Any]:
@@ -219,7 +217,8 @@ def _result(result: dict[str, Any], *path: str, default: Any = None) -> Any:
 
 
 class _RunLog:
-    """``logs/progress.csv``: the columns ``art-gallery plot`` reads, as SB3 writes them."""
+    """``logs/progress.csv``: the columns ``art-gallery plot`` reads, as SB3 writes them
+    (atomic rows, continued by a resume: :class:`.logs.CsvLog`)."""
 
     FIELDS = (
         "time/total_timesteps",
@@ -234,17 +233,12 @@ class _RunLog:
         "train/entropy",
     )
 
-    def __init__(self, run_dir: Path) -> None:
-        self.progress = run_dir / "logs" / "progress.csv"
-        self.progress.parent.mkdir(parents=True, exist_ok=True)
+    def __init__(self, run_dir: Path, resume_at: int | None = None) -> None:
+        path = run_dir / "logs" / "progress.csv"
+        self.log = CsvLog(path, "time/total_timesteps", self.FIELDS, resume_at=resume_at)
 
     def row(self, values: dict[str, Any]) -> None:
-        new = not self.progress.exists()
-        with self.progress.open("a", newline="") as handle:
-            writer = csv.DictWriter(handle, fieldnames=self.FIELDS)
-            if new:
-                writer.writeheader()
-            writer.writerow({k: ("" if values.get(k) is None else values[k]) for k in self.FIELDS})
+        self.log.append({k: values.get(k) for k in self.FIELDS})
 
 
 def _summarise(
@@ -304,22 +298,6 @@ def _format_line(row: dict[str, Any], total_steps: int) -> str:
     )
 
 
-def save_algorithm(algo: Any, run_dir: Path) -> Path:
-    """``algo.save_to_path`` into ``RUN_DIR/rllib_checkpoint`` (written beside, then swapped
-    in, so an interrupted save leaves the previous checkpoint intact)."""
-    final = run_dir / CHECKPOINT_DIR
-    tmp = run_dir / f"{CHECKPOINT_DIR}.tmp"
-    shutil.rmtree(tmp, ignore_errors=True)
-    algo.save_to_path(str(tmp.resolve()))
-    old = run_dir / f"{CHECKPOINT_DIR}.old"
-    shutil.rmtree(old, ignore_errors=True)
-    if final.exists():
-        final.rename(old)
-    tmp.rename(final)
-    shutil.rmtree(old, ignore_errors=True)
-    return final
-
-
 class RLlibState(TrainerState):
     """The algorithm's exports: ``main``'s actor as weights, the algorithm as a folder."""
 
@@ -329,46 +307,61 @@ class RLlibState(TrainerState):
         self.algo = algo
         self.exporter = exporter
 
-    def export_weights(self, path: Path, name: str) -> None:
-        self.exporter.export(self.algo, path, name)
+    def export_weights(self, path: Path, meta: dict[str, Any]) -> None:
+        self.exporter.export(self.algo, path, meta)
 
-    def save_resume_state(self, run_dir: Path, stem: str) -> dict[str, str]:
-        return {"rllib": save_algorithm(self.algo, run_dir).name}
+    def save_resume_state(self, folder: Path) -> dict[str, str]:
+        self.algo.save_to_path(str((folder / RLLIB_DIR).resolve()))
+        return {"rllib": RLLIB_DIR}
 
 
-def train(config: TrainConfig, resume: str | Path | None = None, progress_bar: bool = True) -> Path:
+def train(
+    config: TrainConfig,
+    resume: str | Path | None = None,
+    progress_bar: bool = True,
+    overwrite: bool = False,
+) -> Path:
     """Run a config to ``total_steps`` env steps; returns the run folder.
 
-    ``resume`` is an algorithm checkpoint folder (``RUN_DIR/rllib_checkpoint``).
-    ``progress_bar`` is accepted for the CLI's sake: progress is one line per iteration.
+    ``resume`` is the run folder or its ``rllib_checkpoint``; ``overwrite`` lets a new run
+    replace an earlier one's files. ``progress_bar`` is accepted for the CLI's sake:
+    progress is one line per iteration. A stop signal saves latest after the iteration in
+    progress and raises :class:`TrainingInterrupted`.
     """
     del progress_bar
-    import torch
-
     if config.algorithm != "rllib_ppo":
         raise ValueError(f"this trainer runs algorithm rllib_ppo, not {config.algorithm}")
-    if resume is not None and not (Path(resume) / MODULE_PATH[0]).is_dir():
-        raise CheckpointError(
-            f"{resume}: not an RLlib algorithm checkpoint folder (expected "
-            f"RUN_DIR/{CHECKPOINT_DIR} with a {MODULE_PATH[0]}/ inside)"
-        )
-    torch.set_num_threads(config.torch_threads)
-    run_dir = config.resolved_run_dir
-    run_dir.mkdir(parents=True, exist_ok=True)
-    atomic_write_text(run_dir / "config.yaml", yaml.safe_dump(config.model_dump(), sort_keys=False))
-    exporter = _MainExporter(config)
+    start = start_run(config, resume, overwrite)  # checks only: nothing written yet
+    return run_training(start, lambda stop: _run(start, stop))
+
+
+def _run(start: RunStart, stop: GracefulStop) -> int:
+    """Set up (Ray, the algorithm, the checkpoint to resume) and train; returns the steps."""
+    import torch
+
+    config, run_dir = start.config, start.run_dir
+    with stop.abortable():
+        start.prepare()
+        torch.set_num_threads(config.torch_threads)
+        exporter = _MainExporter(config)
     started_ray = init_ray(config)
     algo = None
     try:
-        algo = build_algorithm_config(config).build_algo()
-        steps = _restore(algo, config, run_dir, resume)
-        _train_loop(
-            algo,
+        with stop.abortable():
+            algo = build_algorithm_config(config).build_algo()
+            steps = _restore(algo, config, start)
+        selector = CheckpointSelector(
             config,
             run_dir,
-            CheckpointSelector(config, run_dir, RLlibState(algo, exporter)),
-            steps,
+            RLlibState(algo, exporter),
+            stop,
+            start.steps_done if start.resuming else None,
         )
+        try:
+            return _train_loop(algo, config, run_dir, selector, steps, stop)
+        finally:
+            if selector.saved_steps is not None:
+                start.saved = True
     finally:
         if algo is not None:
             algo.stop()
@@ -376,35 +369,43 @@ def train(config: TrainConfig, resume: str | Path | None = None, progress_bar: b
             import ray
 
             ray.shutdown()
-    if config.eval.final_games:
-        final_evaluation(run_dir, config)
-    return run_dir
 
 
-def _restore(algo: Any, config: TrainConfig, run_dir: Path, resume: str | Path | None) -> int:
-    """Load ``resume`` into ``algo`` (or seed the league); returns the env steps done."""
-    if resume is None:
+def _restore(algo: Any, config: TrainConfig, start: RunStart) -> int:
+    """Load the checkpoint to resume into ``algo`` (or seed the league); returns the env
+    steps done."""
+    if not start.resuming:
         if config.rllib.league:
             for frozen in frozen_ids(config):  # every slot starts as the initial policy
                 snapshot_to_league(algo, frozen)
         return 0
+    folder = start.resume_path.resolve().parent / start.resume_meta["files"]["rllib"]
     with legacy_module_names():  # checkpoints from before the one-package layout
-        algo.restore_from_path(str(Path(resume).resolve()))
-    print(f"resumed from {resume} at iteration {algo.iteration}", flush=True)
-    latest = run_dir / "latest.json"
-    return int(json.loads(latest.read_text())["steps"]) if latest.is_file() else 0
+        algo.restore_from_path(str(folder.resolve()))
+    done, total = start.steps_done, config.total_steps
+    print(
+        f"resuming {start.run_dir} at iteration {algo.iteration}: {done:,} steps done, "
+        f"{total - done:,} steps left (total_steps {total:,})",
+        flush=True,
+    )
+    return done
 
 
 def _train_loop(
-    algo: Any, config: TrainConfig, run_dir: Path, selector: CheckpointSelector, steps: int
-) -> None:
+    algo: Any,
+    config: TrainConfig,
+    run_dir: Path,
+    selector: CheckpointSelector,
+    steps: int,
+    stop: GracefulStop,
+) -> int:
     """``algo.train()`` until ``total_steps``: a progress row per iteration, league
-    snapshots, and the checkpoint selection every ``eval.every_steps``."""
-    log = _RunLog(run_dir)
+    snapshots, and the checkpoint selection every ``eval.every_steps``. A stop signal ends
+    it after the iteration in progress (never inside an update) with latest saved."""
+    log = _RunLog(run_dir, resume_at=steps)
     start = time.time()
     next_eval = steps + config.eval.every_steps
-    evaluated_at = None
-    while steps < config.total_steps:
+    while steps < config.total_steps and not stop.requested:
         result = algo.train()
         row = _summarise(result, steps, time.time() - start, config.rllib.league)
         steps = row["time/total_timesteps"]
@@ -416,10 +417,20 @@ def _train_loop(
             slot = (algo.iteration // every - 1) % config.rllib.league_max_policies
             snapshot_to_league(algo, frozen_ids(config)[slot])
             print(f"  league: main copied to frozen_{slot}", flush=True)
-        if steps >= next_eval:
+        if steps >= next_eval and not stop.requested:
             while next_eval <= steps:
                 next_eval += config.eval.every_steps
-            selector.evaluate_and_keep(steps, {"iteration": algo.iteration})
-            evaluated_at = steps
-    if evaluated_at != steps:
+            _evaluate(selector, steps, algo, stop)
+    if not stop.requested and selector.saved_steps != steps:
+        _evaluate(selector, steps, algo, stop)
+    if stop.requested:
+        selector.save_and_stop(steps, {"iteration": algo.iteration})
+    return steps
+
+
+def _evaluate(selector: CheckpointSelector, steps: int, algo: Any, stop: GracefulStop) -> None:
+    try:
         selector.evaluate_and_keep(steps, {"iteration": algo.iteration})
+    except KeyboardInterrupt:
+        if not stop.requested:
+            raise  # a stop signal ends the evaluation; the caller saves unevaluated

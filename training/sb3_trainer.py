@@ -1,4 +1,11 @@
-"""Self-play training with sb3-contrib's MaskablePPO (``art-gallery train CONFIG``)."""
+"""Self-play training with sb3-contrib's MaskablePPO (``art-gallery train CONFIG``).
+
+The run folder, resuming, checkpoints and stop signals are shared with the RLlib trainer
+(:mod:`.run_folder`, :mod:`.checkpoints`, :mod:`.interrupt`); this module adds the SB3
+parts: the vectorised env (subprocess workers that leave Ctrl-C to this process), the
+model, a CSV logger that a resume continues, and the callback that snapshots the pool
+and evaluates.
+"""
 
 from __future__ import annotations
 
@@ -7,14 +14,17 @@ import io
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from art_gallery_env.agents.policy import export_torch_mlp
 from art_gallery_env.agents.run_checkpoint import actor_network, load_sb3_model
 from art_gallery_env.files import atomic_write_bytes
+from art_gallery_env.processes import QuietWorker, spawning_quietly
 
+from .checkpoints import SB3_ZIP, prune_snapshots, snapshot_name
 from .config import TrainConfig
-from .selection import CheckpointSelector, TrainerState, final_evaluation
+from .interrupt import GracefulStop
+from .logs import CsvLog
+from .run_folder import RunStart, run_training, start_run
+from .selection import CheckpointSelector, TrainerState
 from .selfplay import OpponentPool, make_selfplay_env_fn
 
 
@@ -42,8 +52,19 @@ def build_vec_env(config: TrainConfig, snapshot_dir: Path) -> Any:
         )
         for i in range(config.n_envs)
     ]
-    use_subproc = config.vec_env == "subproc" and config.n_envs > 1
-    vec = SubprocVecEnv(fns) if use_subproc else DummyVecEnv(fns)
+    if config.vec_env == "subproc" and config.n_envs > 1:
+        # The workers ignore Ctrl-C and SIGTERM: this process stops at a safe point,
+        # saves, and closes them (they print no EOFError on the way out).
+        vec = None
+        try:
+            with spawning_quietly():  # a Ctrl-C meanwhile is raised as the block ends
+                vec = SubprocVecEnv([QuietWorker(fn) for fn in fns])
+        except BaseException:
+            if vec is not None:
+                vec.close()
+            raise
+    else:
+        vec = DummyVecEnv(fns)
     return VecMonitor(vec, info_keywords=("won",))
 
 
@@ -55,46 +76,87 @@ class SB3State(TrainerState):
     def __init__(self, model: Any) -> None:
         self.model = model
 
-    def export_weights(self, path: Path, name: str) -> None:
-        export_torch_mlp(actor_network(self.model), path, extra_meta={"name": name})
+    def export_weights(self, path: Path, meta: dict[str, Any]) -> None:
+        export_torch_mlp(actor_network(self.model), path, extra_meta=meta)
 
-    def save_resume_state(self, run_dir: Path, stem: str) -> dict[str, str]:
+    def save_resume_state(self, folder: Path) -> dict[str, str]:
         buffer = io.BytesIO()
         self.model.save(buffer)
-        path = atomic_write_bytes(run_dir / f"{stem}.zip", buffer.getvalue())
-        return {"sb3": path.name}
+        atomic_write_bytes(folder / SB3_ZIP, buffer.getvalue())
+        return {"sb3": SB3_ZIP}
 
 
-def make_callbacks(config: TrainConfig, run_dir: Path, snapshot_dir: Path) -> list[Any]:
+ITERATIONS = "time/iterations"
+
+
+def make_logger(run_dir: Path, resume_at: int | None) -> Any:
+    """SB3's logger writing ``logs/progress.csv`` through :class:`.logs.CsvLog` (atomic,
+    continued by a resume; SB3's own CSV writer truncates the file) and TensorBoard."""
+    from stable_baselines3.common.logger import (
+        KVWriter,
+        Logger,
+        filter_excluded_keys,
+        make_output_format,
+    )
+
+    class ProgressCsv(KVWriter):
+        def __init__(self) -> None:
+            path = run_dir / "logs" / "progress.csv"
+            self.log = CsvLog(path, "time/total_timesteps", resume_at=resume_at)
+            # SB3 counts iterations from 1 in every learn(); the log counts on.
+            last = self.log.rows[-1].get(ITERATIONS, "") if self.log.rows else ""
+            self.iterations_before = int(float(last)) if last else 0
+
+        def write(self, key_values: dict, key_excluded: dict, step: int = 0) -> None:
+            values = filter_excluded_keys(key_values, key_excluded, "csv")
+            row = {k: v for k, v in values.items() if isinstance(v, (int, float, str))}
+            if isinstance(row.get(ITERATIONS), int):
+                row[ITERATIONS] += self.iterations_before
+            self.log.append(row)
+
+        def close(self) -> None:
+            pass
+
+    folder = str(run_dir / "logs")
+    return Logger(folder, [ProgressCsv(), make_output_format("tensorboard", folder)])
+
+
+def make_callbacks(
+    config: TrainConfig, selector: CheckpointSelector, snapshot_dir: Path, stop: GracefulStop
+) -> list[Any]:
     from stable_baselines3.common.callbacks import BaseCallback
 
-    class SelfPlayCallback(BaseCallback):
-        """Snapshots for the opponent pool and the periodic checkpoint selection."""
+    keep = None if config.pool.keep_all_snapshots else config.pool.max_snapshots
 
-        def __init__(self) -> None:
-            super().__init__()
-            self.next_snapshot = config.pool.snapshot_every_steps
-            self.next_eval = config.eval.every_steps
-            self.selector: CheckpointSelector | None = None
+    class SelfPlayCallback(BaseCallback):
+        """Snapshots for the opponent pool, the periodic checkpoint selection, and the
+        safe point where a stop signal ends learning."""
 
         def _on_training_start(self) -> None:
             steps = self.num_timesteps
             self.next_snapshot = steps + config.pool.snapshot_every_steps
             self.next_eval = steps + config.eval.every_steps
-            self.selector = CheckpointSelector(config, run_dir, SB3State(self.model))
 
         def _on_step(self) -> bool:
+            if stop.requested:
+                return False
             if self.num_timesteps >= self.next_snapshot:
                 self.next_snapshot += config.pool.snapshot_every_steps
-                path = snapshot_dir / f"snap_{self.num_timesteps:010d}.safetensors"
-                SB3State(self.model).export_weights(path, path.stem)
+                path = snapshot_dir / snapshot_name(self.num_timesteps)
+                SB3State(self.model).export_weights(path, {"name": path.stem})
+                prune_snapshots(snapshot_dir, keep)
             if self.num_timesteps >= self.next_eval:
                 self.next_eval += config.eval.every_steps
-                self.evaluate_and_save()
+                try:
+                    self.evaluate_and_save()
+                except KeyboardInterrupt:
+                    if not stop.requested:
+                        raise
+                    return False  # stopped during the evaluation: save below, unevaluated
             return True
 
         def evaluate_and_save(self) -> None:
-            results = self.selector.evaluate_and_keep(self.num_timesteps)
+            results = selector.evaluate_and_keep(self.num_timesteps)
             for opponent, r in results.items():
                 self.logger.record(f"eval/win_share_vs_{opponent}", r["win_share"])
                 self.logger.record(f"eval/mean_score_vs_{opponent}", r["mean_score"])
@@ -102,49 +164,117 @@ def make_callbacks(config: TrainConfig, run_dir: Path, snapshot_dir: Path) -> li
     return [SelfPlayCallback()]
 
 
-def train(config: TrainConfig, resume: str | Path | None = None, progress_bar: bool = True) -> Path:
-    """Run a config to ``total_steps``; returns the run folder (best.*, latest.*, logs)."""
+def train(
+    config: TrainConfig,
+    resume: str | Path | None = None,
+    progress_bar: bool = True,
+    overwrite: bool = False,
+) -> Path:
+    """Run a config to ``total_steps``; returns the run folder (best.*, latest.*, logs).
+
+    ``resume`` is the run folder or one of its checkpoints; ``overwrite`` lets a new run
+    replace the files of an earlier one in the same folder. A stop signal saves latest
+    and raises :class:`TrainingInterrupted`.
+    """
+    start = start_run(config, resume, overwrite)  # checks only: nothing written yet
+
+    def body(stop: GracefulStop) -> int:
+        model, vec_env = _set_up(start, stop)
+        try:
+            return _learn(model, start, stop, progress_bar)
+        finally:
+            vec_env.close()
+
+    return run_training(start, body)
+
+
+def _set_up(start: RunStart, stop: GracefulStop) -> tuple[Any, Any]:
+    """The folder, the envs and the model (a stop signal here ends the start at once)."""
     import torch
     from sb3_contrib import MaskablePPO
-    from stable_baselines3.common.logger import configure
 
-    torch.set_num_threads(config.torch_threads)
-    run_dir = config.resolved_run_dir
-    snapshot_dir = run_dir / "pool"
-    snapshot_dir.mkdir(parents=True, exist_ok=True)
-    (run_dir / "config.yaml").write_text(yaml.safe_dump(config.model_dump(), sort_keys=False))
+    config, run_dir = start.config, start.run_dir
+    with stop.abortable():
+        start.prepare()
+        torch.set_num_threads(config.torch_threads)
+        vec_env = build_vec_env(config, run_dir / "pool")
+        try:
+            if start.resuming:
+                folder = start.resume_path.resolve().parent
+                model, _ = load_sb3_model(folder / start.resume_meta["files"]["sb3"], vec_env)
+                print(_resume_line(start), flush=True)
+            else:
+                model = _new_model(config, vec_env, MaskablePPO, torch)
+        except BaseException:
+            vec_env.close()
+            raise
+    return model, vec_env
 
-    vec_env = build_vec_env(config, snapshot_dir)
+
+def _resume_line(start: RunStart) -> str:
+    done, total = start.steps_done, start.config.total_steps
+    return (
+        f"resuming {start.run_dir} from {start.resume_path.name}: {done:,} steps done, "
+        f"{total - done:,} steps left (total_steps {total:,})"
+    )
+
+
+def _new_model(config: TrainConfig, vec_env: Any, maskable_ppo: Any, torch: Any) -> Any:
     activation = {"tanh": torch.nn.Tanh, "relu": torch.nn.ReLU}[config.network.activation]
-    if resume:
-        model, _meta = load_sb3_model(resume, env=vec_env)
-        reset_steps = False
-    else:
-        model = MaskablePPO(
-            "MlpPolicy",
-            vec_env,
-            seed=config.seed,
-            device="cpu",
-            policy_kwargs={
-                "net_arch": {"pi": config.network.hidden_sizes, "vf": config.network.hidden_sizes},
-                "activation_fn": activation,
-            },
-            **config.ppo.model_dump(),
-        )
-        reset_steps = True
-    model.set_logger(configure(str(run_dir / "logs"), ["csv", "tensorboard"]))
-    callbacks = make_callbacks(config, run_dir, snapshot_dir)
-    remaining = config.total_steps - (0 if reset_steps else model.num_timesteps)
+    return maskable_ppo(
+        "MlpPolicy",
+        vec_env,
+        seed=config.seed,
+        device="cpu",
+        policy_kwargs={
+            "net_arch": {"pi": config.network.hidden_sizes, "vf": config.network.hidden_sizes},
+            "activation_fn": activation,
+        },
+        **config.ppo.model_dump(),
+    )
+
+
+def _learn(model: Any, start: RunStart, stop: GracefulStop, progress_bar: bool) -> int:
+    """Learn up to total_steps and evaluate the end; on a stop signal save latest
+    unevaluated and raise TrainingInterrupted; on an error save it too, then re-raise."""
+    config, run_dir = start.config, start.run_dir
+    resume_at = start.steps_done if start.resuming else None
+    selector = CheckpointSelector(config, run_dir, SB3State(model), stop, resume_at)
+    model.set_logger(make_logger(run_dir, resume_at))
     try:
-        model.learn(
-            total_timesteps=max(remaining, 1),
-            callback=callbacks,
-            reset_num_timesteps=reset_steps,
-            progress_bar=progress_bar,
-        )
-        callbacks[0].evaluate_and_save()
+        try:
+            model.learn(
+                total_timesteps=config.total_steps - model.num_timesteps,
+                callback=make_callbacks(config, selector, run_dir / "pool", stop),
+                reset_num_timesteps=not start.resuming,
+                progress_bar=progress_bar,
+            )
+            if not stop.requested and selector.saved_steps != model.num_timesteps:
+                selector.evaluate_and_keep(model.num_timesteps)
+        except KeyboardInterrupt:
+            if not stop.requested:
+                raise
+        except Exception as err:
+            _save_after_error(selector, model, start, err)
+            raise
+        if stop.requested:
+            selector.save_and_stop(int(model.num_timesteps))
     finally:
-        vec_env.close()
-    if config.eval.final_games:
-        final_evaluation(run_dir, config)
-    return run_dir
+        start.saved = start.saved or selector.saved_steps is not None
+    return int(model.num_timesteps)
+
+
+def _save_after_error(
+    selector: CheckpointSelector, model: Any, start: RunStart, err: Exception
+) -> None:
+    """Keep the steps trained so far when training fails (the error is raised after)."""
+    steps = int(model.num_timesteps)
+    if steps <= start.steps_done or selector.saved_steps == steps:
+        return
+    try:
+        selector.save_unevaluated(steps, f"error: {type(err).__name__}")
+    except Exception as save_err:  # noqa: BLE001 - report the original error, not this
+        print(f"could not save latest after the error: {save_err}", flush=True)
+        return
+    start.saved = True
+    print(f"saved {start.run_dir}/latest at step {steps:,} before the error below", flush=True)

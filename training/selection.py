@@ -1,34 +1,34 @@
 """Checkpoint selection, shared by the SB3 and RLlib trainers: export, evaluate, keep
 best/latest, log (as SB3's ``EvalCallback`` does for one trainer).
 
-At every evaluation the trainer's current policy is exported to
-``RUN_DIR/latest.safetensors``, played against each ``eval.opponents`` entry in
-seat-rotated matches, its resume state is saved (the trainer decides how: an SB3 zip, an
-RLlib algorithm folder) and ``latest.json`` describes both. When its win share against the
-last opponent listed is at least the best so far, the ``latest.*`` files are copied to
-``best.*``. Every file is written atomically; the JSON is written last, so it never
-describes weights that are not on disk.
+At every evaluation the trainer's current policy is exported into a new checkpoint folder
+(:class:`.checkpoints.CheckpointStore`), played against each ``eval.opponents`` entry in
+seat-rotated matches, its resume state is saved beside it (the trainer decides how: an
+SB3 zip, an RLlib algorithm folder) and the metadata describing all of them is written
+last. The folder is then published as ``latest``, and also as ``best`` when its win
+share against the last opponent listed is at least the best so far. A kill at any
+moment leaves ``latest`` and ``best`` whole and true to their metadata. On a stop
+signal, :meth:`CheckpointSelector.save_unevaluated` saves ``latest`` without playing.
 """
 
 from __future__ import annotations
 
-import csv
+import contextlib
 import json
-import os
 import time
 from abc import ABC, abstractmethod
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
-from art_gallery_env.files import atomic_copy, atomic_write_json
+from art_gallery_env.files import atomic_write_json
 
-from .checkpoints import checkpoint_header
+from .checkpoints import BEST, WEIGHTS, CheckpointStore, checkpoint_header
 from .config import TrainConfig
+from .interrupt import GracefulStop, TrainingInterrupted
+from .logs import CsvLog
 
 EVAL_COLUMNS = ["steps", "opponent", "win_share", "mean_score", "wall_s"]
-LATEST, BEST = "latest", "best"
 WEIGHTS_SUFFIX = ".safetensors"
-CANDIDATE = f".candidate{WEIGHTS_SUFFIX}"
 
 
 class TrainerState(ABC):
@@ -38,13 +38,14 @@ class TrainerState(ABC):
     trainer: str  # "maskable_ppo" or "rllib_ppo"
 
     @abstractmethod
-    def export_weights(self, path: Path, name: str) -> None:
-        """Write the current actor as a weights-only policy checkpoint at ``path``."""
+    def export_weights(self, path: Path, meta: dict[str, Any]) -> None:
+        """Write the current actor as a weights-only policy checkpoint at ``path``, with
+        ``meta`` (name, steps) in its header."""
 
     @abstractmethod
-    def save_resume_state(self, run_dir: Path, stem: str) -> dict[str, str]:
-        """Save what ``--resume`` needs; returns its ``files`` entries (names in run_dir).
-        Files named ``STEM.*`` are copied to ``best.*`` with the weights."""
+    def save_resume_state(self, folder: Path) -> dict[str, str]:
+        """Save what ``--resume`` needs into ``folder``; returns its ``files`` entries
+        (kind -> name in the folder)."""
 
 
 def evaluate_policy_file(
@@ -83,59 +84,97 @@ def evaluate_policy_file(
 class CheckpointSelector:
     """The periodic evaluation of one run (see the module docstring)."""
 
-    def __init__(self, config: TrainConfig, run_dir: Path, trainer: TrainerState) -> None:
+    def __init__(
+        self,
+        config: TrainConfig,
+        run_dir: Path,
+        trainer: TrainerState,
+        stop: GracefulStop | None = None,
+        resume_at: int | None = None,
+    ) -> None:
         self.config = config
         self.run_dir = run_dir
         self.trainer = trainer
+        self.stop = stop
+        self.store = CheckpointStore(run_dir)
+        self.eval_log = CsvLog(run_dir / "eval.csv", "steps", EVAL_COLUMNS, resume_at=resume_at)
         self.start = time.time()
         self.best_score = -float("inf")
+        self.saved_steps: int | None = None  # steps of the last checkpoint saved here
         best = run_dir / f"{BEST}.json"
         if best.is_file():  # a resumed run keeps competing with its own best
             self.best_score = json.loads(best.read_text(encoding="utf-8"))["eval"]["selection"]
 
     def evaluate_and_keep(self, steps: int, extra: dict[str, Any] | None = None) -> dict[str, Any]:
         """Export, evaluate, save latest (and best if better), log; returns the results."""
-        config, run_dir = self.config, self.run_dir
-        # The candidate is evaluated under its own name: latest.* keep describing the
-        # previous evaluation until the new one is complete.
-        candidate = run_dir / CANDIDATE
-        self.trainer.export_weights(candidate, f"{config.name}@{LATEST}")
-        results = evaluate_policy_file(candidate, config)
-        # Select on the hardest configured opponent's win share (the last one listed).
-        selection = results[config.eval.opponents[-1]]["win_share"]
-        files = self.trainer.save_resume_state(run_dir, LATEST)
-        weights = run_dir / f"{LATEST}{WEIGHTS_SUFFIX}"
-        os.replace(candidate, weights)
-        files = {"weights": weights.name, **files}
-        meta = {
+        config = self.config
+        pending = self.store.begin(steps)
+        try:
+            # A stop signal abandons the evaluation at once: nothing is published yet.
+            with self.stop.abortable() if self.stop else contextlib.nullcontext():
+                self._export(pending.path, steps)
+                results = evaluate_policy_file(pending.path / WEIGHTS, config)
+            # Select on the hardest configured opponent's win share (the last one listed).
+            selection = results[config.eval.opponents[-1]]["win_share"]
+            meta = self._meta(pending.path, steps, extra)
+            meta["eval"] = {"results": results, "selection": selection}
+            new_best = selection >= self.best_score
+            self.store.commit(pending, meta, best=new_best)
+        except BaseException:
+            self.store.discard(pending)
+            raise
+        self.saved_steps = int(steps)
+        if new_best:
+            self.best_score = selection
+        print(format_eval_line(steps, results, new_best), flush=True)
+        wall = round(time.time() - self.start, 1)
+        self.eval_log.extend(
+            {"steps": steps, "opponent": opponent, "win_share": r["win_share"],
+             "mean_score": r["mean_score"], "wall_s": wall}
+            for opponent, r in results.items()
+        )  # fmt: skip
+        return results
+
+    def save_unevaluated(
+        self, steps: int, reason: str, extra: dict[str, Any] | None = None
+    ) -> Path:
+        """Save ``latest`` now, without an evaluation (on a stop signal or an error);
+        ``best`` stays as it is."""
+        pending = self.store.begin(steps)
+        try:
+            self._export(pending.path, steps)
+            meta = self._meta(pending.path, steps, extra)
+            meta.update({"eval": None, "interrupted": True, "stop_reason": reason})
+            folder = self.store.commit(pending, meta, best=False)
+        except BaseException:
+            self.store.discard(pending)
+            raise
+        self.saved_steps = int(steps)
+        return folder
+
+    def save_and_stop(self, steps: int, extra: dict[str, Any] | None = None) -> NoReturn:
+        """After a stop signal: save latest (unevaluated) unless it holds ``steps``
+        already, then raise :class:`TrainingInterrupted`."""
+        signal_name = self.stop.signal_name if self.stop else "SIGINT"
+        if self.saved_steps != steps:
+            self.save_unevaluated(steps, signal_name, extra)
+        finished = steps >= self.config.total_steps  # only the last evaluation was cut
+        raise TrainingInterrupted(self.run_dir, steps, signal_name, finished)
+
+    def _export(self, folder: Path, steps: int) -> None:
+        name = f"{self.config.name}@step_{int(steps)}"
+        self.trainer.export_weights(folder / WEIGHTS, {"name": name, "steps": int(steps)})
+
+    def _meta(self, folder: Path, steps: int, extra: dict[str, Any] | None) -> dict[str, Any]:
+        files = {"weights": WEIGHTS, **self.trainer.save_resume_state(folder)}
+        return {
             **checkpoint_header(),
             "trainer": self.trainer.trainer,
             "files": files,
-            "config": config.model_dump(),
+            "config": self.config.model_dump(),
             "steps": int(steps),
-            "eval": {"results": results, "selection": selection},
             **(extra or {}),
         }
-        atomic_write_json(run_dir / f"{LATEST}.json", meta, indent=2, sort_keys=True)
-        new_best = selection >= self.best_score
-        if new_best:
-            self.best_score = selection
-            self._keep_as_best(meta)
-        print(format_eval_line(steps, results, new_best), flush=True)
-        append_eval_csv(run_dir / "eval.csv", steps, results, time.time() - self.start)
-        return results
-
-    def _keep_as_best(self, latest_meta: dict[str, Any]) -> None:
-        files = {}
-        for key, name in latest_meta["files"].items():
-            if name.startswith(f"{LATEST}."):
-                best_name = BEST + name[len(LATEST) :]
-                atomic_copy(self.run_dir / name, self.run_dir / best_name)
-                files[key] = best_name
-            else:  # a folder shared by both (e.g. the RLlib algorithm state)
-                files[key] = name
-        meta = {**latest_meta, "files": files}
-        atomic_write_json(self.run_dir / f"{BEST}.json", meta, indent=2, sort_keys=True)
 
 
 def format_eval_line(steps: int, results: dict[str, dict[str, float]], new_best: bool) -> str:
@@ -150,19 +189,6 @@ def format_eval_line(steps: int, results: dict[str, dict[str, float]], new_best:
     return "  ".join(line)
 
 
-def append_eval_csv(
-    path: Path, steps: int, results: dict[str, dict[str, float]], wall_s: float
-) -> None:
-    """One row per opponent of a periodic evaluation; ``art-gallery plot`` reads this file."""
-    new = not path.exists()
-    with path.open("a", newline="") as handle:
-        writer = csv.writer(handle)
-        if new:
-            writer.writerow(EVAL_COLUMNS)
-        for opponent, r in results.items():
-            writer.writerow([steps, opponent, r["win_share"], r["mean_score"], round(wall_s, 1)])
-
-
 def final_evaluation(run_dir: Path, config: TrainConfig) -> dict[str, Any]:
     """Evaluate ``best`` with more games once training is over; store and print the table."""
     results = evaluate_policy_file(
@@ -172,7 +198,7 @@ def final_evaluation(run_dir: Path, config: TrainConfig) -> dict[str, Any]:
         workers=config.eval.final_workers,
         seed=54321,
     )
-    meta_path = run_dir / f"{BEST}.json"
+    meta_path = (run_dir / f"{BEST}.json").resolve()  # the file in best's folder
     meta = json.loads(meta_path.read_text(encoding="utf-8"))
     meta["final_eval"] = results
     atomic_write_json(meta_path, meta, indent=2, sort_keys=True)

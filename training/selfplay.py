@@ -19,6 +19,7 @@ from typing import Any
 import gymnasium as gym
 
 from art_gallery_env.agents.base import Agent
+from art_gallery_env.agents.policy_format import CheckpointError
 from art_gallery_env.agents.registry import make_agent
 from art_gallery_env.arena.single_agent import SingleAgentEnv
 
@@ -79,10 +80,18 @@ class OpponentPool:
         return [self._agent(self._rng.choices(kinds, chances)[0]) for _ in range(count)]
 
     def _agent(self, kind: str) -> Agent:
-        if kind == "self_play" and self._snapshots:
+        while kind == "self_play" and self._snapshots:
             path = self._rng.choice(self._snapshots)
             if path not in self._loaded:
-                self._loaded[path] = make_agent(str(path))
+                try:
+                    self._loaded[path] = make_agent(str(path))
+                except CheckpointError:
+                    if path.exists():
+                        raise
+                    # The trainer pruned it since the last scan (pool.max_snapshots).
+                    self._rescan()
+                    self._snapshots = [p for p in self._snapshots if p != path]
+                    continue
             return self._loaded[path]
         if kind == "self_play":
             kind = "random"  # only self-play configured and no snapshot yet

@@ -14,7 +14,9 @@ engine state (which holds hidden information: agents should use observations).
 
 from __future__ import annotations
 
+import operator
 import random
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -121,29 +123,33 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
     # -- AEC API ---------------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """New game; ``seed`` fixes it entirely. ``options={"start_player": k}`` names R3.4's
-        start player, ``options={"state": GameState}`` continues a saved game; other keys are
-        ignored (PettingZoo's API test passes its own)."""
-        if seed is not None:
-            self._seed_rng = random.Random(seed)
-            game_seed = seed
-        else:
-            game_seed = self._seed_rng.getrandbits(63)
-        options = options or {}
+        start player, ``options={"state": GameState}`` continues a saved game (one of this
+        env's player count, variant and card set; a finished one leaves every agent
+        terminated with its final reward); other keys are ignored (PettingZoo's API test
+        passes its own). A reset that fails changes nothing, not even the seed stream."""
+        seed = _check_seed(seed)
+        if options is None:
+            options = {}
+        elif not isinstance(options, dict):
+            raise ValueError(f"options must be a dict or None, got {type(options).__name__}")
+        seed_rng = random.Random(seed) if seed is not None else self._seed_rng
         if "state" in options:
-            state = options["state"]
-            if not isinstance(state, GameState) or state.num_players != self.num_players:
-                raise ValueError(
-                    f"options['state'] must be a GameState for {self.num_players} players"
-                )
-            self.state = state.clone()
+            state = self._check_saved_state(options["state"])
         else:
-            self.state = new_game(
+            # On a copy of the seed stream: it moves on only once the game is set up.
+            trial_rng = random.Random()
+            trial_rng.setstate(seed_rng.getstate())
+            game_seed = seed if seed is not None else trial_rng.getrandbits(63)
+            state = new_game(
                 self.num_players,
                 game_seed,
                 zero_is_ten=self.zero_is_ten,
                 start_player=options.get("start_player"),
                 card_set=self.card_set,
             )
+            seed_rng.setstate(trial_rng.getstate())
+        self._seed_rng = seed_rng
+        self.state = state
         self.seats.reset()
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
@@ -152,9 +158,43 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         self.truncations = {a: False for a in self.agents}
         self.infos = {a: {} for a in self.agents}
         self._info_phase: str | None = None
-        self._after_action()
+        if state.is_over:  # a finished saved game: as after its last step
+            self._finish()
+        else:
+            self._after_action()
+
+    def _check_saved_state(self, state: object) -> GameState:
+        """A copy of ``options["state"]`` if it is a game this env can continue."""
+        if not isinstance(state, GameState) or state.num_players != self.num_players:
+            raise ValueError(f"options['state'] must be a GameState for {self.num_players} players")
+        if state.zero_is_ten != self.zero_is_ten:
+            raise ValueError(
+                f"options['state'] was played with zero_is_ten={state.zero_is_ten}, but this "
+                f"env has zero_is_ten={self.zero_is_ten}; make the env with "
+                f"zero_is_ten={state.zero_is_ten}"
+            )
+        if state.cards.fingerprint != self.card_set.fingerprint:
+            raise ValueError(
+                f"options['state'] uses card set {state.cards.name!r} (fingerprint "
+                f"{state.cards.fingerprint}), but this env has card set {self.card_set.name!r} "
+                f"({self.card_set.fingerprint}); make the env with card_set=state.cards"
+            )
+        return state.clone()
+
+    def _require_reset(self, call: str) -> None:
+        if self.state is None:
+            raise RuntimeError(f"call reset() before {call}(): the env has no game yet")
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        self._require_reset("last")
+        return super().last(observe)
+
+    def agent_iter(self, max_iter: int = 2**63) -> Iterator[str]:
+        self._require_reset("agent_iter")
+        return super().agent_iter(max_iter)
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
+        self._require_reset("observe")
         player = self.agent_name_mapping[agent]
         return {
             "observation": self.seats.observation(self.state, player),
@@ -168,6 +208,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         return self.seats.action_mask(self.state, self.agent_name_mapping[agent])
 
     def step(self, action: int | None) -> None:
+        self._require_reset("step")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -183,18 +224,22 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         # Rewards come only at the end (they stay 0 until then, so there is nothing to
         # clear or accumulate at the other steps).
         if self.state.is_over:
-            breakdown = self.state.score_breakdown()
-            for a, r in zip(self.possible_agents, final_rewards(breakdown, self.reward_mode)):
-                self.rewards[a] = r
-                self.terminations[a] = True
-            for a, b in zip(self.possible_agents, breakdown):
-                self.infos[a] = {"phase": "game_over", "score": b, "breakdown": breakdown}
-            self._after_action()
-            self._accumulate_rewards()
+            self._finish()
         else:
             self._after_action()
         if self.render_mode == "human":
             self.render()
+
+    def _finish(self) -> None:
+        """The game is over: final rewards, every agent terminated, the breakdown in infos."""
+        breakdown = self.state.score_breakdown()
+        for a, r in zip(self.possible_agents, final_rewards(breakdown, self.reward_mode)):
+            self.rewards[a] = r
+            self.terminations[a] = True
+        for a, b in zip(self.possible_agents, breakdown):
+            self.infos[a] = {"phase": "game_over", "score": b, "breakdown": breakdown}
+        self._after_action()
+        self._accumulate_rewards()
 
     def _after_action(self) -> None:
         self.agent_selection = self.possible_agents[self.state.current_player]
@@ -216,6 +261,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         """``ansi``: text; ``human``: prints the text; ``svg``: the drawn board as SVG;
         ``rgb_array``: the same drawing as an HxWx3 uint8 array. Each shows what
         ``render_viewer`` may see (R8): the seat to act by default, everything at game over."""
+        self._require_reset("render")
         if self.render_mode is None:
             import gymnasium
 
@@ -243,6 +289,18 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
 def env(**kwargs: Any) -> AECEnv:
     """The raw env wrapped in PettingZoo's order-enforcing wrapper."""
     return wrappers.OrderEnforcingWrapper(raw_env(**kwargs))
+
+
+def _check_seed(seed: object) -> int | None:
+    """``seed`` as a plain int (numpy integers included) or None; ValueError else."""
+    if seed is None:
+        return None
+    if not isinstance(seed, bool):
+        try:
+            return operator.index(seed)  # type: ignore[arg-type]
+        except TypeError:
+            pass
+    raise ValueError(f"seed must be an int or None, got {seed!r} ({type(seed).__name__})")
 
 
 def _check_choice(name: str, value: object, choices: tuple[str, ...]) -> None:

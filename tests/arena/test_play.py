@@ -153,3 +153,21 @@ def test_bad_play_arguments(argv, expected, monkeypatch, capsys):
 def test_parse_opponents():
     assert parse_opponents("random", 4, 2) == ["random", "random", "human", "random"]
     assert parse_opponents("a, b", 3, 0) == ["human", "a", "b"]
+
+
+class _CtrlCWhenDone(io.StringIO):
+    """Scripted input, then Ctrl-C at the next prompt."""
+
+    def readline(self, *args):
+        line = super().readline(*args)
+        if not line:
+            raise KeyboardInterrupt
+        return line
+
+
+def test_ctrl_c_keeps_the_game_in_the_save_file(monkeypatch, capsys, tmp_path):
+    save = tmp_path / "auto.json"
+    monkeypatch.setattr(sys, "stdin", _CtrlCWhenDone("1\n1\n1\n"))
+    assert main(["play", "--seed", "4", "--save", str(save)]) == 130
+    assert f"Game saved to {save}" in capsys.readouterr().out
+    assert len(load_play_game(save).actions) >= 3

@@ -144,3 +144,27 @@ def test_describe_events_narrates_every_kind():
     for phrase in ("round 1 begins", "face up, moves", "bids card", "start card goes to",
                    "reveals its bids", "wins #", "picks card", "game over"):  # fmt: skip
         assert phrase in text
+
+
+@pytest.mark.parametrize("keep", [0, 10, -1])
+def test_truncated_record_is_reported_incomplete_not_mismatch(tmp_path, capsys, keep):
+    """Issue 10, item 19: a record whose actions stop before the game ends, but which
+    stores final scores, is an incomplete record (exit status 2), not a mismatch."""
+    record = _random_record(2, seed=4)
+    record["actions"] = record["actions"][:keep]
+    path = save_record(record, tmp_path / "g.json")
+    assert main(["replay", str(path)]) == 2
+    captured = capsys.readouterr()
+    assert "MISMATCH" not in captured.out + captured.err
+    assert "incomplete record" in captured.err
+    assert f"{len(record['actions'])} decisions" in captured.err
+
+
+def test_record_of_an_unfinished_game_replays_without_error(tmp_path, capsys):
+    """A record saved without final scores (breakdown null) is not incomplete."""
+    record = _random_record(2, seed=4)
+    record["actions"] = record["actions"][:10]
+    record["breakdown"] = None
+    path = save_record(record, tmp_path / "g.json")
+    assert main(["replay", str(path)]) == 0
+    assert "ends before the game is over" in capsys.readouterr().out

@@ -33,7 +33,7 @@ def test_shipped_configs_are_valid(path: Path) -> None:
             r"network\.hiden_sizes: unknown key.*hidden_sizes",
         ),
         ("name: x\ntotal_steps: 10\nbogus: 1\n", r"bogus: unknown key; known keys here: name"),
-        ("name: x\ntotal_steps: ten\n", r"total_steps: Input should be a valid integer"),
+        ("name: x\ntotal_steps: ten\n", r"total_steps: 'ten' is not a whole number"),
         (
             "name: x\ntotal_steps: 10\nenv: {num_players: 7}\n",
             r"env\.num_players: Input should be less than or equal to 6",
@@ -120,3 +120,58 @@ def test_bad_rllib_config_is_rejected(data: dict, expected: str) -> None:
 
     with pytest.raises(ConfigError, match=expected):
         config_from_dict({"name": "x", "total_steps": 10, **data})
+
+
+# -- issue 10, items 4 and 7: everything is checked before any work starts --------------
+@pytest.mark.parametrize(
+    ("text", "key", "value"),
+    [
+        ("ppo: {learning_rate: 3e-4}\n", ("ppo", "learning_rate"), 3e-4),
+        ("ppo: {learning_rate: '1E-3'}\n", ("ppo", "learning_rate"), 1e-3),
+        ("ppo: {ent_coef: 1e-2}\n", ("ppo", "ent_coef"), 0.01),
+        ("total_steps: 1e5\n", ("total_steps",), 100_000),
+        ("eval: {every_steps: 5e4}\n", ("eval", "every_steps"), 50_000),
+    ],
+)
+def test_numbers_that_yaml_reads_as_text_are_numbers(tmp_path, text, key, value) -> None:
+    """YAML 1.1 reads 3e-4 (no dot) as a string; a config means the number."""
+    path = tmp_path / "c.yaml"
+    path.write_text("name: x\ntotal_steps: 10\n" + text)
+    config = load_config(path)
+    for part in key:
+        config = getattr(config, part)
+    assert config == value and type(config) is type(value)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("ppo: {learning_rate: fast}\n", r"ppo\.learning_rate: .*'fast' is not a number"),
+        ("ppo: {learning_rate: '-3e-4'}\n", r"ppo\.learning_rate: Input should be greater than 0"),
+        ("ppo: {learning_rate: nan}\n", r"ppo\.learning_rate: .*not a finite number"),
+        ("total_steps: 25e-1\n", r"total_steps: .*whole number"),
+        ("total_steps: '1e400'\n", r"total_steps: .*whole number"),
+    ],
+)
+def test_bad_numbers_name_their_key_path(tmp_path, text, expected) -> None:
+    path = tmp_path / "c.yaml"
+    path.write_text("name: x\ntotal_steps: 10\n" + text)
+    with pytest.raises(ConfigError, match=expected):
+        load_config(path)
+
+
+@pytest.mark.parametrize(
+    ("opponents", "expected"),
+    [
+        (["random", "heurstic"], r"eval\.opponents\[1\]: 'heurstic'.*unknown agent.*heuristic"),
+        (["ismcts:iter=5"], r"eval\.opponents\[0\]: 'ismcts:iter=5'.*iters"),
+        (["runs/nope/best.safetensors"], r"eval\.opponents\[0\].*no such checkpoint file"),
+    ],
+)
+def test_eval_opponents_are_checked_when_the_config_loads(opponents, expected) -> None:
+    """Item 4: not after training up to the first evaluation."""
+    from art_gallery_env.training.config import config_from_dict
+
+    data = {"name": "x", "total_steps": 10, "eval": {"opponents": opponents}}
+    with pytest.raises(ConfigError, match=expected):
+        config_from_dict(data)

@@ -11,6 +11,8 @@ import pytest
 
 pytest.importorskip("sb3_contrib", reason="training needs the [train] extra")
 
+from training_helpers import tiny_config_dict  # noqa: E402
+
 from art_gallery_env import raw_env  # noqa: E402
 from art_gallery_env.agents.policy import CheckpointError, PolicyAgent  # noqa: E402
 from art_gallery_env.agents.run_checkpoint import load_sb3_model, read_checkpoint_meta  # noqa: E402
@@ -20,31 +22,7 @@ from art_gallery_env.training.sb3_trainer import train  # noqa: E402
 
 
 def _tiny_config(run_dir: Path, total_steps: int) -> object:
-    return config_from_dict(
-        {
-            "name": "tiny",
-            "seed": 3,
-            "total_steps": total_steps,
-            "n_envs": 2,
-            "vec_env": "dummy",
-            "run_dir": str(run_dir),
-            "network": {"hidden_sizes": [8]},
-            "ppo": {"n_steps": 64, "batch_size": 32, "n_epochs": 1},
-            "pool": {
-                "snapshot_every_steps": 128,
-                "self_play": 0.5,
-                "random": 0.5,
-                "heuristic": 0.0,
-            },
-            "eval": {
-                "every_steps": 128,
-                "games": 2,
-                "opponents": ["random"],
-                "final_games": 2,
-                "final_workers": 1,
-            },
-        }
-    )
+    return config_from_dict(tiny_config_dict(run_dir, total_steps, eval={"final_games": 2}))
 
 
 @pytest.fixture(scope="module")

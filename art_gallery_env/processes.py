@@ -1,0 +1,107 @@
+"""Worker processes that stop with their parent and leave Ctrl-C to it.
+
+A terminal sends Ctrl-C (SIGINT) to every process of the foreground group, and a job
+scheduler often sends SIGTERM to all of them: workers that die on it leave their parent
+with broken pipes (and print tracebacks), workers that outlive a killed parent hold on to
+memory forever. So a worker of the tools ignores both signals, and the parent, which
+decides what to save, takes its workers down itself (:func:`kill_processes`). A worker
+also exits on its own when its parent disappears (``kill -9``), see :func:`exit_with_parent`.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+import threading
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager, suppress
+from typing import Any
+
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+
+def ignore_stop_signals() -> None:
+    """In a worker: leave SIGINT and SIGTERM to the parent (and drop any that arrived
+    while :func:`spawning_quietly` kept them blocked)."""
+    for signum in STOP_SIGNALS:
+        signal.signal(signum, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)
+
+
+@contextmanager
+def spawning_quietly() -> Iterator[None]:
+    """Start worker processes inside this block: the stop signals are blocked meanwhile,
+    and a new process inherits the blocked mask, so a Ctrl-C that comes while it is still
+    importing cannot give it a KeyboardInterrupt traceback before it calls
+    :func:`ignore_stop_signals`. Here a signal only waits, and is handled after the block."""
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
+def exit_with_parent(poll_s: float = 0.5) -> None:
+    """In a worker: exit within ``poll_s`` seconds of the parent's death (it is then
+    re-parented, so ``getppid`` changes). A daemon thread; POSIX only."""
+    if sys.platform == "win32":
+        return
+    parent = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            threading.Event().wait(poll_s)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
+
+
+class QuietWorker:
+    """Wraps a factory run in a worker process (e.g. a SubprocVecEnv env) so that the
+    worker ignores the stop signals before it builds anything. Picklable."""
+
+    def __init__(self, factory: Callable[[], Any]) -> None:
+        self.factory = factory
+
+    def __call__(self) -> Any:
+        ignore_stop_signals()
+        return self.factory()
+
+
+def kill_processes(processes: Iterable[Any]) -> None:
+    """SIGKILL each ``multiprocessing.Process`` still running and reap it."""
+    processes = [p for p in processes if p.is_alive()]
+    for process in processes:
+        process.kill()
+    for process in processes:
+        process.join(timeout=5)
+
+
+def write_stderr(text: str) -> None:
+    """Write from a signal handler: unbuffered, so it cannot collide with a print the
+    handler interrupted (a buffered write there raises 'reentrant call')."""
+    with suppress(OSError, ValueError):
+        os.write(sys.stderr.fileno(), text.encode("utf-8", "replace"))
+
+
+@contextmanager
+def sigterm_as_interrupt() -> Iterator[None]:
+    """Within the block SIGTERM raises KeyboardInterrupt, so one code path handles both
+    (main thread only; elsewhere a no-op)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def handle(signum: int, frame: Any) -> None:
+        raise KeyboardInterrupt(signal.Signals(signum).name)
+
+    previous = signal.signal(signal.SIGTERM, handle)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)

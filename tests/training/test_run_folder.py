@@ -1,0 +1,225 @@
+"""A run folder belongs to one run, and its checkpoints survive a crash at any point
+(issue 10, items 1, 2, 5, 6 and 8)."""
+
+from __future__ import annotations
+
+import contextlib
+import csv
+import json
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("sb3_contrib", reason="training needs the [train] extra")
+
+import torch  # noqa: E402
+
+from art_gallery_env.agents.policy_format import CheckpointError, load_weights  # noqa: E402
+from art_gallery_env.agents.run_checkpoint import actor_network, load_sb3_model  # noqa: E402
+from art_gallery_env.training.run_folder import RunFolderError, verify_checkpoint  # noqa: E402
+from art_gallery_env.training.sb3_trainer import SB3State, train  # noqa: E402
+from art_gallery_env.training.selection import CheckpointSelector  # noqa: E402
+
+
+def _rows(path: Path) -> list[dict[str, str]]:
+    with path.open(newline="") as handle:
+        return list(csv.DictReader(handle))
+
+
+def _eval_steps(run: Path) -> dict[str, list[int]]:
+    steps: dict[str, list[int]] = {}
+    for row in _rows(run / "eval.csv"):
+        steps.setdefault(row["opponent"], []).append(int(row["steps"]))
+    return steps
+
+
+def _check_whole(run: Path, stem: str) -> int:
+    """``stem``.json, .zip and .safetensors load and describe the same weights and steps
+    (checked without the project's own verifier); returns the steps."""
+    meta = json.loads((run / f"{stem}.json").read_text())
+    model, _ = load_sb3_model(run / f"{stem}.zip")
+    assert model.num_timesteps == meta["steps"], f"{stem}.zip and {stem}.json disagree"
+    policy = load_weights(run / f"{stem}.safetensors")
+    actor = [m for m in actor_network(model).modules() if isinstance(m, torch.nn.Linear)]
+    for (weight, bias), layer in zip(policy.layers, actor, strict=True):
+        np.testing.assert_array_equal(weight, layer.weight.detach().numpy())
+        np.testing.assert_array_equal(bias, layer.bias.detach().numpy())
+    return meta["steps"]
+
+
+# -- item 1: one run per folder --------------------------------------------------------
+def test_a_used_run_folder_is_refused_without_resume_or_overwrite(tmp_path, tiny_config):
+    run = tmp_path / "run"
+    train(tiny_config(run, 128), progress_bar=False)
+    before = (run / "latest.json").read_bytes()
+    with pytest.raises(RunFolderError, match=r"--resume.*--overwrite"):
+        train(tiny_config(run, 128, seed=4), progress_bar=False)
+    assert (run / "latest.json").read_bytes() == before
+
+
+def test_overwrite_starts_a_clean_run(tmp_path, tiny_config):
+    run = tmp_path / "run"
+    train(tiny_config(run, 384), progress_bar=False)
+    assert max(_eval_steps(run)["random"]) >= 384
+    changes = {"seed": 4, "network": {"hidden_sizes": [16]}}
+    train(tiny_config(run, 128, **changes), progress_bar=False, overwrite=True)
+    for stem in ("best", "latest"):
+        meta = verify_checkpoint(run / f"{stem}.json")
+        assert meta["config"]["seed"] == 4 and meta["config"]["network"]["hidden_sizes"] == [16]
+        assert _check_whole(run, stem) == 128
+    steps = _eval_steps(run)["random"]
+    assert steps == [128], "no rows of the earlier run, no row twice"
+    snapshots = sorted(p.name for p in (run / "pool").glob("*.safetensors"))
+    assert snapshots == ["snap_0000000128.safetensors"], "no opponents from the earlier run"
+
+
+# -- item 2: a crash at any point of a save --------------------------------------------
+class _Crash(BaseException):
+    """Stands for a kill: not an Exception, so no handler takes it for an error."""
+
+
+@contextlib.contextmanager
+def _crash_at(call: int, monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
+    """Raise _Crash at the ``call``-th file-system change (or fsync) inside the block."""
+    count = [0]
+    with monkeypatch.context() as patch:
+        for name in ("replace", "rename", "symlink", "fsync", "unlink", "link"):
+            original = getattr(os, name)
+
+            def wrapper(*args, _original=original, **kwargs):
+                count[0] += 1
+                if count[0] == call:
+                    raise _Crash
+                return _original(*args, **kwargs)
+
+            patch.setattr(os, name, wrapper)
+        yield count
+
+
+def test_a_crash_at_any_point_of_a_save_leaves_whole_matching_checkpoints(
+    tmp_path, tiny_config, monkeypatch
+):
+    run = tmp_path / "run"
+    config = tiny_config(run, 128)
+    train(config, progress_bar=False)
+    model, _ = load_sb3_model(run / "latest.zip")
+    selector = CheckpointSelector(config, run, SB3State(model))
+    old = _check_whole(run, "latest")
+    crash_points = 0
+    for call in range(1, 200):
+        model.num_timesteps = old + call
+        with torch.no_grad():
+            model.policy.action_net.bias += 0.01  # new weights for every attempt
+        selector.best_score = -float("inf")  # every save also replaces best
+        finished = False
+        with _crash_at(call, monkeypatch):
+            try:
+                selector.evaluate_and_keep(model.num_timesteps)
+                finished = True
+            except _Crash:
+                crash_points += 1
+        latest = _check_whole(run, "latest")
+        best = _check_whole(run, "best")
+        verify_checkpoint(run / "latest.json")
+        verify_checkpoint(run / "best.json")
+        if finished:
+            assert latest == best == old + call
+            break
+        assert latest in (old, old + call) and best in (old, old + call)
+    else:
+        pytest.fail("the save never finished")
+    assert crash_points >= 5, "a save takes several steps; each was a crash point"
+
+
+def test_verify_checkpoint_refuses_metadata_that_does_not_match(tmp_path, tiny_config):
+    run = tmp_path / "run"
+    train(tiny_config(run, 128), progress_bar=False)
+    meta = verify_checkpoint(run / "latest.json")
+    assert meta["steps"] == 128
+    copy = tmp_path / "copy"
+    shutil.copytree((run / "latest").resolve(), copy)
+    (copy / "policy.json").write_text(json.dumps({**meta, "steps": 999}))
+    with pytest.raises(CheckpointError, match="says 999 steps.*holds 128 steps"):
+        verify_checkpoint(copy / "policy.json")
+    (copy / "policy.json").write_text(json.dumps(meta))
+    verify_checkpoint(copy / "policy.json")
+    data = bytearray((copy / "policy.zip").read_bytes())
+    data[len(data) // 2] ^= 0xFF
+    (copy / "policy.zip").write_bytes(bytes(data))
+    with pytest.raises(CheckpointError, match="sha256 differs"):
+        verify_checkpoint(copy / "policy.json")
+
+
+# -- items 5 and 6: resume continues the run it belongs to -----------------------------
+def test_resume_continues_the_logs_and_states_the_steps(tmp_path, tiny_config, capsys):
+    run = tmp_path / "run"
+    train(tiny_config(run, 256), progress_bar=False)
+    first = [int(r["time/total_timesteps"]) for r in _rows(run / "logs" / "progress.csv")]
+    assert first and max(first) == 256
+    capsys.readouterr()
+    train(tiny_config(run, 512), resume=run / "latest.zip", progress_bar=False)
+    out = capsys.readouterr().out
+    assert "resuming" in out and "256 steps done" in out and "256 steps left" in out
+    steps = [int(r["time/total_timesteps"]) for r in _rows(run / "logs" / "progress.csv")]
+    assert steps[: len(first)] == first, "the rows before the resume are kept"
+    assert steps == sorted(set(steps)) and steps[-1] == 512
+    evals = _eval_steps(run)["random"]
+    assert evals == sorted(set(evals)) and evals[0] == 128 and evals[-1] == 512
+    assert _check_whole(run, "latest") == 512
+
+
+@pytest.mark.parametrize(
+    ("change", "words"),
+    [
+        ({"env": {"num_players": 3}}, ["env.num_players", "2", "3"]),
+        ({"network": {"hidden_sizes": [16]}}, ["network.hidden_sizes", "[8]", "[16]"]),
+        ({"network": {"activation": "relu"}}, ["network.activation", "tanh", "relu"]),
+    ],
+)
+def test_resume_with_another_game_or_network_is_refused(tmp_path, tiny_config, change, words):
+    run = tmp_path / "run"
+    train(tiny_config(run, 128), progress_bar=False)
+    before = (run / "latest.json").read_bytes()
+    with pytest.raises(RunFolderError) as info:
+        train(tiny_config(run, 256, **change), resume=run / "latest.zip", progress_bar=False)
+    for word in words:
+        assert word in str(info.value)
+    assert (run / "latest.json").read_bytes() == before
+
+
+@pytest.mark.parametrize("total", [64, 128])
+def test_resume_with_no_steps_left_is_refused(tmp_path, tiny_config, total):
+    run = tmp_path / "run"
+    train(tiny_config(run, 128), progress_bar=False)
+    with pytest.raises(RunFolderError, match=rf"128 steps done.*total_steps {total}"):
+        train(tiny_config(run, total), resume=run / "latest.zip", progress_bar=False)
+
+
+# -- item 8: a failed resume leaves nothing; pool/ is bounded ----------------------------
+@pytest.mark.parametrize("resume", ["missing/latest.zip", "empty", "empty/latest.zip"])
+def test_a_failed_resume_leaves_no_run_folder(tmp_path, tiny_config, resume):
+    (tmp_path / "empty").mkdir()
+    target = tmp_path / "new"
+    with pytest.raises((RunFolderError, CheckpointError)):
+        train(tiny_config(target, 256), resume=tmp_path / resume, progress_bar=False)
+    assert not target.exists()
+    assert not any((tmp_path / "empty").iterdir())
+
+
+def test_pool_keeps_at_most_max_snapshots(tmp_path, tiny_config):
+    run = tmp_path / "run"
+    pool = {"snapshot_every_steps": 64, "max_snapshots": 2}
+    train(tiny_config(run, 384, pool=pool), progress_bar=False)
+    names = sorted(p.name for p in (run / "pool").glob("*.safetensors"))
+    assert names == ["snap_0000000320.safetensors", "snap_0000000384.safetensors"]
+
+
+def test_pool_keeps_every_snapshot_when_asked(tmp_path, tiny_config):
+    run = tmp_path / "run"
+    pool = {"snapshot_every_steps": 64, "max_snapshots": 2, "keep_all_snapshots": True}
+    train(tiny_config(run, 384, pool=pool), progress_bar=False)
+    assert len(list((run / "pool").glob("*.safetensors"))) == 6
