@@ -69,6 +69,19 @@ def stop_node(node: subprocess.Popen, timeout: float = 60) -> None:
             node.wait()
 
 
+def forget_cluster(address: str) -> None:
+    """Remove Ray's record of this (now stopped) cluster, which ``ray start --head`` writes
+    to /tmp/ray and a plain ``ray.init()`` would later try to join; another cluster's
+    record is left alone."""
+    record = Path(tempfile.gettempdir()) / "ray" / "ray_current_cluster"
+    port = address.rsplit(":", 1)[1]
+    try:  # Ray records the node's own IP (not 127.0.0.1), so the port identifies it
+        if record.read_text().strip().rsplit(":", 1)[-1] == port:
+            record.unlink()
+    except OSError:
+        pass
+
+
 def cluster_nodes(address: str, expected: int, timeout: float = 120) -> list[dict]:
     """The alive nodes, once ``expected`` of them have joined."""
     import ray
@@ -213,6 +226,7 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         for node in reversed(nodes):
             stop_node(node)
+        forget_cluster(address)
         findings["logs"] = str(tmp)
     print(json.dumps(findings, indent=2))
     if args.json:

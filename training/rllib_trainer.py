@@ -156,7 +156,9 @@ def init_ray(config: TrainConfig) -> bool:
     # without any): e.g. 2 env runners on a 2-core laptop share its cores, and a big
     # machine does not get a Ray worker pool sized for all of its cores.
     needed = r.num_env_runners * r.num_cpus_per_env_runner + r.num_learners
-    ray.init(num_cpus=max(1, needed), include_dashboard=False)
+    # address="local": always a new local Ray. Without it ray.init() joins a cluster it
+    # finds recorded in /tmp/ray (possibly a stale record of one that is gone).
+    ray.init(address="local", num_cpus=max(1, needed), include_dashboard=False)
     return True
 
 
