@@ -72,12 +72,20 @@ class PolicyAgent(Agent):
         seed: int | None = None,
         *,
         deterministic: bool = True,
+        game: str | None = None,
     ) -> None:
         if isinstance(policy, (str, os.PathLike)):
             self.path: str | None = os.fspath(policy)
             policy = load_policy(policy)
         else:
             self.path = None
+        if game is not None and policy.game != game:
+            where = self.path or "the policy"
+            raise CheckpointError(
+                f"{where}: a policy for the game {policy.game!r}, not {game!r}; it cannot "
+                f"read that game's observations"
+            )
+        self.game = policy.game
         self.policy = policy
         self.deterministic = bool(deterministic)
         default = Path(self.path).stem if self.path else "policy"

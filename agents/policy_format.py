@@ -20,6 +20,8 @@ import hashlib
 import json
 import os
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -36,8 +38,41 @@ ACTIVATIONS = ("tanh", "relu", "identity")
 SUFFIX = ".safetensors"
 
 
+DEFAULT_GAME = "art_gallery"  # the game of a header that names none (every file before 0.2)
+GAMES = ("art_gallery", "gallerist")
+
+
 class CheckpointError(ValueError):
     """A checkpoint that cannot be used; the message names the file and the problem."""
+
+
+@dataclass(frozen=True)
+class PolicyLayout:
+    """What a policy maps between, for one game: observation size, number of actions and
+    the fingerprint of both layouts (a checkpoint names its game in the header)."""
+
+    game: str
+    obs_size: int
+    num_actions: int
+    fingerprint: str
+
+
+@cache
+def policy_layout(game: str = DEFAULT_GAME) -> PolicyLayout:
+    """The layout of ``game``'s observation and action encoding."""
+    if game == "art_gallery":
+        return PolicyLayout(game, OBSERVATION_SIZE, NUM_ACTIONS, layout_fingerprint())
+    if game == "gallerist":
+        from art_gallery_env.gallerist.env import observation_fields
+        from art_gallery_env.gallerist.rules.actions import NUM_ACTIONS as GALLERIST_ACTIONS
+
+        return PolicyLayout(
+            game,
+            observation_fields.OBSERVATION_SIZE,
+            GALLERIST_ACTIONS,
+            observation_fields.layout_fingerprint(),
+        )
+    raise CheckpointError(f"unknown game {game!r}; policies exist for: {', '.join(GAMES)}")
 
 
 def layout_fingerprint() -> str:
@@ -80,6 +115,11 @@ class MLPPolicy:
     def has_value_head(self) -> bool:
         return self.value_layers is not None
 
+    @property
+    def game(self) -> str:
+        """The game whose observations this policy reads (``art_gallery``, ``gallerist``)."""
+        return self.meta.get("game", DEFAULT_GAME)
+
     def logits(self, observation: np.ndarray) -> np.ndarray:
         return self._forward(self.layers, observation)
 
@@ -108,13 +148,15 @@ def _float32_layers(
     ]
 
 
-def _layout_header() -> dict[str, Any]:
+def _layout_header(game: str = DEFAULT_GAME) -> dict[str, Any]:
+    layout = policy_layout(game)
     return {
         "format": FORMAT,
         "version": VERSION,
-        "obs_size": OBSERVATION_SIZE,
-        "num_actions": NUM_ACTIONS,
-        "layout_fingerprint": layout_fingerprint(),
+        "game": game,
+        "obs_size": layout.obs_size,
+        "num_actions": layout.num_actions,
+        "layout_fingerprint": layout.fingerprint,
     }
 
 
@@ -122,7 +164,8 @@ def save_policy_weights(
     weights: Mapping[str, np.ndarray], meta: Mapping[str, Any], path: str | os.PathLike[str]
 ) -> Path:
     """Write an MLP checkpoint: ``weights`` named ``layers.{i}.weight``/``.bias``; ``meta``
-    needs ``hidden_sizes`` and ``activation`` (the layout fields are filled in here).
+    needs ``hidden_sizes`` and ``activation``, and may name its ``game`` (default Art
+    Gallery); the layout fields of that game are filled in here.
 
     The file is checked by loading it back, so a bad export fails here and not at play time.
     """
@@ -130,7 +173,7 @@ def save_policy_weights(
     path = Path(path)
     if path.suffix != SUFFIX:
         raise CheckpointError(f"{path}: a policy checkpoint must end in {SUFFIX}")
-    header = {**_layout_header(), **dict(meta)}
+    header = {**_layout_header(meta.get("game", DEFAULT_GAME)), **dict(meta)}
     tensors = {name: np.ascontiguousarray(a, dtype=np.float32) for name, a in weights.items()}
     _check(str(path), header, tensors)
     data = safetensors_numpy.save(tensors, metadata={METADATA_KEY: json.dumps(header)})
@@ -184,8 +227,10 @@ def policy_from_torch_mlp(
     loader of another checkpoint type, e.g. the SB3 ``.zip`` hook). ``critic``, a torch MLP
     from the observation to one value with the same activation, becomes its value head."""
     weights, meta = torch_mlp_weights(module, activation=activation)
-    header = {**_layout_header(), **meta, **dict(extra_meta or {})}
+    extra = dict(extra_meta or {})
+    header = {**_layout_header(extra.get("game", DEFAULT_GAME)), **meta, **extra}
     tensors = {name: np.ascontiguousarray(a, dtype=np.float32) for name, a in weights.items()}
+    obs_size = header["obs_size"]
     value = None
     if critic is not None:
         critic_weights, _ = torch_mlp_weights(critic, activation=header["activation"])
@@ -194,9 +239,9 @@ def policy_from_torch_mlp(
             (critic_weights[f"layers.{i}.weight"], critic_weights[f"layers.{i}.bias"])
             for i in range(count)
         ]
-        if value[0][0].shape[1] != OBSERVATION_SIZE or value[-1][0].shape[0] != 1:
+        if value[0][0].shape[1] != obs_size or value[-1][0].shape[0] != 1:
             raise CheckpointError(
-                f"the critic must map {OBSERVATION_SIZE} observation values to 1 value, "
+                f"the critic must map {obs_size} observation values to 1 value, "
                 f"got {value[0][0].shape[1]} -> {value[-1][0].shape[0]}"
             )
     return MLPPolicy(_check("<torch module>", header, tensors), header, value)
@@ -268,19 +313,22 @@ def check_header(where: str, meta: dict[str, Any]) -> list[int]:
             f"{where}: format {meta.get('format')!r} version {meta.get('version')!r} is not "
             f"supported (expected {FORMAT!r} version {VERSION})"
         )
-    fingerprint = layout_fingerprint()
-    if meta.get("layout_fingerprint") != fingerprint:
+    game = meta.get("game", DEFAULT_GAME)
+    if game not in GAMES:
+        raise CheckpointError(f"{where}: game {game!r} is not one of {', '.join(GAMES)}")
+    layout = policy_layout(game)
+    if meta.get("layout_fingerprint") != layout.fingerprint:
         raise CheckpointError(
             f"{where}: the checkpoint was made for observation/action layout "
-            f"{meta.get('layout_fingerprint')!r}, but this env's layout is {fingerprint!r} "
-            f"(the observation or action encoding changed); retrain or re-export the policy "
-            f"for this version"
+            f"{meta.get('layout_fingerprint')!r}, but this env's layout is "
+            f"{layout.fingerprint!r} (the observation or action encoding changed); retrain "
+            f"or re-export the policy for this version"
         )
-    if meta.get("obs_size") != OBSERVATION_SIZE or meta.get("num_actions") != NUM_ACTIONS:
+    if meta.get("obs_size") != layout.obs_size or meta.get("num_actions") != layout.num_actions:
         raise CheckpointError(
             f"{where}: obs_size {meta.get('obs_size')!r} / num_actions "
-            f"{meta.get('num_actions')!r} do not match this env ({OBSERVATION_SIZE} / "
-            f"{NUM_ACTIONS})"
+            f"{meta.get('num_actions')!r} do not match this env ({layout.obs_size} / "
+            f"{layout.num_actions})"
         )
     activation = meta.get("activation")
     if activation not in ACTIVATIONS:
@@ -292,7 +340,7 @@ def check_header(where: str, meta: dict[str, Any]) -> list[int]:
         isinstance(h, int) and not isinstance(h, bool) and h > 0 for h in hidden
     ):
         raise CheckpointError(f"{where}: hidden_sizes must be a list of positive ints")
-    return [OBSERVATION_SIZE, *hidden, NUM_ACTIONS]
+    return [layout.obs_size, *hidden, layout.num_actions]
 
 
 def _check(

@@ -26,11 +26,15 @@ from typing import Any
 
 import numpy as np
 
-from art_gallery_env.env.observation import OBSERVATION_SIZE
 from art_gallery_env.files import atomic_write_bytes
-from art_gallery_env.rules.actions import NUM_ACTIONS
 
-from .policy_format import METADATA_KEY, CheckpointError, MLPPolicy, check_header
+from .policy_format import (
+    DEFAULT_GAME,
+    METADATA_KEY,
+    CheckpointError,
+    MLPPolicy,
+    check_header,
+)
 
 ONNX_SUFFIX = ".onnx"
 OPSET = 17
@@ -75,16 +79,17 @@ def policy_to_onnx(policy: MLPPolicy) -> Any:
         helper.make_node("Cast", [INPUT_MASK], ["legal"], to=TensorProto.BOOL),
         helper.make_node("Where", ["legal", x, "minus_inf"], [OUTPUT]),
     ]
+    obs_size, num_actions = policy.meta["obs_size"], policy.meta["num_actions"]
     graph = helper.make_graph(
         nodes,
         "art_gallery_policy",
         [
             helper.make_tensor_value_info(
-                INPUT_OBSERVATION, TensorProto.FLOAT, ["batch", OBSERVATION_SIZE]
+                INPUT_OBSERVATION, TensorProto.FLOAT, ["batch", obs_size]
             ),
-            helper.make_tensor_value_info(INPUT_MASK, TensorProto.FLOAT, ["batch", NUM_ACTIONS]),
+            helper.make_tensor_value_info(INPUT_MASK, TensorProto.FLOAT, ["batch", num_actions]),
         ],
-        [helper.make_tensor_value_info(OUTPUT, TensorProto.FLOAT, ["batch", NUM_ACTIONS])],
+        [helper.make_tensor_value_info(OUTPUT, TensorProto.FLOAT, ["batch", num_actions])],
         initializers,
     )
     model = helper.make_model(
@@ -111,7 +116,7 @@ def export_onnx(policy: MLPPolicy, path: str | os.PathLike[str]) -> Path:
     except ImportError:
         return path
     loaded = OnnxPolicy(path)
-    probe = np.random.default_rng(0).random((8, OBSERVATION_SIZE), dtype=np.float32)
+    probe = np.random.default_rng(0).random((8, policy.meta["obs_size"]), dtype=np.float32)
     if not np.allclose(loaded.logits(probe), policy.logits(probe), rtol=1e-4, atol=1e-4):
         raise CheckpointError(f"{path}: the exported model does not match the checkpoint")
     return path
@@ -123,6 +128,10 @@ class OnnxPolicy:
     actor only, so there is no value head."""
 
     has_value_head = False
+
+    @property
+    def game(self) -> str:
+        return self.meta.get("game", DEFAULT_GAME)
 
     def __init__(self, path: str | os.PathLike[str], *, threads: int = 1) -> None:
         ort = _require("onnxruntime")
@@ -150,7 +159,8 @@ class OnnxPolicy:
         names = [i.name for i in self.session.get_inputs()]
         if names != [INPUT_OBSERVATION, INPUT_MASK]:
             raise CheckpointError(f"{path}: inputs {names}, expected observation, action_mask")
-        self._all_legal = np.ones((1, NUM_ACTIONS), np.float32)
+        self._obs_size, self._num_actions = self.meta["obs_size"], self.meta["num_actions"]
+        self._all_legal = np.ones((1, self._num_actions), np.float32)
 
     def masked_logits(self, observation: np.ndarray, action_mask: np.ndarray) -> np.ndarray:
         """The graph's output for one observation ``[2221]`` or a batch ``[N, 2221]``."""
@@ -160,8 +170,8 @@ class OnnxPolicy:
         out = self.session.run(
             [OUTPUT],
             {
-                INPUT_OBSERVATION: obs.reshape(-1, OBSERVATION_SIZE),
-                INPUT_MASK: mask.reshape(-1, NUM_ACTIONS),
+                INPUT_OBSERVATION: obs.reshape(-1, self._obs_size),
+                INPUT_MASK: mask.reshape(-1, self._num_actions),
             },
         )[0]
         return out[0] if single else out
@@ -174,5 +184,5 @@ class OnnxPolicy:
         """Unmasked logits (every action allowed), as :meth:`MLPPolicy.logits` gives them."""
         obs = np.asarray(observation, dtype=np.float32)
         rows = 1 if obs.ndim == 1 else obs.shape[0]
-        mask = self._all_legal if rows == 1 else np.ones((rows, NUM_ACTIONS), np.float32)
+        mask = self._all_legal if rows == 1 else np.ones((rows, self._num_actions), np.float32)
         return self.masked_logits(obs, mask)

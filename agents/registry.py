@@ -21,6 +21,7 @@ from .base import Agent
 from .heuristic import HEURISTIC_VERSIONS, LATEST_HEURISTIC, HeuristicAgent
 from .ismcts import ROLLOUTS, ISMCTSAgent
 from .policy import PolicyAgent
+from .policy_format import DEFAULT_GAME
 from .random_agent import RandomAgent
 
 AgentFactory = Callable[..., Agent]
@@ -96,13 +97,14 @@ def make_ismcts(seed: int | None = None, **options: str) -> Agent:
     return ISMCTSAgent(seed=seed, **kwargs)
 
 
-def make_policy(seed: int | None = None, **options: str) -> Agent:
-    """Options: path=FILE (required), deterministic=true|false."""
+def make_policy(seed: int | None = None, *, game: str = DEFAULT_GAME, **options: str) -> Agent:
+    """Options: path=FILE (required), deterministic=true|false. The checkpoint must be a
+    policy for ``game`` (another game's policy cannot read this game's observations)."""
     _unknown("policy", options, ["path", "deterministic"])
     if "path" not in options:
         raise ValueError("agent 'policy' needs path=FILE (or pass the checkpoint path itself)")
     deterministic = _to_bool("deterministic", options.get("deterministic", "true"))
-    return PolicyAgent(options["path"], seed=seed, deterministic=deterministic)
+    return PolicyAgent(options["path"], seed=seed, deterministic=deterministic, game=game)
 
 
 _REGISTRY: dict[str, AgentFactory] = {
@@ -180,7 +182,7 @@ def _check_version(name: str, options: dict[str, str], spec: str) -> None:
         )
 
 
-def _checkpoint_spec(spec: str) -> tuple[str, dict[str, str]] | None:
+def checkpoint_spec(spec: str) -> tuple[str, dict[str, str]] | None:
     """(path, options) if ``spec`` names a checkpoint file, else None."""
     if os.path.isfile(spec) or spec.endswith(CHECKPOINT_SUFFIXES):
         return spec, {}
@@ -192,7 +194,7 @@ def _checkpoint_spec(spec: str) -> tuple[str, dict[str, str]] | None:
 
 def make_agent(spec: str, seed: int | None = None) -> Agent:
     """Build an agent from a registry spec or a checkpoint path."""
-    checkpoint = _checkpoint_spec(spec)
+    checkpoint = checkpoint_spec(spec)
     if checkpoint is not None:
         path, options = checkpoint
         _check_version("policy", options, spec)

@@ -14,7 +14,13 @@ import json
 from pathlib import Path
 from typing import Any
 
-from .policy_format import CheckpointError, MLPPolicy, layout_fingerprint, policy_from_torch_mlp
+from .policy_format import (
+    DEFAULT_GAME,
+    CheckpointError,
+    MLPPolicy,
+    policy_from_torch_mlp,
+    policy_layout,
+)
 
 FORMAT = "art-gallery-env/checkpoint"
 VERSION = 1
@@ -46,11 +52,12 @@ def read_meta_file(meta_path: str | Path, checkpoint: str | Path | None = None) 
         raise CheckpointError(f"{meta_path}: not readable JSON: {err}") from None
     if not isinstance(meta, dict) or meta.get("format") != FORMAT:
         raise CheckpointError(f"{meta_path}: not an art-gallery-env checkpoint metadata file")
-    if meta.get("layout_fingerprint") != layout_fingerprint():
+    layout = policy_layout(meta.get("game", DEFAULT_GAME))
+    if meta.get("layout_fingerprint") != layout.fingerprint:
         raise CheckpointError(
             f"{checkpoint or meta_path}: trained for observation/action layout "
             f"{meta.get('layout_fingerprint')!r}, but this env's layout is "
-            f"{layout_fingerprint()!r}; the policy cannot read these observations"
+            f"{layout.fingerprint!r}; the policy cannot read these observations"
         )
     return meta
 
@@ -99,6 +106,7 @@ def load_zip_policy(zip_path: str | Path) -> MLPPolicy:
     as its value head (the web app shows its estimate)."""
     model, meta = load_sb3_model(zip_path)
     name = f"{meta.get('config', {}).get('name', 'policy')}@{Path(zip_path).stem}"
+    extra = {"name": name, "game": meta.get("game", DEFAULT_GAME)}
     return policy_from_torch_mlp(
-        actor_network(model), extra_meta={"name": name}, critic=critic_network(model)
+        actor_network(model), extra_meta=extra, critic=critic_network(model)
     )

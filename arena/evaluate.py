@@ -36,8 +36,6 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from art_gallery_env import ENV_VERSION
-from art_gallery_env.env.seat import SeatObserver
 from art_gallery_env.files import atomic_write_json, atomic_write_text
 from art_gallery_env.processes import (
     exit_with_parent,
@@ -45,10 +43,9 @@ from art_gallery_env.processes import (
     kill_processes,
     spawning_quietly,
 )
-from art_gallery_env.rules.board import MAX_PLAYERS, MIN_PLAYERS
-from art_gallery_env.rules.state import new_game
 
 from . import loop
+from .games import DEFAULT_GAME, Game, get_game
 
 Z95 = 1.959963984540054
 
@@ -78,19 +75,27 @@ class MatchConfig:
     zero_is_ten: bool = False
     workers: int = 1
     insight: bool = False  # keep each decision's Agent.explain() for the game records
+    game: str = DEFAULT_GAME  # arena.games: "art_gallery" or "gallerist"
 
     def __post_init__(self) -> None:
+        try:
+            game = get_game(self.game)
+        except ValueError as err:
+            raise MatchError(str(err)) from None
         n = self.num_players
-        if isinstance(n, bool) or not isinstance(n, int) or not MIN_PLAYERS <= n <= MAX_PLAYERS:
-            raise MatchError(f"players must be in {MIN_PLAYERS}..{MAX_PLAYERS}, got {n!r}")
+        lo, hi = game.min_players, game.max_players
+        if isinstance(n, bool) or not isinstance(n, int) or not lo <= n <= hi:
+            raise MatchError(f"players must be in {lo}..{hi} for {game.title}, got {n!r}")
         if not self.agents:
             raise MatchError("give at least one agent spec")
         if len(self.agents) > n:
             raise MatchError(
                 f"{len(self.agents)} agents do not fit a table of {n} players: give at most "
                 f"{n} agent specs (fewer specs than seats are cycled to fill the table) or "
-                f"raise --players (at most {MAX_PLAYERS})"
+                f"raise --players (at most {hi})"
             )
+        if self.zero_is_ten and "zero_is_ten" not in game.variants:
+            raise MatchError(f"{game.title} has no zero_is_ten variant")
         if self.games < 1:
             raise MatchError(f"games must be at least 1, got {self.games}")
         if self.workers < 1:
@@ -144,30 +149,36 @@ class GameTask:
     specs: tuple[str, ...]  # per seat
     agent_seeds: tuple[int, ...]  # per seat
     insight: bool = False
+    game: str = DEFAULT_GAME
 
 
-_AGENTS: dict[tuple[str, int], Any] = {}
-_OBSERVERS: dict[str, SeatObserver] = {}
+_AGENTS: dict[tuple[str, str, int], Any] = {}
+_OBSERVERS: dict[tuple[str, str], Any] = {}
 
 
-def _agent(spec: str, seat: int) -> Any:
-    """One agent object per (spec, seat) in each process, reset before every game."""
-    key = (spec, seat)
+def _agent(game: Game, spec: str, seat: int) -> Any:
+    """One agent object per (game, spec, seat) in each process, reset before every game."""
+    key = (game.name, spec, seat)
     if key not in _AGENTS:
-        from art_gallery_env.agents.registry import make_agent
-
-        _AGENTS[key] = make_agent(spec, seed=0)
+        _AGENTS[key] = game.make_agent(spec, 0)
     return _AGENTS[key]
+
+
+def _observer(game: Game, state: Any) -> Any:
+    """One seat observer per game and component data in each process."""
+    key = (game.name, game.data_fingerprint(state)[1])
+    if key not in _OBSERVERS:
+        _OBSERVERS[key] = game.make_observer(state)
+    return _OBSERVERS[key]
 
 
 def play_game(task: GameTask) -> dict[str, Any]:
     """Play one game; returns its result (JSON-ready)."""
-    state = new_game(task.num_players, task.seed, zero_is_ten=task.zero_is_ten)
-    observer = _OBSERVERS.get(state.cards.fingerprint)
-    if observer is None:
-        observer = _OBSERVERS[state.cards.fingerprint] = SeatObserver(state.cards)
+    game = get_game(task.game)
+    state = game.setup(task.num_players, task.seed, zero_is_ten=task.zero_is_ten)
+    observer = _observer(game, state)
     observer.reset()
-    players = [_agent(spec, seat) for seat, spec in enumerate(task.specs)]
+    players = [_agent(game, spec, seat) for seat, spec in enumerate(task.specs)]
     for agent, seed in zip(players, task.agent_seeds):
         agent.reset(seed)
     insight: list[dict[str, Any] | None] = []
@@ -230,6 +241,7 @@ def make_tasks(config: MatchConfig) -> list[GameTask]:
                 specs=tuple(config.agents[i] for i in order),
                 agent_seeds=tuple(seat_seed(config.seed, g, s) for s in range(n)),
                 insight=config.insight,
+                game=config.game,
             )
         )
     return tasks
@@ -332,11 +344,8 @@ class AgentSummary:
     mean_score: float = 0.0
     score_ci: float = 0.0
     mean_rank: float = 0.0
-    mean_rows: float = 0.0
-    mean_souvenirs: float = 0.0
-    mean_hand: float = 0.0
-    mean_start_card: float = 0.0
-    mean_tiles: float = 0.0
+    # the game's score parts (Game.score_parts), e.g. rows, souvenirs, hand for Art Gallery
+    mean_parts: dict[str, float] = field(default_factory=dict)
     rating_mu: float = 0.0
     rating_sigma: float = 0.0
     rating_ordinal: float = 0.0
@@ -349,6 +358,7 @@ def summarize(config: MatchConfig, results: list[dict[str, Any]]) -> list[AgentS
     from openskill.models import PlackettLuce
 
     n = config.num_players
+    parts = get_game(config.game).score_parts
     labels = agent_labels(config.agents)
     summaries = {
         label: AgentSummary(agent=label, spec=spec, seat_counts=[0] * n)
@@ -373,15 +383,9 @@ def summarize(config: MatchConfig, results: list[dict[str, Any]]) -> list[AgentS
                 s.wins += 1.0 / len(winners)
             scores[label].append(row["total"])
             acc = sums[label]
-            for key, value in (
-                ("rank", row["rank"]),
-                ("rows", row["row_total"]),
-                ("souvenirs", row["souvenirs"]),
-                ("hand", row["hand"]),
-                ("start_card", row["start_card"]),
-                ("tiles", row["tiles"]),
-            ):
-                acc[key] = acc.get(key, 0.0) + value
+            acc["rank"] = acc.get("rank", 0.0) + row["rank"]
+            for key, column in parts:
+                acc[column] = acc.get(column, 0.0) + row[key]
             s.decisions += result["decisions"][seat]
             think[label] += result["think_s"][seat]
         # OpenSkill: every seat is a one-player team; a spec seated twice gets the mean
@@ -406,11 +410,7 @@ def summarize(config: MatchConfig, results: list[dict[str, Any]]) -> list[AgentS
         s.mean_score, s.score_ci = mean_ci(scores[label])
         acc = sums[label]
         s.mean_rank = acc.get("rank", 0.0) / m
-        s.mean_rows = acc.get("rows", 0.0) / m
-        s.mean_souvenirs = acc.get("souvenirs", 0.0) / m
-        s.mean_hand = acc.get("hand", 0.0) / m
-        s.mean_start_card = acc.get("start_card", 0.0) / m
-        s.mean_tiles = acc.get("tiles", 0.0) / m
+        s.mean_parts = {column: acc.get(column, 0.0) / m for _, column in parts}
         r = ratings[label]
         s.rating_mu, s.rating_sigma, s.rating_ordinal = r.mu, r.sigma, r.ordinal()
         s.ms_per_decision = 1000.0 * think[label] / max(1, s.decisions)
@@ -454,7 +454,8 @@ class MatchResult:
         return {
             "format": "art-gallery-env/eval",
             "version": 1,
-            "env_version": ENV_VERSION,
+            "game": self.config.game,
+            "env_version": get_game(self.config.game).env_version,
             "config": {**asdict(self.config), "agents": list(self.config.agents)},
             "method": {
                 "win_share": "shared wins count 1/k; 95% Wilson score interval",
@@ -501,17 +502,26 @@ SUMMARY_COLUMNS = [
     "mean_score",
     "score_ci",
     "mean_rank",
-    "mean_rows",
-    "mean_souvenirs",
-    "mean_hand",
-    "mean_start_card",
-    "mean_tiles",
+    # then mean_<part> for each of the game's score parts
     "rating_mu",
     "rating_sigma",
     "rating_ordinal",
     "decisions",
     "ms_per_decision",
 ]
+
+
+def summary_columns(game: Game) -> list[str]:
+    """results.csv's columns: SUMMARY_COLUMNS with the game's score parts after mean_rank."""
+    at = SUMMARY_COLUMNS.index("mean_rank") + 1
+    parts = [f"mean_{column}" for _, column in game.score_parts]
+    return SUMMARY_COLUMNS[:at] + parts + SUMMARY_COLUMNS[at:]
+
+
+def summary_row(s: AgentSummary) -> dict[str, Any]:
+    row = asdict(s)
+    row.update({f"mean_{column}": value for column, value in row.pop("mean_parts").items()})
+    return row
 
 
 def result_paths(out_dir: str | Path, partial: bool = False) -> list[Path]:
@@ -526,51 +536,29 @@ def write_results(result: MatchResult, out_dir: str | Path) -> list[Path]:
     """results.json (config, summary, every game), results.csv (one row per agent) and
     games.csv (one row per seat-game), each written atomically."""
     paths = result_paths(out_dir, result.partial)
+    game = get_game(result.config.game)
     atomic_write_json(paths[0], result.to_json(), indent=1)
     summary = io.StringIO(newline="")
-    writer = csv.DictWriter(summary, fieldnames=SUMMARY_COLUMNS, extrasaction="ignore")
+    writer = csv.DictWriter(summary, fieldnames=summary_columns(game), extrasaction="ignore")
     writer.writeheader()
     for s in result.summaries:
-        writer.writerow({k: v for k, v in asdict(s).items() if k in SUMMARY_COLUMNS})
+        writer.writerow(summary_row(s))
     atomic_write_text(paths[1], summary.getvalue())
     labels = agent_labels(result.config.agents)
     k, n = len(result.config.agents), result.config.num_players
     games = io.StringIO(newline="")
     writer = csv.writer(games)
+    parts = game.score_parts
     writer.writerow(
-        [
-            "game",
-            "seed",
-            "seat",
-            "agent",
-            "total",
-            "rank",
-            "rows",
-            "souvenirs",
-            "hand",
-            "start_card",
-            "tiles",
-            "decisions",
-        ]
+        ["game", "seed", "seat", "agent", "total", "rank", *(c for _, c in parts), "decisions"]
     )
     for r in result.games:
         order = lineup(k, n, r["index"])
         for seat, b in enumerate(r["breakdown"]):
             writer.writerow(
-                [
-                    r["index"],
-                    r["seed"],
-                    seat,
-                    labels[order[seat]],
-                    b["total"],
-                    b["rank"],
-                    b["row_total"],
-                    b["souvenirs"],
-                    b["hand"],
-                    b["start_card"],
-                    b["tiles"],
-                    r["decisions"][seat],
-                ]
+                [r["index"], r["seed"], seat, labels[order[seat]], b["total"], b["rank"]]
+                + [b[key] for key, _ in parts]
+                + [r["decisions"][seat]]
             )
     atomic_write_text(paths[2], games.getvalue())
     return paths
@@ -584,6 +572,7 @@ def save_game_records(result: MatchResult, out_dir: str | Path) -> list[Path]:
     paths = []
     for r in result.games:
         record = make_record(
+            game=result.config.game,
             num_players=result.config.num_players,
             seed=r["seed"],
             zero_is_ten=result.config.zero_is_ten,
@@ -603,6 +592,7 @@ def format_table(result: MatchResult) -> Any:
 
     config = result.config
     n = config.num_players
+    game = get_game(config.game)
     table = Table(
         title=(
             (
@@ -610,23 +600,15 @@ def format_table(result: MatchResult) -> Any:
                 if result.partial
                 else f"{config.games} games"
             )
+            + (f" of {game.title}" if game.name != DEFAULT_GAME else "")
             + f", {n} players, seed {config.seed}"
             + (", zero_is_ten" if config.zero_is_ten else "")
         ),
     )
-    for name, justify in (
-        ("agent", "left"),
-        ("seats", "right"),
-        ("win share [95% CI]", "right"),
-        ("score", "right"),
-        ("rows", "right"),
-        ("souv.", "right"),
-        ("hand", "right"),
-        ("start", "right"),
-        ("rank", "right"),
-        ("rating", "right"),
-        ("ms/dec", "right"),
-    ):
+    columns = [("agent", "left"), ("seats", "right"), ("win share [95% CI]", "right")]
+    columns += [("score", "right"), *((column, "right") for _, column in game.score_parts)]
+    columns += [("rank", "right"), ("rating", "right"), ("ms/dec", "right")]
+    for name, justify in columns:
         table.add_column(name, justify=justify)
     for s in result.summaries:
         table.add_row(
@@ -634,10 +616,7 @@ def format_table(result: MatchResult) -> Any:
             str(s.seat_games),
             f"{100 * s.win_share:5.1f}% [{100 * s.win_ci_low:4.1f}, {100 * s.win_ci_high:4.1f}]",
             f"{s.mean_score:5.1f} ± {s.score_ci:3.1f}",
-            f"{s.mean_rows:.1f}",
-            f"{s.mean_souvenirs:.1f}",
-            f"{s.mean_hand:.1f}",
-            f"{s.mean_start_card:.2f}",
+            *(f"{value:.1f}" for value in s.mean_parts.values()),
             f"{s.mean_rank:.2f}",
             f"{s.rating_mu:.1f}±{s.rating_sigma:.1f} ({s.rating_ordinal:.1f})",
             f"{s.ms_per_decision:.2f}",
@@ -655,8 +634,8 @@ def print_table(result: MatchResult, file: Any = None) -> None:
     console.print(
         f"win share: shared wins count 1/k, 95% Wilson score interval; equal strength = "
         f"{100 / n:.1f}% per seat.\n"
-        "score: mean ± 95% CI (normal approximation); rows/souv./hand/start: mean points "
-        "(R7.1-R7.4); rank: mean R7.5 rank.\n"
+        "score: mean ± 95% CI (normal approximation), then the mean points of the score's "
+        "parts; rank: mean final rank.\n"
         "rating: OpenSkill Plackett-Luce mu±sigma (ordinal = mu - 3 sigma) from every game's "
         "ranking.\nUnit: seat-games (a spec seated twice in one game counts twice); "
         "ms/dec: mean time per decision."

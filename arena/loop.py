@@ -16,7 +16,6 @@ from typing import Any
 
 from art_gallery_env.agents.base import Agent
 from art_gallery_env.env.seat import SeatObserver
-from art_gallery_env.rules.actions import action_to_str
 from art_gallery_env.rules.scoring import winners
 from art_gallery_env.rules.state import GameState
 
@@ -87,7 +86,7 @@ def play(
             ) from err
         seconds = time.perf_counter() - start
         if not _allowed(action, inputs.action_mask):
-            legal = ", ".join(action_to_str(a) for a in state.legal_actions())
+            legal = ", ".join(observer.action_to_str(a) for a in state.legal_actions())
             raise AgentError(
                 f"{agent!r} in seat {seat} chose illegal action {action!r}; legal: {legal}",
                 seat,

@@ -14,16 +14,11 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-from art_gallery_env import ENV_VERSION, __version__
+from art_gallery_env import __version__
 from art_gallery_env.files import atomic_write_text
-from art_gallery_env.rules.actions import (
-    NUM_ACTIONS,
-    action_to_str,
-)
-from art_gallery_env.rules.board import MAX_PLAYERS, MIN_PLAYERS
-from art_gallery_env.rules.cards import CardSet, default_card_set
-from art_gallery_env.rules.game import IllegalActionError
-from art_gallery_env.rules.state import GameState, new_game
+from art_gallery_env.rules.cards import CardSet
+
+from .games import DEFAULT_GAME, Game, get_game
 
 RECORD_FORMAT = "art-gallery-env/record"
 RECORD_VERSION = 1
@@ -45,17 +40,23 @@ def make_record(
     card_set: CardSet | None = None,
     extra: dict[str, Any] | None = None,
     insight: list[dict[str, Any] | None] | None = None,
+    game: str = DEFAULT_GAME,
 ) -> dict[str, Any]:
     """A record dict (JSON-ready). ``breakdown`` is None for an unfinished game.
     ``insight`` (optional, one entry per action: the acting agent's ``explain()`` or
-    None) is what a checkpoint or search agent showed at each decision."""
-    cards = card_set or default_card_set()
+    None) is what a checkpoint or search agent showed at each decision. ``card_set`` is
+    Art Gallery's painting set when it is not the shipped one."""
+    rules = get_game(game)
+    name, fingerprint = (
+        (card_set.name, card_set.fingerprint) if card_set is not None else rules.default_data()
+    )
     record: dict[str, Any] = {
         "format": RECORD_FORMAT,
         "version": RECORD_VERSION,
-        "env_version": ENV_VERSION,
+        "game": rules.name,
+        "env_version": rules.env_version,
         "package_version": __version__,
-        "card_set": {"name": cards.name, "fingerprint": cards.fingerprint},
+        "card_set": {"name": name, "fingerprint": fingerprint},
         "setup": {"num_players": num_players, "seed": seed, "zero_is_ten": bool(zero_is_ten)},
         "agents": list(agents),
         "actions": [int(a) for a in actions],
@@ -106,19 +107,29 @@ def validate_record(data: Any, card_set: CardSet | None = None) -> dict[str, Any
     """Check the shape of a record (not yet that its actions are legal: see replay)."""
     if not isinstance(data, dict):
         raise RecordFormatError("record: expected a JSON object")
-    _validate_header(data, card_set or default_card_set())
-    n = _validate_setup(_field(data, "setup", dict))
+    game = record_game(data)
+    _validate_header(data, game, card_set)
+    n = _validate_setup(_field(data, "setup", dict), game)
     agents = _field(data, "agents", list)
     if len(agents) != n or not all(isinstance(a, str) for a in agents):
         raise RecordFormatError(f"agents: expected a list of {n} agent specs (strings)")
     actions = _field(data, "actions", list)
-    _validate_actions(actions)
+    _validate_actions(actions, game.num_actions)
     _validate_breakdown(data.get("breakdown"), n)
     _validate_insight(data.get("insight"), len(actions))
     return data
 
 
-def _validate_header(data: dict, cards: CardSet) -> None:
+def record_game(data: dict[str, Any]) -> Game:
+    """The game a record was played in (records before the second game name none)."""
+    name = data.get("game", DEFAULT_GAME)
+    try:
+        return get_game(name)
+    except (ValueError, TypeError) as err:
+        raise RecordFormatError(f"game: {err}") from None
+
+
+def _validate_header(data: dict, game: Game, card_set: CardSet | None) -> None:
     if _field(data, "format", str) != RECORD_FORMAT:
         raise RecordFormatError(f"format: expected {RECORD_FORMAT!r}, got {data['format']!r}")
     version = _field(data, "version", int)
@@ -128,19 +139,24 @@ def _validate_header(data: dict, cards: CardSet) -> None:
         )
     _field(data, "env_version", str)
     saved_cards = _field(data, "card_set", dict)
-    if saved_cards.get("fingerprint") != cards.fingerprint:
+    name, fingerprint = (
+        (card_set.name, card_set.fingerprint) if card_set is not None else game.default_data()
+    )
+    if saved_cards.get("fingerprint") != fingerprint:
         raise RecordFormatError(
             f"card_set: the game was played with card set {saved_cards.get('name')!r} "
             f"(fingerprint {saved_cards.get('fingerprint')!r}), not the loaded "
-            f"{cards.name!r} (fingerprint {cards.fingerprint!r})"
+            f"{name!r} (fingerprint {fingerprint!r})"
         )
 
 
-def _validate_setup(setup: dict) -> int:
+def _validate_setup(setup: dict, game: Game) -> int:
     """The setup's fields; returns the number of players."""
     n = _field(setup, "num_players", int, "setup.")
-    if not MIN_PLAYERS <= n <= MAX_PLAYERS:
-        raise RecordFormatError(f"setup.num_players: {n} is not in {MIN_PLAYERS}..{MAX_PLAYERS}")
+    if not game.min_players <= n <= game.max_players:
+        raise RecordFormatError(
+            f"setup.num_players: {n} is not in {game.min_players}..{game.max_players}"
+        )
     seed = setup.get("seed")
     if seed is None or isinstance(seed, bool) or not isinstance(seed, int):
         raise RecordFormatError(f"setup.seed: expected int, got {type(seed).__name__}")
@@ -148,12 +164,12 @@ def _validate_setup(setup: dict) -> int:
     return n
 
 
-def _validate_actions(actions: list) -> None:
+def _validate_actions(actions: list, num_actions: int) -> None:
     for i, action in enumerate(actions):
         if isinstance(action, bool) or not isinstance(action, int):
             raise RecordFormatError(f"actions[{i}]: {action!r} is not an int")
-        if not 0 <= action < NUM_ACTIONS:
-            raise RecordFormatError(f"actions[{i}]: {action} is not in 0..{NUM_ACTIONS - 1}")
+        if not 0 <= action < num_actions:
+            raise RecordFormatError(f"actions[{i}]: {action} is not in 0..{num_actions - 1}")
 
 
 def _validate_breakdown(breakdown: Any, n: int) -> None:
@@ -180,21 +196,24 @@ def _validate_insight(insight: Any, num_actions: int) -> None:
 
 
 # -- replaying ---------------------------------------------------------------------------
-def initial_state(record: dict[str, Any], card_set: CardSet | None = None) -> GameState:
+def initial_state(record: dict[str, Any], card_set: CardSet | None = None) -> Any:
+    """The record's game at its start (``card_set``: Art Gallery's, when not the shipped)."""
     setup = record["setup"]
-    return new_game(
+    game = record_game(record)
+    options = {"card_set": card_set} if card_set is not None else {}
+    return game.new_game(
         setup["num_players"],
         setup["seed"],
-        zero_is_ten=setup["zero_is_ten"],
-        card_set=card_set,
+        **{key: setup[key] for key in game.variants if key in setup},
+        **options,
     )
 
 
 def replay_record(
     record: dict[str, Any],
     card_set: CardSet | None = None,
-    on_step: Callable[[int, int, int, GameState], None] | None = None,
-) -> GameState:
+    on_step: Callable[[int, int, int, Any], None] | None = None,
+) -> Any:
     """Re-simulate a (validated) record and return the final state.
 
     ``on_step(index, player, action, state_after)`` is called after every action.
@@ -202,6 +221,7 @@ def replay_record(
     naming ``actions[i]``.
     """
     validate_record(record, card_set)
+    game = record_game(record)
     state = initial_state(record, card_set)
     for i, action in enumerate(record["actions"]):
         if state.is_over:
@@ -212,11 +232,11 @@ def replay_record(
         player = state.current_player
         try:
             state.apply(action)
-        except IllegalActionError:
-            legal = ", ".join(action_to_str(a) for a in state.legal_actions())
+        except ValueError:  # each engine's IllegalActionError; the state is unchanged
+            legal = ", ".join(game.action_to_str(a) for a in state.legal_actions())
             raise RecordFormatError(
-                f"actions[{i}]: {action} ({action_to_str(action)}) is not legal for player "
-                f"{player} in phase {state.phase_name}; legal: {legal}"
+                f"actions[{i}]: {action} ({game.action_to_str(action)}) is not legal for "
+                f"player {player} in phase {state.phase_name}; legal: {legal}"
             ) from None
         if on_step is not None:
             on_step(i, player, action, state)

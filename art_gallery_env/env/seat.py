@@ -11,7 +11,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..rules.actions import NUM_ACTIONS
+from ..rules.actions import NUM_ACTIONS, action_to_str
 from ..rules.cards import CardSet
 from ..rules.hidden import PlayerView
 from ..rules.state import GameState
@@ -30,6 +30,8 @@ class SeatInputs(NamedTuple):
 
 class SeatObserver:
     """Observations (through one cached :class:`ObservationEncoder`) and masks of a game."""
+
+    action_to_str = staticmethod(action_to_str)  # how this game's actions read
 
     def __init__(self, card_set: CardSet) -> None:
         self.encoder = ObservationEncoder(card_set)

@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 from art_gallery_env.agents.base import Agent
 from art_gallery_env.agents.random_agent import RandomAgent
-from art_gallery_env.agents.registry import parse_spec
+from art_gallery_env.agents.registry import checkpoint_spec, make_policy, parse_spec
 
 from .heuristic import GalleristHeuristicAgent, HeuristicParams
 
@@ -51,11 +51,17 @@ def agent_names() -> list[str]:
 
 
 def make_agent(spec: str, seed: int | None = None) -> Agent:
-    """Build a Gallerist agent from a spec such as ``heuristic:lookahead=0``."""
+    """Build a Gallerist agent from a spec such as ``heuristic:lookahead=0``, or the path
+    of a Gallerist policy checkpoint (as Art Gallery's registry takes its own)."""
+    checkpoint = checkpoint_spec(spec)
+    if checkpoint is not None:
+        path, options = checkpoint
+        return make_policy(seed=seed, game="gallerist", path=path, **options)
     name, options = parse_spec(spec)
     if name not in AGENTS:
         raise ValueError(
-            f"unknown Gallerist agent {name!r}; known agents: {', '.join(agent_names())}"
+            f"unknown Gallerist agent {name!r}; known agents: {', '.join(agent_names())}, "
+            f"or the path of a Gallerist policy checkpoint"
         )
     if "seed" in options:
         raise ValueError(

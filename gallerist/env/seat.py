@@ -11,7 +11,7 @@ import numpy as np
 
 from art_gallery_env.env.seat import SeatInputs
 
-from ..rules.actions import NUM_ACTIONS
+from ..rules.actions import NUM_ACTIONS, action_to_str
 from ..rules.hidden import PlayerView
 from ..rules.state import GameState
 from .observation import ObservationEncoder
@@ -20,6 +20,8 @@ from .observation import ObservationEncoder
 class GalleristSeatObserver:
     """Observations and masks of a Gallerist game (any component data: the encoder reads
     everything from the state)."""
+
+    action_to_str = staticmethod(action_to_str)  # how this game's actions read
 
     def __init__(self) -> None:
         self.encoder = ObservationEncoder()

@@ -97,14 +97,16 @@ def test_summary_statistics_are_consistent():
         assert s.seat_counts == [4, 4, 4, 4]
         assert 0 <= s.win_ci_low <= s.win_share <= s.win_ci_high <= 1
         assert s.score_ci > 0
-        parts = s.mean_rows + s.mean_souvenirs + s.mean_hand + s.mean_start_card
-        assert parts == pytest.approx(s.mean_score)
+        parts = s.mean_parts
+        assert parts["rows"] + parts["souvenirs"] + parts["hand"] + parts["start_card"] == (
+            pytest.approx(s.mean_score)
+        )
         assert 1 <= s.mean_rank <= 4
         assert s.rating_sigma > 0
         assert s.rating_ordinal == pytest.approx(s.rating_mu - 3 * s.rating_sigma)
         assert s.decisions > 0 and s.ms_per_decision >= 0
     # the start card goes to exactly one seat per game
-    assert sum(s.mean_start_card * s.seat_games for s in result.summaries) == 3 * 8
+    assert sum(s.mean_parts["start_card"] * s.seat_games for s in result.summaries) == 3 * 8
 
 
 def test_confidence_intervals():
