@@ -20,7 +20,7 @@ from art_gallery_env.files import atomic_write_bytes
 from art_gallery_env.processes import QuietWorker, spawning_quietly
 
 from .checkpoints import SB3_ZIP, prune_snapshots, snapshot_name
-from .config import TrainConfig
+from .config import ConfigError, TrainConfig
 from .interrupt import GracefulStop
 from .logs import CsvLog
 from .run_folder import RunStart, run_training, start_run
@@ -37,10 +37,37 @@ def _pool_factory(config: TrainConfig, snapshot_dir: str, seed: int) -> Opponent
     return OpponentPool(weights, snapshot_dir, config.pool.max_snapshots, seed=seed)
 
 
+def check_vector_available(config: TrainConfig) -> None:
+    """``vec_env: vector`` needs numba (the compiled engine); say so before any work."""
+    if config.vec_env != "vector":
+        return
+    try:
+        import art_gallery_env.vector  # noqa: F401 - imported for the check only
+    except ImportError:
+        raise ConfigError(
+            "vec_env: vector needs numba (the compiled engine): pip install "
+            "'art-gallery-env[fast]', or use vec_env: subproc or dummy"
+        ) from None
+
+
 def build_vec_env(config: TrainConfig, snapshot_dir: Path) -> Any:
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecMonitor
 
     factory = functools.partial(_pool_factory, config, str(snapshot_dir))
+    if config.vec_env == "vector":
+        check_vector_available(config)
+        from .vector_env import VectorSelfPlayEnv  # lazy: needs numba
+
+        vector = VectorSelfPlayEnv(
+            config.n_envs,
+            config.env.table_sizes,
+            factory(config.seed * 1000),
+            player_weights=config.env.table_weights,
+            zero_is_ten=config.env.zero_is_ten,
+            reward_mode=config.env.reward_mode,
+            seed=config.seed * 1000,
+        )
+        return VecMonitor(vector, info_keywords=("won",))
     fns = [
         make_selfplay_env_fn(
             config.env.num_players,
@@ -176,6 +203,7 @@ def train(
     replace the files of an earlier one in the same folder. A stop signal saves latest
     and raises :class:`TrainingInterrupted`.
     """
+    check_vector_available(config)
     start = start_run(config, resume, overwrite)  # checks only: nothing written yet
 
     def body(stop: GracefulStop) -> int:
