@@ -5,10 +5,12 @@ Rows (random legal play at 2, 4 and 6 players):
   python   the Python engine (legal_actions + apply), one process per core, summed
   engine   VectorGame alone: random_actions() + step() on B games
   obs      VectorGame with legal_mask() and observe() of the acting seat at every decision
-  train    learner steps per second, new VecEnv against today's trainer (phase B: the
-           rows are registered in TRAINING_ROWS; until then they print nan)
+  train    MaskablePPO learner steps per second, PPO updates included: the vector VecEnv
+           (vec_env: vector) over today's trainer (vec_env: subproc), measured side by
+           side by vector_training.py at 2 and 4 players (--skip-training: nan)
 
 Usage: python benchmarks/vector_throughput.py [--seconds 3] [--repeats 3] [--envs 2048]
+       [--train-steps 2048] [--vector-envs 64] [--skip-training] [--blas-as-is]
 
 The machine is shared and noisy: every measurement is repeated, the repeats interleave
 the rows, and medians are reported; compare ratios from one run. The last line is the
@@ -38,7 +40,9 @@ from art_gallery_env.vector.runner import default_threads
 TABLES = (2, 4, 6)
 
 TRAINING_ROWS: dict[int, Callable[[float], float]] = {}
-"""Phase B: players -> function(seconds) returning (new VecEnv steps/s) / (today's)."""
+"""players -> function(seconds) returning (vector VecEnv steps/s) / (today's trainer's);
+filled by vector_training.register."""
+TRAINING_TABLES = [2, 4]
 
 
 class Rate(NamedTuple):
@@ -122,7 +126,15 @@ def main() -> None:
     parser.add_argument(
         "--skip-compile-time", action="store_true", help="do not time a cold numba cache"
     )
+    parser.add_argument("--train-steps", type=int, default=2048, help="learner steps per train")
+    parser.add_argument("--vector-envs", type=int, default=64, help="games in the train VecEnv")
+    parser.add_argument("--skip-training", action="store_true", help="no train rows (nan)")
+    parser.add_argument("--blas-as-is", action="store_true", help="keep numpy's BLAS threads")
     args = parser.parse_args()
+    if not args.skip_training:
+        from vector_training import one_blas_thread  # this folder
+
+        one_blas_thread(args.blas_as_is)  # re-runs this script with one OpenBLAS thread
 
     if not args.skip_compile_time:
         cold, cached = first_call_seconds()
@@ -134,6 +146,13 @@ def main() -> None:
     for game in games.values():  # compile or load from the cache, then warm up
         vector_rate(game, 0.2, with_obs=True)
     print(f"kernels ready in {time.perf_counter() - start:.1f} s (compile or cache load)")
+    pairs = []
+    if not args.skip_training:
+        import vector_training  # this folder; needs the [train] extra
+
+        pairs = vector_training.register(
+            TRAINING_ROWS, TRAINING_TABLES, args.train_steps, args.vector_envs
+        )
 
     rows: dict[str, list[Rate]] = {}
     ctx = multiprocessing.get_context("spawn")
@@ -155,6 +174,8 @@ def main() -> None:
                         Rate(TRAINING_ROWS[n](args.seconds), float("nan"))
                     )
 
+    for pair in pairs:
+        pair.close()
     medians = {
         name: Rate(
             statistics.median(r.per_second for r in values),

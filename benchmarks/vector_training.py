@@ -11,12 +11,15 @@ Each measurement is ``model.learn`` over ``--train-steps`` learner steps after a
 rollout, PPO updates included; a callback splits the time into rollout and update.
 
 Usage: python benchmarks/vector_training.py [--players 2 4] [--train-steps 2048] [--repeats 2]
+       [--vector-envs 64] [--blas-as-is]
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -82,7 +85,10 @@ class Trainer:
 
 
 class Pair:
-    """Today's trainer and the vector env for one table size, measured alternately."""
+    """Today's trainer and the vector env for one table size, measured alternately.
+
+    The vector env runs twice: with ``--vector-envs`` games (the ratio) and with today's
+    exact config, its ``n_envs`` too (for reference)."""
 
     def __init__(self, players: int, vector_envs: int, subproc_envs: int = 2) -> None:
         from art_gallery_env.training.checkpoints import snapshot_name
@@ -94,34 +100,48 @@ class Pair:
         self.vector = Trainer(players, "vector", vector_envs, pool)
         path = pool / snapshot_name(0)
         SB3State(self.vector.model).export_weights(path, {"name": path.stem})
-        self.today = Trainer(players, "subproc", subproc_envs, pool)
-        # the vector env with today's exact config (its n_envs too), for reference
-        self.same = Trainer(players, "vector", subproc_envs, pool)
-        self.history: list[tuple[Timing, Timing]] = []
+        self.rows = {
+            "today": Trainer(players, "subproc", subproc_envs, pool),
+            f"vector {vector_envs} envs": self.vector,
+            # the vector env with today's exact config (its n_envs too), for reference
+            f"vector {subproc_envs} envs": Trainer(players, "vector", subproc_envs, pool),
+        }
+        self.history: list[dict[str, Timing]] = []
 
     def ratio(self, steps: int) -> float:
-        today = self.today.learn(steps)
-        vector = self.vector.learn(steps)
-        same = self.same.learn(steps)
-        self.history.append((today, vector))
-        envs = self.vector.env.num_envs, self.today.env.num_envs
-        base = today.steps_per_second
-        print(
-            f"  train {self.players}p: today ({envs[1]} envs) {base:,.0f} steps/s, rollout "
-            f"{today.rollout_fraction:.0%} of the time | vector ({envs[0]} envs) "
-            f"{vector.steps_per_second:,.0f} steps/s, rollout {vector.rollout_fraction:.0%}: "
-            f"{vector.steps_per_second / base:.2f}x | vector ({envs[1]} envs) "
-            f"{same.steps_per_second:,.0f} steps/s, rollout {same.rollout_fraction:.0%}: "
-            f"{same.steps_per_second / base:.2f}x",
-            flush=True,
+        timings = {name: trainer.learn(steps) for name, trainer in self.rows.items()}
+        self.history.append(timings)
+        base = max(
+            timings["today"].steps_per_second, timings["today 1 BLAS thread"].steps_per_second
         )
-        return vector.steps_per_second / today.steps_per_second
+        parts = [
+            f"{name} {t.steps_per_second:,.0f}/s (rollout {t.rollout_fraction:.0%}, "
+            f"{t.steps_per_second / base:.2f}x)"
+            for name, t in timings.items()
+        ]
+        print(f"  train {self.players}p steps/s: " + "; ".join(parts), flush=True)
+        return self.vector_rate(timings) / base
+
+    def vector_rate(self, timings: dict[str, Timing]) -> float:
+        return timings[f"vector {self.vector.env.num_envs} envs"].steps_per_second
 
     def close(self) -> None:
-        self.today.close()
-        self.vector.close()
-        self.same.close()
+        for trainer in self.rows.values():
+            trainer.close()
         self._folder.cleanup()
+
+
+def one_blas_thread(as_is: bool) -> None:
+    """Re-run this process with ``OPENBLAS_NUM_THREADS=1`` (unless ``as_is``).
+
+    numpy's OpenBLAS starts a thread per core for a matrix product; today's workers (a
+    snapshot opponent's forward pass) and the main process then fight over the cores, and
+    on the shared 2-core machine today's trainer ran 3-7x slower than with one BLAS thread
+    (docs/vector.md). The limit must be set before numpy loads, and the subprocess workers
+    inherit it; measured with it, the ratio credits the vector env with none of that."""
+    if not as_is and os.environ.get("OPENBLAS_NUM_THREADS") != "1":
+        env = {**os.environ, "OPENBLAS_NUM_THREADS": "1"}
+        os.execve(sys.executable, [sys.executable, *sys.argv], env)
 
 
 def register(rows: dict[int, Any], players: list[int], steps: int, vector_envs: int) -> list[Pair]:
@@ -139,14 +159,16 @@ def main() -> None:
     parser.add_argument("--train-steps", type=int, default=2048)
     parser.add_argument("--repeats", type=int, default=2)
     parser.add_argument("--vector-envs", type=int, default=64)
+    parser.add_argument("--blas-as-is", action="store_true", help="keep numpy's BLAS threads")
     args = parser.parse_args()
+    one_blas_thread(args.blas_as_is)
     pairs = [Pair(n, args.vector_envs) for n in args.players]
     try:
         for _ in range(args.repeats):
             for pair in pairs:
                 pair.ratio(args.train_steps)
         for pair in pairs:
-            ratios = [v.steps_per_second / t.steps_per_second for t, v in pair.history]
+            ratios = [pair.vector_rate(t) / t["today"].steps_per_second for t in pair.history]
             print(f"train{pair.players}p={statistics.median(ratios):.2f}x")
     finally:
         for pair in pairs:
