@@ -117,6 +117,30 @@ def first_call_seconds() -> tuple[float, float]:
     return runs[0], runs[1]
 
 
+def measure(args: argparse.Namespace, games: dict[int, VectorGame], threads: int) -> dict:
+    """Every row ``args.repeats`` times, the rows interleaved."""
+    rows: dict[str, list[Rate]] = {}
+    ctx = multiprocessing.get_context("spawn")
+    with ctx.Pool(threads) as pool:
+        pool.map(python_engine_worker, [(2, 0.1)] * threads)  # start the workers
+        for _ in range(args.repeats):
+            for n in TABLES:
+                rows.setdefault(f"python {n}p", []).append(
+                    python_rate(pool, threads, n, args.seconds)
+                )
+                rows.setdefault(f"engine {n}p", []).append(
+                    vector_rate(games[n], args.seconds, with_obs=False)
+                )
+                rows.setdefault(f"obs {n}p", []).append(
+                    vector_rate(games[n], args.seconds, with_obs=True)
+                )
+                if n in TRAINING_ROWS:
+                    rows.setdefault(f"train {n}p (x today)", []).append(
+                        Rate(TRAINING_ROWS[n](args.seconds), float("nan"))
+                    )
+    return rows
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=3.0, help="per measurement")
@@ -154,28 +178,11 @@ def main() -> None:
             TRAINING_ROWS, TRAINING_TABLES, args.train_steps, args.vector_envs
         )
 
-    rows: dict[str, list[Rate]] = {}
-    ctx = multiprocessing.get_context("spawn")
-    with ctx.Pool(threads) as pool:
-        pool.map(python_engine_worker, [(2, 0.1)] * threads)  # start the workers
-        for _ in range(args.repeats):
-            for n in TABLES:
-                rows.setdefault(f"python {n}p", []).append(
-                    python_rate(pool, threads, n, args.seconds)
-                )
-                rows.setdefault(f"engine {n}p", []).append(
-                    vector_rate(games[n], args.seconds, with_obs=False)
-                )
-                rows.setdefault(f"obs {n}p", []).append(
-                    vector_rate(games[n], args.seconds, with_obs=True)
-                )
-                if n in TRAINING_ROWS:
-                    rows.setdefault(f"train {n}p (x today)", []).append(
-                        Rate(TRAINING_ROWS[n](args.seconds), float("nan"))
-                    )
-
-    for pair in pairs:
-        pair.close()
+    try:
+        rows = measure(args, games, threads)
+    finally:
+        for pair in pairs:
+            pair.close()
     medians = {
         name: Rate(
             statistics.median(r.per_second for r in values),

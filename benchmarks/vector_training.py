@@ -111,9 +111,7 @@ class Pair:
     def ratio(self, steps: int) -> float:
         timings = {name: trainer.learn(steps) for name, trainer in self.rows.items()}
         self.history.append(timings)
-        base = max(
-            timings["today"].steps_per_second, timings["today 1 BLAS thread"].steps_per_second
-        )
+        base = timings["today"].steps_per_second
         parts = [
             f"{name} {t.steps_per_second:,.0f}/s (rollout {t.rollout_fraction:.0%}, "
             f"{t.steps_per_second / base:.2f}x)"
