@@ -11,7 +11,7 @@ Each measurement is ``model.learn`` over ``--train-steps`` learner steps after a
 rollout, PPO updates included; a callback splits the time into rollout and update.
 
 Usage: python benchmarks/vector_training.py [--players 2 4] [--train-steps 2048] [--repeats 2]
-       [--vector-envs 64] [--blas-as-is]
+       [--vector-envs 64] [--blas-as-is] [--env-only SECONDS]
 """
 
 from __future__ import annotations
@@ -91,15 +91,11 @@ class Pair:
     exact config, its ``n_envs`` too (for reference)."""
 
     def __init__(self, players: int, vector_envs: int, subproc_envs: int = 2) -> None:
-        from art_gallery_env.training.checkpoints import snapshot_name
-        from art_gallery_env.training.sb3_trainer import SB3State
-
         self._folder = tempfile.TemporaryDirectory()
         pool = Path(self._folder.name)
         self.players = players
         self.vector = Trainer(players, "vector", vector_envs, pool)
-        path = pool / snapshot_name(0)
-        SB3State(self.vector.model).export_weights(path, {"name": path.stem})
+        self.write_snapshot(pool, players, self.vector.model)
         self.rows = {
             "today": Trainer(players, "subproc", subproc_envs, pool),
             f"vector {vector_envs} envs": self.vector,
@@ -107,6 +103,17 @@ class Pair:
             f"vector {subproc_envs} envs": Trainer(players, "vector", subproc_envs, pool),
         }
         self.history: list[dict[str, Timing]] = []
+
+    @staticmethod
+    def write_snapshot(pool: Path, players: int, model: Any = None) -> None:
+        """The pool's one snapshot: ``model``'s actor (a new model's if None)."""
+        from art_gallery_env.training.checkpoints import snapshot_name
+        from art_gallery_env.training.sb3_trainer import SB3State
+
+        if model is None:
+            model = Trainer(players, "vector", 8, pool).model
+        path = pool / snapshot_name(0)
+        SB3State(model).export_weights(path, {"name": path.stem})
 
     def ratio(self, steps: int) -> float:
         timings = {name: trainer.learn(steps) for name, trainer in self.rows.items()}
@@ -127,6 +134,45 @@ class Pair:
         for trainer in self.rows.values():
             trainer.close()
         self._folder.cleanup()
+
+
+def env_rate(env: Any, seconds: float) -> float:
+    """Learner steps per second of a VecEnv alone, a random legal learner action each."""
+    import numpy as np
+
+    rng = np.random.default_rng(0)
+    env.reset()
+    steps, start = 0, time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        masks = np.stack(env.env_method("action_masks"))
+        env.step(np.argmax(masks * rng.random(masks.shape), axis=1))
+        steps += env.num_envs
+    return steps / (time.perf_counter() - start)
+
+
+def env_only(players: list[int], vector_envs: int, seconds: float) -> None:
+    """Each opponent kind alone, the envs without PPO: the vector env (one process)
+    against SelfPlayEnv in one process (DummyVecEnv of 1: no worker IPC)."""
+    import torch
+    from stable_baselines3.common.vec_env import DummyVecEnv
+
+    from art_gallery_env.training.selfplay import OpponentPool, SelfPlayEnv
+    from art_gallery_env.training.vector_env import VectorSelfPlayEnv
+
+    torch.set_num_threads(1)  # as the trainer (torch_threads: 1)
+    with tempfile.TemporaryDirectory() as folder:
+        Pair.write_snapshot(Path(folder), players[0])
+        print(f"{'env only, learner steps/s':<28} {'vector':>9} {'SelfPlayEnv':>12} {'ratio':>6}")
+        for n in players:
+            for kind in ("random", "self_play", "heuristic"):
+                vector = VectorSelfPlayEnv(
+                    vector_envs, n, OpponentPool({kind: 1.0}, folder, seed=0), seed=0
+                )
+                pool = OpponentPool({kind: 1.0}, folder, seed=0)
+                single = DummyVecEnv([lambda pool=pool, n=n: SelfPlayEnv(n, pool, seed=0)])
+                v, p = env_rate(vector, seconds), env_rate(single, seconds)
+                print(f"{n}p {kind:<25} {v:>9,.0f} {p:>12,.0f} {v / p:>6.1f}", flush=True)
+                vector.close()
 
 
 def one_blas_thread(as_is: bool) -> None:
@@ -158,8 +204,12 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=2)
     parser.add_argument("--vector-envs", type=int, default=64)
     parser.add_argument("--blas-as-is", action="store_true", help="keep numpy's BLAS threads")
+    parser.add_argument("--env-only", type=float, metavar="SECONDS", help="envs without PPO")
     args = parser.parse_args()
     one_blas_thread(args.blas_as_is)
+    if args.env_only:
+        env_only(args.players, args.vector_envs, args.env_only)
+        return
     pairs = [Pair(n, args.vector_envs) for n in args.players]
     try:
         for _ in range(args.repeats):
