@@ -76,6 +76,7 @@ def test_duplicate_specs_are_reported_apart():
     assert agent_labels(["random", "random", "heuristic"]) == ["random", "random#2", "heuristic"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players,agents", [(2, ("random", "random")), (4, ("random", "random"))])
 def test_reproducible_and_independent_of_workers(players, agents):
     one = _match_json(MatchConfig(players, agents, games=8, seed=11, workers=1))
@@ -196,6 +197,7 @@ def test_help_lists_the_commands(capsys):
         assert command in out
 
 
+@pytest.mark.slow
 @pytest.mark.skipif("heuristic" not in agent_names(), reason="heuristic agent not registered")
 def test_heuristic_against_random_is_reproducible():
     config = MatchConfig(3, ("heuristic", "random"), games=3, seed=0, workers=1)
@@ -225,6 +227,7 @@ def test_in_process_evaluation_leaves_the_callers_thread_count_alone(tmp_path):
         torch.set_num_threads(before)
 
 
+@pytest.mark.slow
 def test_evaluation_workers_use_one_thread_each():
     """The worker initializer sets one thread, in the worker (checked in a subprocess)."""
     pytest.importorskip("torch")
