@@ -167,8 +167,12 @@ def test_match_config_validation():
 @pytest.mark.parametrize(
     "argv,expected",
     [
-        (["--players", "7", "--agents", "random"], ["--players", "2, 3, 4, 5, 6"]),
-        (["--players", "1", "--agents", "random"], ["2, 3, 4, 5, 6"]),
+        (["--players", "7", "--agents", "random"], ["players", "2..6", "Art Gallery"]),
+        (["--players", "1", "--agents", "random"], ["2..6", "got 1"]),
+        (["--game", "gallerist", "--players", "5", "--agents", "random"], ["1..4", "Gallerist"]),
+        (["--game", "chess", "--agents", "random"], ["--game", "art_gallery", "gallerist"]),
+        (["--game", "gallerist", "--agents", "bidder"], ["bidder", "known agents", "heuristic"]),
+        (["--game", "gallerist", "--zero-is-ten", "--agents", "random"], ["no zero_is_ten"]),
         (["--agents", "random", "--games", "0"], ["--games", ">= 1"]),
         (["--agents", "random", "--games", "x"], ["--games", "whole number"]),
         (["--agents", "random", "--workers", "0"], ["--workers"]),
