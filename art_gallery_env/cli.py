@@ -365,7 +365,7 @@ def build_parser() -> argparse.ArgumentParser:
         type=int,
         default=2,
         metavar="N",
-        help="seats at the table: Art Gallery 2..6, the Gallerist 1..4 (default 2)",
+        help="seats at the table: Art Gallery 2..6, the Gallerist 2..4 (default 2)",
     )
     ev.add_argument(
         "--agents",
