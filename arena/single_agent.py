@@ -1,5 +1,6 @@
-"""Art Gallery as a single-agent Gymnasium env: one learner seat, the other seats played
-inside ``step`` by agents.
+"""Art Gallery (or, with ``game="gallerist"``, the Gallerist: any game of :mod:`.games`) as
+a single-agent Gymnasium env: one learner seat, the other seats played inside ``step`` by
+agents.
 
 This is the env behind ``gymnasium.make("art_gallery_env/ArtGallery-v0", ...)`` (see
 :mod:`art_gallery_env.gym_envs`) and the trainers' self-play env

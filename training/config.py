@@ -89,11 +89,12 @@ class EnvConfig(_Strict):
 
         game = get_game(self.game)
         sizes = self.num_players if isinstance(self.num_players, list) else [self.num_players]
+        low = max(2, game.min_players)  # the reward modes rank the learner against others
         for n in sizes:
-            if not game.min_players <= n <= game.max_players:
+            if not low <= n <= game.max_players:
                 raise ValueError(
-                    f"num_players: {game.title} is played by {game.min_players}.."
-                    f"{game.max_players} players, got {n}"
+                    f"num_players: {game.title} trains at {low}..{game.max_players} players, "
+                    f"got {n}"
                 )
         if self.zero_is_ten and "zero_is_ten" not in game.variants:
             raise ValueError(f"zero_is_ten: {game.title} has no such variant")

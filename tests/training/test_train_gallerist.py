@@ -79,7 +79,7 @@ def test_resume_keeps_training_the_gallerist(run_dir: Path, tmp_path: Path) -> N
             {"env": {"game": "chess"}},
             ["env.game", "unknown game", "art_gallery, gallerist"],
         ),
-        ({"env": {"game": "gallerist", "num_players": 5}}, ["The Gallerist", "1..4", "got 5"]),
+        ({"env": {"game": "gallerist", "num_players": 5}}, ["Gallerist trains at 2..4", "got 5"]),
         ({"env": {"game": "gallerist", "zero_is_ten": True}}, ["zero_is_ten", "no such variant"]),
         (
             {"env": {"game": "gallerist"}, "eval": {"opponents": ["ismcts"]}},
