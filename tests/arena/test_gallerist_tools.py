@@ -201,3 +201,20 @@ def test_single_agent_env_plays_the_gallerist() -> None:
     # Art Gallery's registry still builds Art Gallery's agents for the default game
     opponent = SingleAgentEnv(2, "ismcts").opponent_source.agents[0]
     assert type(opponent) is type(art_gallery_agent("ismcts"))
+
+
+def test_committed_gallerist_policy_plays_legal_games() -> None:
+    """checkpoints/gallerist_2p (configs/gallerist_quick.yaml) is a Gallerist policy that
+    the shared loop plays; Art Gallery's registry refuses it."""
+    from art_gallery_env.arena.loop import play_game
+
+    path = REPO / "checkpoints" / "gallerist_2p.safetensors"
+    meta = json.loads(path.with_suffix(".json").read_text())
+    assert meta["game"] == "gallerist" and meta["config"]["env"]["game"] == "gallerist"
+    game = get_game("gallerist")
+    state = game.setup(2, 21)
+    agents = [gallerist_agent(str(path), 0), gallerist_agent("random", 1)]
+    result = play_game(state, agents, game.make_observer(state))
+    assert state.is_over and len(result.actions) > 50
+    with pytest.raises(CheckpointError, match="not 'art_gallery'"):
+        art_gallery_agent(str(path))
