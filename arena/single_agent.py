@@ -133,6 +133,12 @@ class SingleAgentEnv(gym.Env):
             self.num_players = check_num_players(num_players)
         else:
             self.num_players = self.game.check_players(num_players)
+            if self.num_players < 2:  # the reward modes rank the learner against others
+                raise ValueError(
+                    f"a single-agent {self.game.title} env needs 2..{self.game.max_players} "
+                    f"players (the learner and opponents); the solo game has its own env "
+                    f"(the Gallerist: GalleristSoloEnv)"
+                )
         self.game.check_reward_mode(reward_mode)
         _check_choice("illegal_action", illegal_action, ILLEGAL_ACTION_MODES)
         if render_mode is not None:

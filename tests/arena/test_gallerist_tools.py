@@ -194,6 +194,8 @@ def test_single_agent_env_plays_the_gallerist() -> None:
         SingleAgentEnv(2, game="gallerist", reward_mode="level")
     with pytest.raises(ValueError, match="1..4 players, got 5"):
         SingleAgentEnv(5, game="gallerist")
+    with pytest.raises(ValueError, match="needs 2..4 players .* GalleristSoloEnv"):
+        SingleAgentEnv(1, game="gallerist")
     with pytest.raises(ValueError, match="no zero_is_ten"):
         SingleAgentEnv(2, game="gallerist", zero_is_ten=True)
     with pytest.raises(ValueError, match="unknown Gallerist agent 'ismcts'"):
