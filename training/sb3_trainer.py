@@ -34,7 +34,9 @@ def _pool_factory(config: TrainConfig, snapshot_dir: str, seed: int) -> Opponent
         "heuristic": config.pool.heuristic,
         "random": config.pool.random,
     }
-    return OpponentPool(weights, snapshot_dir, config.pool.max_snapshots, seed=seed)
+    return OpponentPool(
+        weights, snapshot_dir, config.pool.max_snapshots, seed=seed, game=config.env.game
+    )
 
 
 def build_vec_env(config: TrainConfig, snapshot_dir: Path) -> Any:
@@ -49,6 +51,7 @@ def build_vec_env(config: TrainConfig, snapshot_dir: Path) -> Any:
             i,
             zero_is_ten=config.env.zero_is_ten,
             reward_mode=config.env.reward_mode,
+            game=config.env.game,
         )
         for i in range(config.n_envs)
     ]
@@ -143,7 +146,8 @@ def make_callbacks(
             if self.num_timesteps >= self.next_snapshot:
                 self.next_snapshot += config.pool.snapshot_every_steps
                 path = snapshot_dir / snapshot_name(self.num_timesteps)
-                SB3State(self.model).export_weights(path, {"name": path.stem})
+                meta = {"name": path.stem, "game": config.env.game}
+                SB3State(self.model).export_weights(path, meta)
                 prune_snapshots(snapshot_dir, keep)
             if self.num_timesteps >= self.next_eval:
                 self.next_eval += config.eval.every_steps

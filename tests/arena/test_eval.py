@@ -168,8 +168,13 @@ def test_match_config_validation():
 @pytest.mark.parametrize(
     "argv,expected",
     [
-        (["--players", "7", "--agents", "random"], ["--players", "2, 3, 4, 5, 6"]),
-        (["--players", "1", "--agents", "random"], ["2, 3, 4, 5, 6"]),
+        (["--players", "7", "--agents", "random"], ["players", "2..6", "Art Gallery"]),
+        (["--players", "1", "--agents", "random"], ["2..6", "got 1"]),
+        (["--game", "gallerist", "--players", "5", "--agents", "random"], ["2..4", "Gallerist"]),
+        (["--game", "gallerist", "--players", "1", "--agents", "random"], ["solo game", "2..4"]),
+        (["--game", "chess", "--agents", "random"], ["--game", "art_gallery", "gallerist"]),
+        (["--game", "gallerist", "--agents", "bidder"], ["bidder", "known agents", "heuristic"]),
+        (["--game", "gallerist", "--zero-is-ten", "--agents", "random"], ["no zero_is_ten"]),
         (["--agents", "random", "--games", "0"], ["--games", ">= 1"]),
         (["--agents", "random", "--games", "x"], ["--games", "whole number"]),
         (["--agents", "random", "--workers", "0"], ["--workers"]),
