@@ -214,15 +214,20 @@ def make_agent(spec: str, seed: int | None = None) -> Agent:
     return _REGISTRY[name](seed=seed, **options)
 
 
-def agent_spec_problem(spec: str) -> str | None:
+def agent_spec_problem(
+    spec: str,
+    make: Callable[[str, int | None], Agent] | None = None,
+    names: Callable[[], list[str]] | None = None,
+) -> str | None:
     """None if ``spec`` builds an agent, else what is wrong with it, naming the choices.
     The tools check every spec this way before the first game (a checkpoint path is
-    loaded once, so a missing or broken file is found too)."""
+    loaded once, so a missing or broken file is found too). ``make``/``names``: another
+    game's registry (default Art Gallery's)."""
     try:
-        make_agent(spec, seed=0)
+        (make or make_agent)(spec, 0)
     except Exception as err:  # noqa: BLE001 - any construction failure is a bad spec
         message = str(err)
         if "known agents" not in message and "valid options" not in message:
-            message += f" (known agents: {', '.join(agent_names())})"
+            message += f" (known agents: {', '.join((names or agent_names)())})"
         return message
     return None

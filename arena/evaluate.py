@@ -83,9 +83,15 @@ class MatchConfig:
         except ValueError as err:
             raise MatchError(str(err)) from None
         n = self.num_players
-        lo, hi = game.min_players, game.max_players
+        lo, hi = max(2, game.min_players), game.max_players  # a match ranks 2+ seats
         if isinstance(n, bool) or not isinstance(n, int) or not lo <= n <= hi:
-            raise MatchError(f"players must be in {lo}..{hi} for {game.title}, got {n!r}")
+            solo = (
+                " (the solo game has no one to rank against: scripts/gallerist_measure.py "
+                "measures its goal levels)"
+                if n == 1 and game.min_players == 1
+                else ""
+            )
+            raise MatchError(f"players must be in {lo}..{hi} for {game.title}, got {n!r}{solo}")
         if not self.agents:
             raise MatchError("give at least one agent spec")
         if len(self.agents) > n:

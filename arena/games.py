@@ -37,6 +37,7 @@ class Game:
     make_observer: Callable[[Any], Any]  # state -> a SeatObserver for its component data
     action_to_str: Callable[[int], str]
     str_to_action: Callable[[str], int]
+    check_action_id: Callable[[object], int]  # a plain int action id, else ValueError
     render_text: Callable[[Any, int | None], str]
     render_breakdown: Callable[[list[dict[str, Any]]], str]
     describe_events: Callable[..., list[str]]  # (state, start, viewer, names) -> lines
@@ -49,6 +50,20 @@ class Game:
     # how an action reads to a seat that did not take it, where the action itself is
     # hidden (Art Gallery's face-down bids); None: it reads as action_to_str says
     hidden_action_name: Callable[[int], str | None] = lambda action: None
+    # what a legal choice does, in words, for the seat about to choose (terminal play)
+    describe_choice: Callable[[Any, int, int], str] = lambda state, seat, action: ""
+    # end-of-game rewards of a finished game's breakdown, one per seat, for each mode a
+    # trainer may ask for (what the game's AEC env gives as its final rewards)
+    reward_modes: tuple[str, ...] = ("win", "score_margin")
+    final_rewards: Callable[[list[dict[str, Any]], str], list[float]] | None = None
+
+    def check_reward_mode(self, reward_mode: object) -> str:
+        if reward_mode not in self.reward_modes:
+            raise ValueError(
+                f"reward_mode for {self.title} must be one of {list(self.reward_modes)}, "
+                f"got {reward_mode!r}"
+            )
+        return reward_mode  # type: ignore[return-value]
 
     def check_players(self, num_players: object) -> int:
         if (
@@ -77,8 +92,8 @@ class Game:
 
 def _art_gallery() -> Game:
     from art_gallery_env.agents.registry import agent_names, make_agent
-    from art_gallery_env.env.aec import ENV_VERSION
-    from art_gallery_env.env.narration import describe_events
+    from art_gallery_env.env.aec import ENV_VERSION, REWARD_MODES, final_rewards
+    from art_gallery_env.env.narration import describe_choice, describe_events
     from art_gallery_env.env.observation import OBSERVATION_SIZE
     from art_gallery_env.env.render import render_breakdown, render_text
     from art_gallery_env.env.seat import SeatObserver
@@ -86,6 +101,7 @@ def _art_gallery() -> Game:
         NUM_ACTIONS,
         action_kind,
         action_to_str,
+        check_action_id,
         str_to_action,
     )
     from art_gallery_env.rules.board import MAX_PLAYERS, MIN_PLAYERS
@@ -106,6 +122,7 @@ def _art_gallery() -> Game:
         make_observer=lambda state: SeatObserver(state.cards),
         action_to_str=action_to_str,
         str_to_action=str_to_action,
+        check_action_id=check_action_id,
         render_text=render_text,
         render_breakdown=render_breakdown,
         describe_events=describe_events,
@@ -114,6 +131,9 @@ def _art_gallery() -> Game:
         data_fingerprint=lambda state: (state.cards.name, state.cards.fingerprint),
         default_data=lambda: (default_card_set().name, default_card_set().fingerprint),
         hidden_action_name=lambda action: "bid ?" if action_kind(action) == "bid" else None,
+        describe_choice=describe_choice,
+        reward_modes=tuple(REWARD_MODES),
+        final_rewards=final_rewards,
         score_parts=(
             ("row_total", "rows"),
             ("souvenirs", "souvenirs"),
@@ -127,11 +147,17 @@ def _art_gallery() -> Game:
 def _gallerist() -> Game:
     from art_gallery_env.gallerist import ENV_VERSION
     from art_gallery_env.gallerist.agents import agent_names, make_agent
+    from art_gallery_env.gallerist.env.aec import MULTI_REWARD_MODES, gallerist_rewards
     from art_gallery_env.gallerist.env.narration import describe_events
     from art_gallery_env.gallerist.env.observation_fields import OBSERVATION_SIZE
     from art_gallery_env.gallerist.env.render import render_breakdown, render_text
     from art_gallery_env.gallerist.env.seat import GalleristSeatObserver
-    from art_gallery_env.gallerist.rules.actions import NUM_ACTIONS, action_to_str, str_to_action
+    from art_gallery_env.gallerist.rules.actions import (
+        NUM_ACTIONS,
+        action_to_str,
+        check_action_id,
+        str_to_action,
+    )
     from art_gallery_env.gallerist.rules.data import default_game_data
     from art_gallery_env.gallerist.rules.state import GameState, new_game
 
@@ -149,12 +175,15 @@ def _gallerist() -> Game:
         make_observer=lambda state: GalleristSeatObserver(),
         action_to_str=action_to_str,
         str_to_action=str_to_action,
+        check_action_id=check_action_id,
         render_text=render_text,
         render_breakdown=render_breakdown,
         describe_events=describe_events,
         make_agent=make_agent,
         agent_names=agent_names,
         data_fingerprint=lambda state: ("gallerist", state.data.fingerprint),
+        reward_modes=MULTI_REWARD_MODES,
+        final_rewards=gallerist_rewards,
         default_data=lambda: ("gallerist", default_game_data().fingerprint),
         score_parts=(
             ("money", "money"),

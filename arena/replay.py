@@ -1,22 +1,22 @@
 """``art-gallery replay``: print a recorded game decision by decision, as one seat or a
-spectator saw it, and check that the replay reaches the stored scores."""
+spectator saw it, and check that the replay reaches the stored scores.
+
+The printer serves every game of :mod:`.games`: the record names its game, and the
+narration, the board, the score table and which actions another seat may not read come
+from that game's functions."""
 
 from __future__ import annotations
 
 import sys
-from typing import TextIO
+from typing import Any, TextIO
 
-from art_gallery_env.env.narration import describe_event, describe_events
-from art_gallery_env.env.render import render_breakdown, render_text
-from art_gallery_env.rules.actions import action_to_str
-from art_gallery_env.rules.hidden import visible_events
-from art_gallery_env.rules.state import GameState
-
+from .games import Game
 from .records import (
     RecordFormatError,
     final_totals,
     initial_state,
     load_record,
+    record_game,
     replay_record,
 )
 
@@ -37,6 +37,7 @@ class _ReplayPrinter:
         out: TextIO,
         stdin: TextIO,
     ) -> None:
+        self.game: Game = record_game(record)
         self.viewer = viewer
         self.step = step
         self.out = out
@@ -49,39 +50,34 @@ class _ReplayPrinter:
     def emit(self, text: str = "") -> None:
         print(text, file=self.out)
 
-    def start(self, path: str, record: dict, state: GameState) -> None:
-        setup = record["setup"]
+    def start(self, path: str, record: dict, state: Any) -> None:
+        setup, game = record["setup"], self.game
+        variants = "".join(f", {key}={setup[key]}" for key in game.variants if key in setup)
         self.emit(
-            f"Record {path}: {setup['num_players']} players, seed {setup['seed']}, "
-            f"zero_is_ten={setup['zero_is_ten']}, {len(record['actions'])} decisions"
+            f"Record {path}: {game.title}, {setup['num_players']} players, seed "
+            f"{setup['seed']}{variants}, {len(record['actions'])} decisions"
         )
         self.emit("Seats: " + ", ".join(self.names))
-        for line in describe_events(state, 0, self.viewer, self.names):
+        for line in game.describe_events(state, 0, self.viewer, self.names):
             self.emit("  " + line)
-        self.emit(render_text(state, self.viewer))
+        self.emit(game.render_text(state, self.viewer))
         self.shown = len(state.events)
         self.current_round = state.round
 
-    def on_step(self, i: int, player: int, action: int, after: GameState) -> None:
-        viewer, names = self.viewer, self.names
-        events = (after.events if viewer is None else visible_events(after, viewer))[self.shown :]
+    def on_step(self, i: int, player: int, action: int, after: Any) -> None:
+        game, viewer = self.game, self.viewer
+        lines = game.describe_events(after, self.shown, viewer, self.names)
         self.shown = len(after.events)
-        # The first new event is the decision itself (move, bid, shop or pick).
-        own_kind, own_data = events[0]
-        name = action_to_str(action)
-        if own_kind == "bid" and own_data.get("value") is None:
-            name = "bid ?"
-        own = describe_event(own_kind, own_data, after.cards, names)
-        self.emit(f"[{i + 1}] round {self.current_round}, {name}: {own}")
-        round_ended = False
-        for kind, data in events[1:]:
-            line = describe_event(kind, data, after.cards, names)
-            if line is not None:
-                self.emit("  " + line)
-            round_ended = round_ended or kind in ("round_start", "game_over")
+        name = game.action_to_str(action)
+        if viewer is not None and viewer != player:
+            name = game.hidden_action_name(action) or name  # e.g. a face-down bid
+        self.emit(f"[{i + 1}] round {self.current_round}, {self.names[player]}: {name}")
+        for line in lines:
+            self.emit("  " + line)
+        round_ended = after.round != self.current_round or after.is_over
         self.current_round = after.round
         if self.step or round_ended:
-            self.emit(render_text(after, viewer))
+            self.emit(game.render_text(after, viewer))
         if self.step:
             self.wait()
 
@@ -91,12 +87,12 @@ class _ReplayPrinter:
             if self.stdin.readline().strip().lower() in ("q", "quit"):
                 raise _StopReplay
 
-    def finish(self, record: dict, final: GameState) -> int:
+    def finish(self, record: dict, final: Any) -> int:
         """The final breakdown and the comparison with the stored scores (exit status)."""
         breakdown = final.score_breakdown()
         if not final.is_over:
             self.emit("The record ends before the game is over; scores so far:")
-        self.emit(render_breakdown(breakdown))
+        self.emit(self.game.render_breakdown(breakdown))
         stored = final_totals(record.get("breakdown"))
         replayed = final_totals(breakdown)
         if stored is None:
@@ -116,12 +112,22 @@ def run_replay(
     viewer: int | None = None,
     out: TextIO | None = None,
     stdin: TextIO | None = None,
+    game: str | None = None,
 ) -> int:
-    """Print a recorded game; returns 0 when the replayed scores match the stored ones."""
+    """Print a recorded game; returns 0 when the replayed scores match the stored ones.
+    The record names its game; ``game``, when given, must be that one."""
     try:
         record = load_record(path)
     except RecordFormatError as err:
         print(f"error: {err}", file=sys.stderr)
+        return 2
+    played = record_game(record)
+    if game is not None and game != played.name:
+        print(
+            f"error: {path}: a record of {played.title} (game {played.name!r}), not of "
+            f"--game {game}; leave --game out to replay it as its own game",
+            file=sys.stderr,
+        )
         return 2
     n = record["setup"]["num_players"]
     if viewer is not None and not 0 <= viewer < n:

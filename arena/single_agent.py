@@ -1,5 +1,6 @@
-"""Art Gallery as a single-agent Gymnasium env: one learner seat, the other seats played
-inside ``step`` by agents.
+"""Art Gallery (or, with ``game="gallerist"``, the Gallerist: any game of :mod:`.games`) as
+a single-agent Gymnasium env: one learner seat, the other seats played inside ``step`` by
+agents.
 
 This is the env behind ``gymnasium.make("art_gallery_env/ArtGallery-v0", ...)`` (see
 :mod:`art_gallery_env.gym_envs`) and the trainers' self-play env
@@ -22,22 +23,14 @@ import gymnasium as gym
 import numpy as np
 
 from art_gallery_env.agents.base import Agent
-from art_gallery_env.agents.registry import make_agent
 from art_gallery_env.env.aec import (
     ILLEGAL_ACTION_MODES,
     ILLEGAL_ACTION_REWARD,
     RENDER_FPS,
-    REWARD_MODES,
-    final_rewards,
 )
-from art_gallery_env.env.observation import OBSERVATION_SIZE
-from art_gallery_env.env.render import render_breakdown, render_text
-from art_gallery_env.env.seat import SeatObserver
-from art_gallery_env.rules.actions import NUM_ACTIONS, check_action_id
 from art_gallery_env.rules.board import check_num_players
-from art_gallery_env.rules.cards import default_card_set
-from art_gallery_env.rules.state import GameState, new_game
 
+from .games import DEFAULT_GAME, get_game
 from .loop import play
 
 
@@ -52,10 +45,13 @@ class FixedOpponents:
     """The same agents every episode: ``agents[k]`` sits ``k + 1`` seats after the learner
     (so ``agents[0]`` always moves right after it, whichever seat the learner has)."""
 
-    def __init__(self, specs: Sequence[str | Agent], seed: int | None = None) -> None:
+    def __init__(
+        self, specs: Sequence[str | Agent], seed: int | None = None, game: str = DEFAULT_GAME
+    ) -> None:
         base = 0 if seed is None else seed
+        make_agent = get_game(game).make_agent
         self.agents = [
-            spec if isinstance(spec, Agent) else make_agent(spec, seed=base + k)
+            spec if isinstance(spec, Agent) else make_agent(spec, base + k)
             for k, spec in enumerate(specs)
         ]
 
@@ -71,9 +67,11 @@ class FixedOpponents:
 OpponentsArg = OpponentSource | str | Agent | Sequence[str | Agent] | None
 
 
-def opponent_source(opponents: OpponentsArg, num_players: int, seed: int | None) -> OpponentSource:
+def opponent_source(
+    opponents: OpponentsArg, num_players: int, seed: int | None, game: str = DEFAULT_GAME
+) -> OpponentSource:
     """``None`` (random everywhere), one spec or agent for every seat, one per seat, or a
-    source with ``sample(count)`` (e.g. the trainers' opponent pool)."""
+    source with ``sample(count)`` (e.g. the trainers' opponent pool); specs are ``game``'s."""
     count = num_players - 1
     if opponents is None:
         opponents = "random"
@@ -94,7 +92,7 @@ def opponent_source(opponents: OpponentsArg, num_players: int, seed: int | None)
             f"{num_players} players need {count} opponents (one per seat besides the "
             f"learner's), got {len(opponents)}: {list(opponents)!r}"
         )
-    return FixedOpponents(opponents, seed)
+    return FixedOpponents(opponents, seed, game)
 
 
 def _check_choice(name: str, value: object, choices: tuple[str, ...]) -> None:
@@ -103,7 +101,8 @@ def _check_choice(name: str, value: object, choices: tuple[str, ...]) -> None:
 
 
 class SingleAgentEnv(gym.Env):
-    """One learner seat of Art Gallery; opponents move inside ``step``.
+    """One learner seat of Art Gallery (or another game of :mod:`.games`: ``game=``);
+    opponents move inside ``step``.
 
     ``illegal_action="raise"`` (the trainers' default: their policies are masked) raises
     the engine's :class:`~art_gallery_env.rules.game.IllegalActionError`, naming the legal
@@ -126,10 +125,21 @@ class SingleAgentEnv(gym.Env):
         learner_seat: int | None = None,
         illegal_action: str = "raise",
         render_mode: str | None = None,
+        game: str = DEFAULT_GAME,
     ) -> None:
         super().__init__()
-        self.num_players = check_num_players(num_players)
-        _check_choice("reward_mode", reward_mode, REWARD_MODES)
+        self.game = get_game(game)
+        if self.game.name == DEFAULT_GAME:
+            self.num_players = check_num_players(num_players)
+        else:
+            self.num_players = self.game.check_players(num_players)
+            if self.num_players < 2:  # the reward modes rank the learner against others
+                raise ValueError(
+                    f"a single-agent {self.game.title} env needs 2..{self.game.max_players} "
+                    f"players (the learner and opponents); the solo game has its own env "
+                    f"(the Gallerist: GalleristSoloEnv)"
+                )
+        self.game.check_reward_mode(reward_mode)
         _check_choice("illegal_action", illegal_action, ILLEGAL_ACTION_MODES)
         if render_mode is not None:
             _check_choice("render_mode", render_mode, tuple(self.metadata["render_modes"]))
@@ -144,21 +154,25 @@ class SingleAgentEnv(gym.Env):
             )
         if not isinstance(zero_is_ten, bool):
             raise ValueError(f"zero_is_ten must be True or False, got {zero_is_ten!r}")
-        self.opponent_source = opponent_source(opponents, num_players, seed)
+        self.variants = {"zero_is_ten": True} if zero_is_ten else {}
+        if zero_is_ten and "zero_is_ten" not in self.game.variants:
+            raise ValueError(f"{self.game.title} has no zero_is_ten variant")
+        self.opponent_source = opponent_source(opponents, num_players, seed, self.game.name)
         self.zero_is_ten = zero_is_ten
         self.reward_mode = reward_mode
         self.illegal_action = illegal_action
         self.render_mode = render_mode
         self.fixed_learner_seat = None if learner_seat is None else int(learner_seat)
-        self.observation_space = gym.spaces.Box(0.0, np.inf, (OBSERVATION_SIZE,), np.float32)
-        self.action_space = gym.spaces.Discrete(NUM_ACTIONS)
-        self._seats = SeatObserver(default_card_set())
+        size, num_actions = self.game.observation_size, self.game.num_actions
+        self.observation_space = gym.spaces.Box(0.0, np.inf, (size,), np.float32)
+        self.action_space = gym.spaces.Discrete(num_actions)
+        self._seats: Any = None  # the game's seat observer, made with the first game
         self._seed_rng = random.Random(seed)
         self._episode = 0
-        self.state: GameState | None = None
+        self.state: Any = None
         self.learner = 0
         self.opponents: dict[int, Agent] = {}
-        self._mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+        self._mask = np.zeros(num_actions, dtype=np.int8)
         self._ended = True  # no episode yet
 
     def reset(
@@ -182,7 +196,9 @@ class SingleAgentEnv(gym.Env):
         self.opponents = dict(zip(seats, self.opponent_source.sample(len(seats))))
         for k, agent in enumerate(self.opponents.values()):
             agent.reset(game_seed + k)
-        self.state = new_game(n, game_seed, zero_is_ten=self.zero_is_ten)
+        self.state = self.game.setup(n, game_seed, **self.variants)
+        if self._seats is None:
+            self._seats = self.game.make_observer(self.state)
         self._seats.reset()
         self._ended = False
         self._play_opponents()
@@ -192,10 +208,10 @@ class SingleAgentEnv(gym.Env):
     def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         if self._ended:
             raise RuntimeError("the episode is over (or never started): call reset() before step()")
-        action = check_action_id(action)
+        action = self.game.check_action_id(action)
         if not self._mask[action] and self.illegal_action == "terminate":
             self._ended = True
-            self._mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+            self._mask = np.zeros(self.game.num_actions, dtype=np.int8)
             info = {
                 "learner_seat": self.learner,
                 "illegal_action": action,
@@ -210,7 +226,7 @@ class SingleAgentEnv(gym.Env):
             return obs, 0.0, False, False, {"action_mask": self._mask.copy()}
         self._ended = True
         breakdown = self.state.score_breakdown()
-        reward = final_rewards(breakdown, self.reward_mode)[self.learner]
+        reward = self.game.final_rewards(breakdown, self.reward_mode)[self.learner]
         info = {
             "learner_seat": self.learner,
             "score": breakdown[self.learner],
@@ -232,9 +248,9 @@ class SingleAgentEnv(gym.Env):
         if self.state is None:
             return ""
         viewer = None if self.state.is_over else self.learner
-        text = render_text(self.state, viewer)
+        text = self.game.render_text(self.state, viewer)
         if self.state.is_over:
-            text += "\n" + render_breakdown(self.state.score_breakdown())
+            text += "\n" + self.game.render_breakdown(self.state.score_breakdown())
         return text
 
     def _observe(self) -> np.ndarray:

@@ -1,11 +1,14 @@
 """``art-gallery play``: a human against registry agents in the terminal.
 
-The human sees the board as their seat may see it (R8), what the others did since their
-last decision, and the legal choices numbered with their names. A choice is given by
-number or by name (``bid 3``, ``move 5 acw``, ``shop 1+5``, ``pick 7``); anything else is
-answered with the reason and the choices again. ``save PATH`` saves the game at any prompt
-(the engine's JSON plus the seat, the opponents and the actions so far), ``--resume PATH``
-continues it. Output uses rich but stays plain text when stdout is not a terminal.
+The human sees the board as their seat may see it (R8, G18), what the others did since
+their last decision, and the legal choices numbered with their names. A choice is given by
+number or by name (Art Gallery: ``bid 3``, ``move 5 acw``; the Gallerist: ``colony buy``,
+``ticket vip``); anything else is answered with the reason and the choices again.
+``save PATH`` saves the game at any prompt (the engine's JSON plus the game, the seat, the
+opponents and the actions so far), ``--resume PATH`` continues it. Every game of
+:mod:`.games` is played the same way: board, narration, action names and agents come from
+its :class:`~.games.Game`. Output uses rich but stays plain text when stdout is not a
+terminal.
 """
 
 from __future__ import annotations
@@ -20,24 +23,10 @@ from typing import Any, TextIO
 import numpy as np
 
 from art_gallery_env.agents.base import Agent, legal_from_mask
-from art_gallery_env.env.narration import area_name, describe_events
-from art_gallery_env.env.render import render_breakdown, render_text
-from art_gallery_env.env.seat import SeatObserver
 from art_gallery_env.files import atomic_write_text
-from art_gallery_env.rules.actions import (
-    PILE_MARKS,
-    SHOP_BASE,
-    SHOP_CHOICE_PILES,
-    action_kind,
-    action_to_str,
-    str_to_action,
-)
-from art_gallery_env.rules.board import MAX_PLAYERS, MIN_PLAYERS
-from art_gallery_env.rules.hidden import PlayerView
-from art_gallery_env.rules.serialize import StateFormatError
-from art_gallery_env.rules.state import GameState, new_game
 
 from .evaluate import derive_seed
+from .games import DEFAULT_GAME, Game, get_game
 from .loop import Decision, play
 from .records import make_record, save_record
 
@@ -45,8 +34,8 @@ SAVE_FORMAT = "art-gallery-env/play-save"
 SAVE_VERSION = 1
 HUMAN = "human"
 COMMANDS_HELP = (
-    "Type the number or the name of a choice (e.g. '3', 'bid 4', 'move 5 acw', 'shop 1+5',\n"
-    "'pick 7'). Commands: 'board' shows the board again, 'log' the whole game so far,\n"
+    "Type the number or the name of a choice as listed (e.g. '3' or '{example}').\n"
+    "Commands: 'board' shows the board again, 'log' the whole game so far,\n"
     "'save PATH' saves the game (continue with --resume PATH), 'help', 'quit'."
 )
 
@@ -57,19 +46,25 @@ class PlaySetupError(ValueError):
 
 @dataclass
 class PlayGame:
-    """A game in progress: the engine state plus who sits where."""
+    """A game in progress: the engine state plus who sits where, and which game it is."""
 
-    state: GameState
+    state: Any
     seat: int
     agents: list[str]  # per seat; HUMAN for the human's seat
     seed: int
     zero_is_ten: bool
     actions: list[int] | None = field(default_factory=list)  # None: history unknown
+    game: str = DEFAULT_GAME  # arena.games
+
+    @property
+    def rules(self) -> Game:
+        return get_game(self.game)
 
     def to_save(self) -> dict[str, Any]:
         return {
             "format": SAVE_FORMAT,
             "version": SAVE_VERSION,
+            "game": self.game,
             "seat": self.seat,
             "agents": self.agents,
             "seed": self.seed,
@@ -94,19 +89,40 @@ def parse_opponents(text: str, num_players: int, seat: int) -> list[str]:
 
 
 def new_play_game(
-    num_players: int, seat: int, opponents: str, seed: int | None, zero_is_ten: bool
+    num_players: int,
+    seat: int,
+    opponents: str,
+    seed: int | None,
+    zero_is_ten: bool,
+    game: str = DEFAULT_GAME,
 ) -> PlayGame:
-    if not MIN_PLAYERS <= num_players <= MAX_PLAYERS:
+    try:
+        rules = get_game(game)
+    except ValueError as err:
+        raise PlaySetupError(f"--game: {err}") from None
+    if not rules.min_players <= num_players <= rules.max_players:
         raise PlaySetupError(
-            f"--players must be in {MIN_PLAYERS}..{MAX_PLAYERS}, got {num_players}"
+            f"--players: {rules.title} is played by {rules.min_players}..{rules.max_players} "
+            f"players, got {num_players}"
+        )
+    if num_players < 2:
+        raise PlaySetupError(
+            f"--players: terminal play needs at least 2 players (you and an opponent), got "
+            f"{num_players}"
         )
     if not 0 <= seat < num_players:
         raise PlaySetupError(f"--seat must be in 0..{num_players - 1}, got {seat}")
+    if zero_is_ten and "zero_is_ten" not in rules.variants:
+        raise PlaySetupError(f"--zero-is-ten: {rules.title} has no such variant")
     agents = parse_opponents(opponents, num_players, seat)
     if seed is None:
         seed = random.SystemRandom().randrange(2**31)
-    state = new_game(num_players, seed, zero_is_ten=zero_is_ten)
-    return PlayGame(state, seat, agents, seed, zero_is_ten, [])
+    state = rules.setup(num_players, seed, **_variants(zero_is_ten))
+    return PlayGame(state, seat, agents, seed, zero_is_ten, [], rules.name)
+
+
+def _variants(zero_is_ten: bool) -> dict[str, bool]:
+    return {"zero_is_ten": True} if zero_is_ten else {}
 
 
 def load_play_game(path: str | Path) -> PlayGame:
@@ -122,9 +138,13 @@ def load_play_game(path: str | Path) -> PlayGame:
         raise PlaySetupError(f"{path}: format: expected {SAVE_FORMAT!r}, got {got!r}")
     if data.get("version") != SAVE_VERSION:
         raise PlaySetupError(f"{path}: version: {data.get('version')!r} is not {SAVE_VERSION}")
+    try:  # saves from before the second game name none: Art Gallery
+        rules = get_game(data.get("game", DEFAULT_GAME))
+    except (ValueError, TypeError) as err:
+        raise PlaySetupError(f"{path}: game: {err}") from None
     try:
-        state = GameState.from_dict(data.get("state"))
-    except StateFormatError as err:
+        state = rules.state_from_dict(data.get("state"))
+    except ValueError as err:  # each engine's StateFormatError
         raise PlaySetupError(f"{path}: state.{err}") from None
     n = state.num_players
     seat = data.get("seat")
@@ -145,16 +165,16 @@ def load_play_game(path: str | Path) -> PlayGame:
         raise PlaySetupError(f"{path}: seed: expected an int, got {seed!r}")
     zero_is_ten = bool(data.get("zero_is_ten", False))
     actions = data.get("actions")
-    if actions is not None and not _actions_reach(state, seed, zero_is_ten, actions):
+    if actions is not None and not _actions_reach(rules, state, seed, zero_is_ten, actions):
         actions = None  # the history does not lead to this state: no record can be written
-    return PlayGame(state, seat, agents, seed, zero_is_ten, actions)
+    return PlayGame(state, seat, agents, seed, zero_is_ten, actions, rules.name)
 
 
-def _actions_reach(state: GameState, seed: int, zero_is_ten: bool, actions: Any) -> bool:
+def _actions_reach(rules: Game, state: Any, seed: int, zero_is_ten: bool, actions: Any) -> bool:
     if not isinstance(actions, list):
         return False
     try:
-        replay = new_game(state.num_players, seed, zero_is_ten=zero_is_ten, card_set=state.cards)
+        replay = rules.setup(state.num_players, seed, **_variants(zero_is_ten))
         for action in actions:
             replay.apply(int(action))
     except (ValueError, TypeError):
@@ -181,6 +201,8 @@ class PlaySession:
         from rich.console import Console
 
         self.game = game
+        self.rules = game.rules
+        self.help = COMMANDS_HELP.format(example=self.rules.action_to_str(0))
         self.stdin = stdin
         self.stdout = stdout
         self.save_path = save_path
@@ -210,52 +232,31 @@ class PlaySession:
     def say(self, text: str = "", style: str | None = None) -> None:
         self.console.print(text, style=style)
 
-    def show_board(self, world: GameState) -> None:
+    def show_board(self, world: Any) -> None:
         """The board as the human's seat sees it (``world`` is a determinization of the
         seat's information set, or the finished game, which everyone may see)."""
         viewer = None if world.is_over else self.game.seat
         self.console.rule(f"round {world.round}")
-        self.say(render_text(world, viewer))
+        self.say(self.rules.render_text(world, viewer))
 
-    def narrate(self, world: GameState) -> None:
+    def narrate(self, world: Any) -> None:
         viewer = None if world.is_over else self.game.seat
-        lines = describe_events(world, self.shown, viewer, self.names)
+        lines = self.rules.describe_events(world, self.shown, viewer, self.names)
         self.shown = len(world.events)
         if lines:
             self.say("What happened:", style="bold")
             for line in lines:
                 self.say("  " + line)
 
-    def choice_lines(self, legal: list[int], state: GameState) -> list[str]:
+    def choice_lines(self, legal: list[int], state: Any) -> list[str]:
+        rules, seat = self.rules, self.game.seat
         lines = []
         for i, action in enumerate(legal, 1):
-            lines.append(f"{i:>3}) {action_to_str(action):<14} {self._detail(state, action)}")
+            detail = rules.describe_choice(state, seat, action)
+            lines.append(f"{i:>3}) {rules.action_to_str(action):<14} {detail}".rstrip())
         return lines
 
-    def _detail(self, state: GameState, action: int) -> str:
-        kind = action_kind(action)
-        seat = self.game.seat
-        if kind == "move":
-            after = state.clone()
-            after.apply(action)
-            area = after.position[seat]
-            free = 6 - len(state.bids[area])
-            if area == 0:
-                return f"-> the Shop ({free} marker spaces free)"
-            painting = state.gallery_painting[area]
-            what = f"#{painting} {state.cards.painting(painting).title}" if painting else "empty"
-            return f"-> Gallery {area}: {what} ({free} free)"
-        if kind == "bid":
-            return f"face down at {area_name(state.position[seat])}"
-        if kind == "shop":
-            tiles = [
-                f"#{state.tile_piles[p][-1]} (pile {PILE_MARKS[p]})"
-                for p in SHOP_CHOICE_PILES[action - SHOP_BASE]
-            ]
-            return "take " + ", ".join(tiles) if tiles else ""
-        return "into your hand"
-
-    def show_choices(self, legal: list[int], world: GameState) -> None:
+    def show_choices(self, legal: list[int], world: Any) -> None:
         self.say(f"Your decision ({world.phase_name}) - legal choices:", style="bold")
         for line in self.choice_lines(legal, world):
             self.say(line)
@@ -287,7 +288,7 @@ class PlaySession:
             return
         self.say(f"Game saved to {path}; continue with: art-gallery play --resume {path}")
 
-    def decide(self, view: PlayerView, legal: list[int]) -> int:
+    def decide(self, view: Any, legal: list[int]) -> int:
         """The human's decision: what happened, the board and the choices as the seat may
         see them (R8), then a prompt until a legal choice."""
         world = view.determinize(self.rng)
@@ -295,7 +296,7 @@ class PlaySession:
         self.show_board(world)
         return self.ask(legal, world)
 
-    def ask(self, legal: list[int], world: GameState) -> int:
+    def ask(self, legal: list[int], world: Any) -> int:
         """Prompt until a legal choice; commands are handled here."""
         self.show_choices(legal, world)
         while True:
@@ -308,27 +309,32 @@ class PlaySession:
                 self.say("Quitting.")
                 raise _Quit(0)
             if command in ("help", "?", "h"):
-                self.say(COMMANDS_HELP)
+                self.say(self.help)
                 continue
             if command == "board":
                 self.show_board(world)
                 self.show_choices(legal, world)
                 continue
             if command == "log":
-                for line in describe_events(world, 0, self.game.seat, self.names):
+                for line in self.rules.describe_events(world, 0, self.game.seat, self.names):
                     self.say("  " + line)
                 continue
             if command == "save":
                 self.save(rest.strip() or None)
                 continue
-            action, reason = self.parse_choice(text, legal)
+            action, reason = self.parse_choice(text, legal, self.rules)
             if action is not None:
                 return action
             self.say(f"Not accepted: {reason}", style="red")
             self.show_choices(legal, world)
 
     @staticmethod
-    def parse_choice(text: str, legal: list[int]) -> tuple[int | None, str]:
+    def parse_choice(
+        text: str, legal: list[int], rules: Game | None = None
+    ) -> tuple[int | None, str]:
+        """The legal action ``text`` names (its number in the list or its name), or None
+        and why not (the caller shows the legal choices again)."""
+        rules = rules or get_game(DEFAULT_GAME)
         if not text:
             return None, "empty input; type a number or a choice name"
         if text.isdigit() or (text.startswith("-") and text[1:].isdigit()):
@@ -337,11 +343,11 @@ class PlaySession:
                 return legal[k - 1], ""
             return None, f"{k} is not a choice number (1..{len(legal)})"
         try:
-            action = str_to_action(text)
+            action = rules.str_to_action(text)
         except ValueError as err:
             return None, str(err)
         if action not in legal:
-            return None, f"{action_to_str(action)!r} is not legal now"
+            return None, f"{rules.action_to_str(action)!r} is not legal now"
         return action, ""
 
     # the game loop
@@ -359,34 +365,32 @@ class PlaySession:
             return 130
 
     def _run(self) -> int:
-        from art_gallery_env.agents.registry import make_agent
-
-        game = self.game
+        game, rules = self.game, self.rules
         n = game.state.num_players
         agents: dict[int, Agent] = {game.seat: TerminalHuman(self)}
         for p, spec in enumerate(game.agents):
             if p != game.seat:
-                agents[p] = make_agent(spec, seed=derive_seed("play", game.seed, p))
+                agents[p] = rules.make_agent(spec, derive_seed("play", game.seed, p))
                 agents[p].reset(derive_seed("play", game.seed, p, len(game.actions or [])))
         self.say(
-            f"Art Gallery, {n} players, seed {game.seed}"
+            f"{rules.title}, {n} players, seed {game.seed}"
             + (" (zero_is_ten)" if game.zero_is_ten else "")
             + ". You are player "
             + f"{game.seat}. Seats: "
             + ", ".join(self.names)
         )
-        self.say(COMMANDS_HELP)
+        self.say(self.help)
 
         def remember(decision: Decision) -> None:
             if game.actions is not None:
                 game.actions.append(decision.action)
 
-        play(game.state, agents, SeatObserver(game.state.cards), on_decision=remember)
+        play(game.state, agents, rules.make_observer(game.state), on_decision=remember)
         self.narrate(game.state)
         self.show_board(game.state)
         breakdown = game.state.score_breakdown()
         self.say("Final score:", style="bold")
-        self.say(render_breakdown(breakdown))
+        self.say(rules.render_breakdown(breakdown))
         mine = breakdown[game.seat]
         winners = [b["player"] for b in breakdown if b["rank"] == 1]
         if mine["rank"] == 1:
@@ -405,7 +409,7 @@ class PlaySession:
                     agents=game.agents,
                     actions=game.actions,
                     breakdown=breakdown,
-                    card_set=game.state.cards,
+                    game=game.game,
                 )
                 save_record(record, self.record_path)
                 self.say(f"Record written to {self.record_path} (art-gallery replay FILE)")
@@ -421,9 +425,7 @@ class TerminalHuman(Agent):
     def __init__(self, session: PlaySession) -> None:
         self.session = session
 
-    def act(
-        self, observation: np.ndarray, action_mask: np.ndarray, view: PlayerView | None = None
-    ) -> int:
+    def act(self, observation: np.ndarray, action_mask: np.ndarray, view: Any = None) -> int:
         if view is None:
             raise ValueError("a human player needs the PlayerView of its seat")
         return self.session.decide(view, legal_from_mask(action_mask).tolist())
@@ -441,10 +443,17 @@ def run_play(
     record: str | None = None,
     stdin: TextIO | None = None,
     stdout: TextIO | None = None,
+    game_name: str | None = None,
 ) -> int:
-    """Set up (or resume) a game and play it; raises PlaySetupError for bad options."""
+    """Set up (or resume) a game and play it; raises PlaySetupError for bad options.
+    ``game_name``: which game (default Art Gallery); a resumed game is the saved one's."""
     if resume:
         game = load_play_game(resume)
+        if game_name is not None and game_name != game.game:
+            raise PlaySetupError(
+                f"--resume {resume}: a saved game of {game.rules.title} (game "
+                f"{game.game!r}), not of --game {game_name}; leave --game out to resume it"
+            )
         if opponents is not None:
             game.agents = parse_opponents(opponents, game.state.num_players, game.seat)
     else:
@@ -454,13 +463,12 @@ def run_play(
             "random" if opponents is None else opponents,
             seed,
             zero_is_ten,
+            game_name or DEFAULT_GAME,
         )
-    from art_gallery_env.agents.registry import make_agent
-
     for p, spec in enumerate(game.agents):  # fail early, before the first prompt
         if p != game.seat:
             try:
-                make_agent(spec, seed=0)
+                game.rules.make_agent(spec, 0)
             except Exception as err:  # noqa: BLE001 - any construction problem is a bad option
                 raise PlaySetupError(f"--opponents: {spec!r}: {err}") from None
     session = PlaySession(

@@ -55,12 +55,16 @@ def _viewer(text: str) -> int | None:
     return value
 
 
-def _check_agent_specs(parser: argparse.ArgumentParser, option: str, specs: list[str]) -> None:
+def _check_agent_specs(
+    parser: argparse.ArgumentParser, option: str, specs: list[str], game: str
+) -> None:
     """Build each agent once so that a bad name or option is reported before any game."""
     from art_gallery_env.agents.registry import agent_spec_problem
+    from art_gallery_env.arena.games import get_game
 
+    rules = get_game(game)
     for spec in specs:
-        problem = agent_spec_problem(spec)
+        problem = agent_spec_problem(spec, rules.make_agent, rules.agent_names)
         if problem is not None:
             parser.error(f"{option}: bad agent spec {spec!r}: {problem}")
 
@@ -85,12 +89,13 @@ def _eval(args: argparse.Namespace) -> int:
             zero_is_ten=args.zero_is_ten,
             workers=args.workers,
             insight=args.insight,
+            game=args.game,
         )
     except MatchError as err:
         parser.error(str(err))
     if args.insight and not args.save_games:
         parser.error("--insight is stored in the game records: give --save-games DIR too")
-    _check_agent_specs(parser, "--agents", list(args.agents))
+    _check_agent_specs(parser, "--agents", list(args.agents), args.game)
     for option, folder in (("--out", args.out), ("--save-games", args.save_games)):
         problem = folder and writable_dir_problem(folder)
         if problem:  # found now, not after every game has been played
@@ -149,6 +154,7 @@ def _play(args: argparse.Namespace) -> int:
             resume=args.resume,
             save=args.save,
             record=args.record,
+            game_name=args.game,
         )
     except PlaySetupError as err:
         parser.error(str(err))
@@ -158,7 +164,7 @@ def _play(args: argparse.Namespace) -> int:
 def _replay(args: argparse.Namespace) -> int:
     from art_gallery_env.arena.replay import run_replay
 
-    return run_replay(args.file, step=args.step, viewer=args.viewer)
+    return run_replay(args.file, step=args.step, viewer=args.viewer, game=args.game)
 
 
 def _missing_train_extra(err: ImportError) -> int:
@@ -295,6 +301,25 @@ def _export(args: argparse.Namespace) -> int:
     return 0
 
 
+def _add_game_option(
+    command: argparse.ArgumentParser, *, resumed: bool = False, recorded: bool = False
+) -> None:
+    from art_gallery_env.arena.games import game_names
+
+    if recorded:
+        help_text = "the game the record must be of (default: the record's own game)"
+    else:
+        help_text = "which game (default art_gallery)"
+        if resumed:
+            help_text += "; --resume plays the saved game's"
+    command.add_argument(
+        "--game",
+        choices=game_names(),
+        default=None if recorded or resumed else "art_gallery",
+        help=help_text,
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="art-gallery",
@@ -304,6 +329,8 @@ def build_parser() -> argparse.ArgumentParser:
             "  art-gallery eval --players 4 --agents random heuristic ismcts --games 400\n"
             "  art-gallery play --players 3 --opponents heuristic,ismcts\n"
             "  art-gallery replay games/game_0000.json --viewer all\n"
+            "  art-gallery eval --game gallerist --agents heuristic random --games 400\n"
+            "  art-gallery play --game gallerist --opponents heuristic\n"
             "  art-gallery serve --records games/\n"
             "Run 'art-gallery COMMAND --help' for a command's options."
         ),
@@ -325,19 +352,20 @@ def build_parser() -> argparse.ArgumentParser:
         description=(
             "Play seeded, seat-rotated games between registry agents in parallel processes "
             "and print per agent: win share with a 95% Wilson interval (shared wins count "
-            "1/k), mean score with a 95% interval, the mean score breakdown (rows, "
-            "souvenirs, hand, start card), an OpenSkill Plackett-Luce rating and the mean "
-            "decision time. Fewer agents than seats are cycled to fill the table. Results "
-            "are identical for any --workers."
+            "1/k), mean score with a 95% interval, the mean score breakdown (Art Gallery: "
+            "rows, souvenirs, hand, start card; the Gallerist: money, exhibition, reputation, "
+            "auction), an OpenSkill Plackett-Luce rating and the mean decision time. Fewer "
+            "agents than seats are cycled to fill the table. Results are identical for any "
+            "--workers."
         ),
     )
+    _add_game_option(ev)
     ev.add_argument(
         "--players",
         type=int,
-        choices=range(2, 7),
         default=2,
-        metavar="{2..6}",
-        help="seats at the table (default 2)",
+        metavar="N",
+        help="seats at the table: Art Gallery 2..6, the Gallerist 2..4 (default 2)",
     )
     ev.add_argument(
         "--agents",
@@ -375,13 +403,13 @@ def build_parser() -> argparse.ArgumentParser:
             "number or name; 'save PATH' at any prompt saves the game, 'quit' leaves."
         ),
     )
+    _add_game_option(play, resumed=True)
     play.add_argument(
         "--players",
         type=int,
-        choices=range(2, 7),
         default=None,
-        metavar="{2..6}",
-        help="seats at the table (default 2)",
+        metavar="N",
+        help="seats at the table: Art Gallery 2..6, the Gallerist 2..4 (default 2)",
     )
     play.add_argument("--seat", type=int, default=None, help="your seat 0..players-1 (default 0)")
     play.add_argument(
@@ -413,6 +441,7 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument(
         "file", metavar="FILE", help="a record (JSON) from eval --save-games or play --record"
     )
+    _add_game_option(replay, recorded=True)
     replay.add_argument(
         "--step",
         action="store_true",

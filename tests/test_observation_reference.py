@@ -62,6 +62,7 @@ def assert_same(fast: np.ndarray, reference: np.ndarray, where: str) -> None:
     raise AssertionError(where)
 
 
+@pytest.mark.slow
 def test_fast_encoder_equals_reference_on_10000_states_of_2_to_6_player_games() -> None:
     rng = random.Random(2024)
     states: list[GameState] = []

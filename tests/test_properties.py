@@ -17,6 +17,7 @@ import random
 from collections import Counter
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -111,6 +112,7 @@ def check_conservation(state: GameState) -> None:
     assert state.legal_actions(), "a decision point with no legal action"
 
 
+@pytest.mark.slow
 @settings(max_examples=120, deadline=None)
 @given(n=players, zero_is_ten=variants, seed=seeds)
 def test_conservation_at_every_decision(n: int, zero_is_ten: bool, seed: int) -> None:

@@ -37,6 +37,10 @@ iio = pytest.importorskip("imageio.v3")
 SVG_NS = "{http://www.w3.org/2000/svg}"
 DOCS = Path(__file__).resolve().parents[1] / "docs"
 PLAYER_COUNTS = range(2, 7)
+# The drawn-board R8 checks at 2 and 3 players stay in the fast loop; 4-6 are slow.
+PLAYER_COUNTS_FAST_TO_3 = [
+    n if n <= 3 else pytest.param(n, marks=pytest.mark.slow) for n in PLAYER_COUNTS
+]
 
 
 def mid_game(n: int, seed: int) -> GameState:
@@ -56,7 +60,7 @@ def hex_rgb(colour: str) -> list[int]:
 
 
 # -- PettingZoo's render test and the env's modes ------------------------------------------
-@pytest.mark.parametrize("n", (2, 6))
+@pytest.mark.parametrize("n", (2, pytest.param(6, marks=pytest.mark.slow)))
 def test_pettingzoo_render_test_passes_for_every_mode(n: int) -> None:
     render_test(
         lambda render_mode: env(num_players=n, render_mode=render_mode),
@@ -196,7 +200,7 @@ def test_fit_and_symbol_abbreviations() -> None:
 
 
 # -- R8: a seat's drawing holds what the seat may know, nothing more ----------------------
-@pytest.mark.parametrize("n", PLAYER_COUNTS)
+@pytest.mark.parametrize("n", PLAYER_COUNTS_FAST_TO_3)
 def test_R8_svg_is_the_same_in_every_world_of_the_viewers_information_set(n: int) -> None:
     states = sample_states(n, 8)[::3]
     differs = compared = 0
@@ -216,7 +220,7 @@ def test_R8_svg_is_the_same_in_every_world_of_the_viewers_information_set(n: int
     assert differs > 0.3 * compared, f"only {differs} of {compared} spectator drawings differ"
 
 
-@pytest.mark.parametrize("n", PLAYER_COUNTS)
+@pytest.mark.parametrize("n", PLAYER_COUNTS_FAST_TO_3)
 def test_R8_other_seats_hidden_bids_are_card_backs_and_hidden_hands_counts(n: int) -> None:
     checked = 0
     for state in sample_states(n, 3):
@@ -264,6 +268,7 @@ def game_frames() -> list[np.ndarray]:
     return round_frames(2, 6)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("suffix", [".mp4", ".gif"])
 def test_a_2_player_game_saves_as_a_video(tmp_path, game_frames, suffix: str) -> None:
     frames = game_frames
@@ -293,6 +298,7 @@ def test_a_2_player_game_saves_as_a_video_with_a_frame_per_decision(tmp_path) ->
     assert iio.imread(path, plugin="pyav").shape[0] == len(frames)
 
 
+@pytest.mark.slow
 def test_save_video_rejects_bad_input_clearly(tmp_path) -> None:
     frame = np.zeros((8, 8, 3), np.uint8)
     with pytest.raises(ValueError, match=r"\.mp4"):

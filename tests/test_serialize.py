@@ -317,6 +317,7 @@ def mutate(parent, key, value) -> None:
         parent[key] = value
 
 
+@pytest.mark.slow
 @settings(
     max_examples=400,
     deadline=None,

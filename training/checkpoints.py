@@ -28,9 +28,9 @@ from importlib import metadata as importlib_metadata
 from pathlib import Path
 from typing import Any
 
-from art_gallery_env.agents.policy import layout_fingerprint
+from art_gallery_env.agents.policy_format import policy_layout
 from art_gallery_env.agents.run_checkpoint import FORMAT, VERSION
-from art_gallery_env.env.aec import ENV_VERSION
+from art_gallery_env.arena.games import DEFAULT_GAME, get_game
 from art_gallery_env.files import atomic_symlink, atomic_write_json, fsync_tree, sha256_file
 
 _PACKAGES = (
@@ -67,13 +67,14 @@ def package_versions() -> dict[str, str]:
     return versions
 
 
-def checkpoint_header() -> dict[str, Any]:
-    """The fields every run checkpoint's metadata starts with."""
+def checkpoint_header(game: str = DEFAULT_GAME) -> dict[str, Any]:
+    """The fields every run checkpoint's metadata starts with (``game``: what it plays)."""
     return {
         "format": FORMAT,
         "version": VERSION,
-        "env_version": ENV_VERSION,
-        "layout_fingerprint": layout_fingerprint(),
+        "game": game,
+        "env_version": get_game(game).env_version,
+        "layout_fingerprint": policy_layout(game).fingerprint,
         "versions": package_versions(),
     }
 

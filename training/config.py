@@ -19,6 +19,7 @@ from pydantic import (
     ConfigDict,
     Field,
     ValidationError,
+    field_validator,
     model_validator,
 )
 
@@ -89,10 +90,37 @@ class EnvConfig(_Strict):
     tables: each env slot plays one size, ``player_weights`` the share of slots per size,
     equal shares when omitted)."""
 
+    game: str = "art_gallery"  # arena.games: art_gallery or gallerist
     num_players: Annotated[int | list[int], BeforeValidator(_table_sizes_from_text)] = 2
     player_weights: list[Number] | None = None
     zero_is_ten: bool = False
     reward_mode: Literal["win", "score_margin"] = "score_margin"
+
+    @field_validator("game")
+    @classmethod
+    def _known_game(cls, value: str) -> str:
+        from art_gallery_env.arena.games import game_names
+
+        if value not in game_names():
+            raise ValueError(f"unknown game {value!r}; games: {', '.join(game_names())}")
+        return value
+
+    @model_validator(mode="after")
+    def _fits_game(self) -> EnvConfig:
+        from art_gallery_env.arena.games import get_game
+
+        game = get_game(self.game)
+        sizes = self.num_players if isinstance(self.num_players, list) else [self.num_players]
+        low = max(2, game.min_players)  # the reward modes rank the learner against others
+        for n in sizes:
+            if not low <= n <= game.max_players:
+                raise ValueError(
+                    f"num_players: {game.title} trains at {low}..{game.max_players} players, "
+                    f"got {n}"
+                )
+        if self.zero_is_ten and "zero_is_ten" not in game.variants:
+            raise ValueError(f"zero_is_ten: {game.title} has no such variant")
+        return self
 
     @model_validator(mode="after")
     def _weights_match_sizes(self) -> EnvConfig:
@@ -237,6 +265,11 @@ class TrainConfig(_Strict):
 
     @model_validator(mode="after")
     def _keys_match_algorithm(self) -> TrainConfig:
+        if self.algorithm == "rllib_ppo" and self.env.game != "art_gallery":
+            raise ValueError(
+                f"algorithm rllib_ppo trains Art Gallery only; env.game {self.env.game!r} "
+                f"is trained with algorithm maskable_ppo"
+            )
         if self.algorithm == "maskable_ppo":
             if "rllib" in self.model_fields_set:
                 raise ValueError("the rllib: section is only used with algorithm: rllib_ppo")
@@ -268,20 +301,22 @@ def config_from_dict(data: Any, source: str = "config") -> TrainConfig:
                 message = f"unknown key; known keys here: {_known_keys(e['loc'][:-1])}"
             problems.append(f"  {where}: {message}")
         raise ConfigError(f"{source}: invalid config\n" + "\n".join(problems)) from None
-    problems = _agent_spec_problems("eval.opponents", config.eval.opponents)
+    problems = _agent_spec_problems("eval.opponents", config.eval.opponents, config.env.game)
     if problems:
         raise ConfigError(f"{source}: invalid config\n" + "\n".join(problems))
     return config
 
 
-def _agent_spec_problems(key: str, specs: list[str]) -> list[str]:
-    """Every agent spec is built once now: a typo or a missing checkpoint is found before
-    training, not at the first evaluation after hours of it."""
+def _agent_spec_problems(key: str, specs: list[str], game: str) -> list[str]:
+    """Every agent spec is built once now: a typo or a missing checkpoint (or another
+    game's policy) is found before training, not at the first evaluation after hours."""
     from art_gallery_env.agents.registry import agent_spec_problem
+    from art_gallery_env.arena.games import get_game
 
+    rules = get_game(game)
     problems = []
     for i, spec in enumerate(specs):
-        problem = agent_spec_problem(spec)
+        problem = agent_spec_problem(spec, rules.make_agent, rules.agent_names)
         if problem is not None:
             problems.append(f"  {key}[{i}]: {spec!r}: {problem}")
     return problems

@@ -34,13 +34,26 @@ def _pool_factory(config: TrainConfig, snapshot_dir: str, seed: int) -> Opponent
         "heuristic": config.pool.heuristic,
         "random": config.pool.random,
     }
-    return OpponentPool(weights, snapshot_dir, config.pool.max_snapshots, seed=seed)
+    return OpponentPool(
+        weights, snapshot_dir, config.pool.max_snapshots, seed=seed, game=config.env.game
+    )
 
 
-def check_vector_available(config: TrainConfig) -> None:
-    """``vec_env: vector`` needs numba (the compiled engine); say so before any work."""
+def check_vec_env(config: TrainConfig) -> None:
+    """Refuse a ``vec_env`` the config cannot use, before any work: ``vector`` needs numba
+    (the compiled engine) and plays Art Gallery; the subprocess envs play one table size."""
     if config.vec_env != "vector":
+        if len(config.env.table_sizes) > 1:
+            raise ConfigError(
+                f"env.num_players {config.env.num_players}: a list of table sizes needs "
+                f"vec_env: vector (vec_env: {config.vec_env} plays one table size)"
+            )
         return
+    if config.env.game != "art_gallery":
+        raise ConfigError(
+            f"vec_env: vector plays Art Gallery only (its compiled engine); env.game "
+            f"{config.env.game!r} trains with vec_env: subproc or dummy"
+        )
     try:
         import art_gallery_env.vector  # noqa: F401 - imported for the check only
     except ImportError:
@@ -53,9 +66,9 @@ def check_vector_available(config: TrainConfig) -> None:
 def build_vec_env(config: TrainConfig, snapshot_dir: Path) -> Any:
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecMonitor
 
+    check_vec_env(config)
     factory = functools.partial(_pool_factory, config, str(snapshot_dir))
     if config.vec_env == "vector":
-        check_vector_available(config)
         from .vector_env import VectorSelfPlayEnv  # lazy: needs numba
 
         vector = VectorSelfPlayEnv(
@@ -76,6 +89,7 @@ def build_vec_env(config: TrainConfig, snapshot_dir: Path) -> Any:
             i,
             zero_is_ten=config.env.zero_is_ten,
             reward_mode=config.env.reward_mode,
+            game=config.env.game,
         )
         for i in range(config.n_envs)
     ]
@@ -170,7 +184,8 @@ def make_callbacks(
             if self.num_timesteps >= self.next_snapshot:
                 self.next_snapshot += config.pool.snapshot_every_steps
                 path = snapshot_dir / snapshot_name(self.num_timesteps)
-                SB3State(self.model).export_weights(path, {"name": path.stem})
+                meta = {"name": path.stem, "game": config.env.game}
+                SB3State(self.model).export_weights(path, meta)
                 prune_snapshots(snapshot_dir, keep)
             if self.num_timesteps >= self.next_eval:
                 self.next_eval += config.eval.every_steps
@@ -203,7 +218,7 @@ def train(
     replace the files of an earlier one in the same folder. A stop signal saves latest
     and raises :class:`TrainingInterrupted`.
     """
-    check_vector_available(config)
+    check_vec_env(config)
     start = start_run(config, resume, overwrite)  # checks only: nothing written yet
 
     def body(stop: GracefulStop) -> int:

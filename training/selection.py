@@ -69,6 +69,7 @@ def evaluate_policy_file(
             seed=seed,
             zero_is_ten=config.env.zero_is_ten,
             workers=workers or config.eval.workers,
+            game=config.env.game,
         )
         summary = run_match(match, progress=False).summaries[0]
         results[opponent] = {
@@ -163,12 +164,13 @@ class CheckpointSelector:
 
     def _export(self, folder: Path, steps: int) -> None:
         name = f"{self.config.name}@step_{int(steps)}"
-        self.trainer.export_weights(folder / WEIGHTS, {"name": name, "steps": int(steps)})
+        meta = {"name": name, "steps": int(steps), "game": self.config.env.game}
+        self.trainer.export_weights(folder / WEIGHTS, meta)
 
     def _meta(self, folder: Path, steps: int, extra: dict[str, Any] | None) -> dict[str, Any]:
         files = {"weights": WEIGHTS, **self.trainer.save_resume_state(folder)}
         return {
-            **checkpoint_header(),
+            **checkpoint_header(self.config.env.game),
             "trainer": self.trainer.trainer,
             "files": files,
             "config": self.config.model_dump(),

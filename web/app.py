@@ -207,18 +207,30 @@ def _checkpoints(folder: Path | None) -> list[dict[str, Any]]:
     for path in sorted(folder.iterdir()):
         if path.suffix in CHECKPOINT_SUFFIXES and path.is_file():
             label = f"checkpoint {path.name}"
-            players = _trained_players(path.with_suffix(".json"))
+            meta = _training_meta(path.with_suffix(".json"))
+            if meta.get("game", "art_gallery") != "art_gallery":
+                continue  # another game's policy (e.g. gallerist_2p): it cannot play here
+            players = _trained_players(meta)
             if players:
                 label += f" (trained at {players} players)"
             found.append({"spec": str(path), "label": label})
     return found
 
 
-def _trained_players(meta: Path) -> int | None:
-    """The table size in the training metadata beside a checkpoint, if there is one."""
+def _training_meta(path: Path) -> dict[str, Any]:
+    """The training metadata beside a checkpoint ({} if there is none or it is unreadable)."""
     try:
-        players = json.loads(meta.read_text(encoding="utf-8"))["config"]["env"]["num_players"]
-    except (OSError, ValueError, KeyError, TypeError):
+        meta = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return meta if isinstance(meta, dict) else {}
+
+
+def _trained_players(meta: dict[str, Any]) -> int | None:
+    """The table size in a checkpoint's training metadata, if it names one."""
+    try:
+        players = meta["config"]["env"]["num_players"]
+    except (KeyError, TypeError):
         return None
     return players if isinstance(players, int) else None
 

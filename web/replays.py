@@ -20,6 +20,7 @@ from art_gallery_env.arena.records import (
     RecordFormatError,
     initial_state,
     load_record,
+    record_game,
     replay_record,
 )
 from art_gallery_env.arena.terminal import HUMAN
@@ -56,6 +57,7 @@ class RecordLibrary:
         if cached is None or cached[0] != key:
             try:
                 record: dict[str, Any] | str = load_record(path)
+                _art_gallery_only(record)
                 replay_record(record)
             except RecordFormatError as err:
                 record = str(err)
@@ -118,6 +120,7 @@ class RecordLibrary:
         except (json.JSONDecodeError, UnicodeDecodeError) as err:
             raise WebError(400, f"malformed JSON: {err}") from None
         try:
+            _art_gallery_only(data)
             replay_record(data)
         except RecordFormatError as err:
             raise WebError(422, f"not a replayable game record: {err}") from None
@@ -125,6 +128,17 @@ class RecordLibrary:
         name = hashlib.sha256(text.encode()).hexdigest()[:16]
         atomic_write_json(self.uploads / f"{name}.json", data, separators=(",", ":"))
         return f"upload-{name}"
+
+
+def _art_gallery_only(record: Any) -> None:
+    """The web app draws Art Gallery; another game's record is refused, naming the tool
+    that replays it."""
+    game = record_game(record) if isinstance(record, dict) else None
+    if game is not None and game.name != "art_gallery":
+        raise RecordFormatError(
+            f"a record of {game.title}; this web app shows Art Gallery games "
+            f"(replay it with: art-gallery replay FILE)"
+        )
 
 
 def states_at(record: dict[str, Any], step: int) -> tuple[GameState, GameState | None]:

@@ -7,7 +7,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..rules.actions import SHOP_CHOICES
+from ..rules.actions import (
+    PILE_MARKS,
+    SHOP_BASE,
+    SHOP_CHOICE_PILES,
+    SHOP_CHOICES,
+    action_kind,
+)
 from ..rules.cards import CardSet
 from ..rules.hidden import visible_events
 from ..rules.state import GameState
@@ -16,6 +22,31 @@ from .render import ROMAN, painting_label
 
 def area_name(area: int) -> str:
     return "the Shop" if area == 0 else f"Gallery {area}"
+
+
+def describe_choice(state: GameState, seat: int, action: int) -> str:
+    """What a legal choice of ``seat`` does, in words, from what the seat may know
+    (terminal play lists it beside the choice's name)."""
+    kind = action_kind(action)
+    if kind == "move":
+        after = state.clone()
+        after.apply(action)
+        area = after.position[seat]
+        free = 6 - len(state.bids[area])
+        if area == 0:
+            return f"-> the Shop ({free} marker spaces free)"
+        painting = state.gallery_painting[area]
+        what = f"#{painting} {state.cards.painting(painting).title}" if painting else "empty"
+        return f"-> Gallery {area}: {what} ({free} free)"
+    if kind == "bid":
+        return f"face down at {area_name(state.position[seat])}"
+    if kind == "shop":
+        tiles = [
+            f"#{state.tile_piles[p][-1]} (pile {PILE_MARKS[p]})"
+            for p in SHOP_CHOICE_PILES[action - SHOP_BASE]
+        ]
+        return "take " + ", ".join(tiles) if tiles else ""
+    return "into your hand"
 
 
 def describe_event(

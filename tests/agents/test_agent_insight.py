@@ -100,6 +100,7 @@ def test_search_insight_of_a_forced_decision_has_no_iterations() -> None:
     assert agent.explain() == {"kind": "search", "agent": "ismcts", "iterations": 0, "top": []}
 
 
+@pytest.mark.slow
 def test_eval_insight_records_one_entry_per_decision(tmp_path: Path, capsys) -> None:
     games = tmp_path / "games"
     argv = ["eval", "--players", "3", "--agents", str(CHECKPOINT), "ismcts:iters=10", "random"]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 
+import pytest
 from agent_test_helpers import mid_round_state, play_seeded
 
 from art_gallery_env.agents import HeuristicAgent, HeuristicV1Params, ISMCTSAgent, RandomAgent
@@ -21,6 +22,7 @@ def test_heuristic_beats_random() -> None:
     assert wins >= 9
 
 
+@pytest.mark.slow
 def test_heuristic_v2_beats_v1() -> None:
     """Version 2 won 85.9 % of 1000 two-player games against version 1 (docs/agents.md); in
     these 40 seeded games, seats alternating, it must win at least 26 (more than 3 standard

@@ -48,6 +48,7 @@ def _relu_policy(tmp_path: Path):
     return load_policy(path)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("which", ["trained_tanh", "random_relu"])
 def test_onnxruntime_matches_numpy_on_10000_observations(which, decisions, tmp_path) -> None:
     observations, masks = decisions
@@ -67,6 +68,7 @@ def test_onnxruntime_matches_numpy_on_10000_observations(which, decisions, tmp_p
     assert one.shape == (NUM_ACTIONS,) and np.allclose(one, got[7], atol=1e-6, equal_nan=True)
 
 
+@pytest.mark.slow
 def test_policy_agent_plays_an_onnx_file_like_the_numpy_one(decisions, tmp_path) -> None:
     observations, masks = decisions
     onnx_path = export_onnx(load_policy(TRAINED), tmp_path / "ppo_2p.onnx")

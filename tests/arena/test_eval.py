@@ -76,6 +76,7 @@ def test_duplicate_specs_are_reported_apart():
     assert agent_labels(["random", "random", "heuristic"]) == ["random", "random#2", "heuristic"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players,agents", [(2, ("random", "random")), (4, ("random", "random"))])
 def test_reproducible_and_independent_of_workers(players, agents):
     one = _match_json(MatchConfig(players, agents, games=8, seed=11, workers=1))
@@ -167,8 +168,13 @@ def test_match_config_validation():
 @pytest.mark.parametrize(
     "argv,expected",
     [
-        (["--players", "7", "--agents", "random"], ["--players", "2, 3, 4, 5, 6"]),
-        (["--players", "1", "--agents", "random"], ["2, 3, 4, 5, 6"]),
+        (["--players", "7", "--agents", "random"], ["players", "2..6", "Art Gallery"]),
+        (["--players", "1", "--agents", "random"], ["2..6", "got 1"]),
+        (["--game", "gallerist", "--players", "5", "--agents", "random"], ["2..4", "Gallerist"]),
+        (["--game", "gallerist", "--players", "1", "--agents", "random"], ["solo game", "2..4"]),
+        (["--game", "chess", "--agents", "random"], ["--game", "art_gallery", "gallerist"]),
+        (["--game", "gallerist", "--agents", "bidder"], ["bidder", "known agents", "heuristic"]),
+        (["--game", "gallerist", "--zero-is-ten", "--agents", "random"], ["no zero_is_ten"]),
         (["--agents", "random", "--games", "0"], ["--games", ">= 1"]),
         (["--agents", "random", "--games", "x"], ["--games", "whole number"]),
         (["--agents", "random", "--workers", "0"], ["--workers"]),
@@ -196,6 +202,7 @@ def test_help_lists_the_commands(capsys):
         assert command in out
 
 
+@pytest.mark.slow
 @pytest.mark.skipif("heuristic" not in agent_names(), reason="heuristic agent not registered")
 def test_heuristic_against_random_is_reproducible():
     config = MatchConfig(3, ("heuristic", "random"), games=3, seed=0, workers=1)
@@ -225,6 +232,7 @@ def test_in_process_evaluation_leaves_the_callers_thread_count_alone(tmp_path):
         torch.set_num_threads(before)
 
 
+@pytest.mark.slow
 def test_evaluation_workers_use_one_thread_each():
     """The worker initializer sets one thread, in the worker (checked in a subprocess)."""
     pytest.importorskip("torch")

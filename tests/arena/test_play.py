@@ -137,8 +137,13 @@ def test_bad_save_file_is_rejected(monkeypatch, capsys, tmp_path):
     [
         (["--players", "3", "--opponents", "random,random,random"], ["need 2 opponent"]),
         (["--players", "2", "--seat", "2"], ["--seat", "0..1"]),
-        (["--players", "8"], ["--players", "2, 3, 4, 5, 6"]),
+        (["--players", "8"], ["--players", "Art Gallery", "2..6"]),
         (["--opponents", "nosuch"], ["nosuch", "known agents", "random"]),
+        (["--game", "gallerist", "--players", "5"], ["--players", "The Gallerist", "1..4"]),
+        (["--game", "gallerist", "--players", "1"], ["--players", "at least 2"]),
+        (["--game", "gallerist", "--zero-is-ten"], ["--zero-is-ten", "no such variant"]),
+        (["--game", "gallerist", "--opponents", "ismcts"], ["ismcts", "heuristic, random"]),
+        (["--game", "go"], ["--game", "art_gallery", "gallerist"]),
     ],
 )
 def test_bad_play_arguments(argv, expected, monkeypatch, capsys):

@@ -174,6 +174,7 @@ def test_agent_objects_are_accepted_as_opponents() -> None:
     assert recorder.seats == {1}
 
 
+@pytest.mark.slow
 def test_a_plain_masked_policy_gradient_loop_learns() -> None:
     """No SB3: the Gymnasium API plus info["action_mask"] is all a training loop needs.
 

@@ -33,7 +33,7 @@ def _random_step(state, rng: np.random.Generator) -> None:
         state.apply_action(int(rng.choice(state.legal_actions())))
 
 
-@pytest.mark.parametrize("players", [2, 4])
+@pytest.mark.parametrize("players", [2, pytest.param(4, marks=pytest.mark.slow)])
 def test_openspiel_random_sim_test(players: int) -> None:
     """OpenSpiel's API consistency checks, serialization included."""
     game = _load(players, zero_is_ten=players == 4)

@@ -24,6 +24,7 @@ def test_the_plain_env_is_refused_because_its_infos_are_text() -> None:
         PettingZooWrapper(env=raw_env(2), use_mask=True, categorical_actions=True)
 
 
+@pytest.mark.slow
 def test_torchrl_plays_a_whole_game_with_the_action_masks() -> None:
     env = torchrl_env(2, seed=5)
     assert set(env.group_map) == {"player_0", "player_1"}

@@ -62,6 +62,7 @@ def test_without_a_view_the_heuristic_still_plays_legally() -> None:
     assert {agent.act(None, mask) for _ in range(30)} <= {3, 17, 40}
 
 
+@pytest.mark.slow
 def test_heuristic_beats_random_in_fixed_games() -> None:
     """A regression smoke check (fixed seeds, so it cannot flake); the measured rate over
     400 games is in docs/gallerist.md and the slow test below."""

@@ -21,6 +21,7 @@ def _same(a, b) -> bool:
     return all(np.array_equal(x, y) for pa, pb in zip(a, b, strict=True) for x, y in zip(pa, pb))
 
 
+@pytest.mark.slow
 def test_same_config_and_seed_give_the_same_weights(tmp_path, tiny_config):
     runs = [tmp_path / "a", tmp_path / "b", tmp_path / "c"]
     train(tiny_config(runs[0], 256), progress_bar=False)

@@ -100,6 +100,7 @@ def _crash_at(call: int, monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]
         yield count
 
 
+@pytest.mark.slow
 def test_a_crash_at_any_point_of_a_save_leaves_whole_matching_checkpoints(
     tmp_path, tiny_config, monkeypatch
 ):

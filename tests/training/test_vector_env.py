@@ -207,3 +207,18 @@ def test_vector_without_numba_is_a_config_error(tmp_path, tiny_config, monkeypat
     with pytest.raises(ConfigError, match=r"vec_env: vector needs numba.*\[fast\]"):
         train(tiny_config(tmp_path / "run", 256, vec_env="vector"), progress_bar=False)
     assert not (tmp_path / "run").exists(), "nothing is written before the check"
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"vec_env": "dummy", "env": {"num_players": [2, 4]}}, "a list of table sizes needs"),
+        ({"vec_env": "vector", "env": {"game": "gallerist"}}, "plays Art Gallery only"),
+    ],
+)
+def test_env_choices_the_vec_env_cannot_play_are_config_errors(
+    tmp_path, tiny_config, changes, message
+) -> None:
+    with pytest.raises(ConfigError, match=message):
+        train(tiny_config(tmp_path / "run", 256, **changes), progress_bar=False)
+    assert not (tmp_path / "run").exists()

@@ -67,7 +67,8 @@ def test_agents_play_until_the_persons_turn(client: TestClient, seed: int) -> No
     assert view["board"].startswith("<svg") and "You (P3)" in view["board"]
 
 
-@pytest.mark.parametrize("players", [2, pytest.param(4, marks=pytest.mark.slow)])
+@pytest.mark.slow
+@pytest.mark.parametrize("players", [2, 4])
 def test_a_whole_game_against_random_through_the_api(client: TestClient, players: int) -> None:
     view = new_game(client, players=players, seat=1, opponents=["random"], seed=players)
     store = client.app.state.store
@@ -221,6 +222,7 @@ def _truncate(path: Path, keep: int) -> None:
     path.write_text(json.dumps(data))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("opponents", [["heuristic", "ismcts:iters=20", PPO_2P], ["random"]])
 def test_a_restarted_server_continues_every_game_identically(
     tmp_path: Path, opponents: list[str]
@@ -280,6 +282,7 @@ def test_the_saved_file_is_the_documented_format(client: TestClient) -> None:
 
 
 # -- policy insight ----------------------------------------------------------------------------
+@pytest.mark.slow
 def test_insight_of_other_seats_waits_for_the_end_of_its_round(client: TestClient) -> None:
     view = new_game(client, players=2, seat=1, opponents=[PPO_2P], seed=10)
     rng = random.Random(2)
@@ -322,6 +325,7 @@ def records_client(tmp_path_factory: pytest.TempPathFactory) -> TestClient:
     return TestClient(create_app(tmp_path / "data", records=records))
 
 
+@pytest.mark.slow
 def test_replays_list_eval_records_and_step_through_them(records_client: TestClient) -> None:
     listed = {r["id"]: r for r in records_client.get("/api/replays").json()}
     files = {rid for rid in listed if rid.startswith("file-")}
@@ -439,6 +443,7 @@ def test_allowed_hosts_follow_the_bound_address() -> None:
     assert allowed_hosts("0.0.0.0") is None and allowed_hosts("192.168.1.5") is None
 
 
+@pytest.mark.slow
 def test_art_gallery_serve_starts_a_server(tmp_path: Path) -> None:
     """The command a person runs on a fresh clone: a real process on a free port."""
     with socket.socket() as sock:

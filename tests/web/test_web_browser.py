@@ -12,6 +12,9 @@ from playwright.sync_api import Page, expect
 
 from art_gallery_env.arena.records import load_record
 
+# Each test drives a real Chromium through Playwright: seconds apiece, so all are slow.
+pytestmark = pytest.mark.slow
+
 TIMEOUT = 30_000  # ms: agents think between two pages
 
 
