@@ -68,6 +68,7 @@ def test_every_step_matches_the_python_engine_with_a_snapshot_opponent(
     rng = np.random.default_rng(1)
 
     obs = env.reset()
+    assert list(env._batched), "the snapshot is played batched, not game by game"
     ends = 0
     for _ in range(400):
         masks = np.stack(env.env_method("action_masks"))
