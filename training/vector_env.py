@@ -218,7 +218,7 @@ class VectorSelfPlayEnv(VecEnv):
 
     def close(self) -> None:
         for table in self.tables:
-            table.game._run.close()
+            table.game.close()
 
     def has_attr(self, attr_name: str) -> bool:
         return hasattr(self, attr_name)
