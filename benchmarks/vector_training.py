@@ -36,7 +36,9 @@ class Timing(NamedTuple):
 class Trainer:
     """One model on one env kind, learning on in chunks of ``steps``."""
 
-    def __init__(self, players: int, vec_env: str, n_envs: int, pool: Path) -> None:
+    def __init__(
+        self, players: int, vec_env: str, n_envs: int, pool: Path, warm_up: bool = True
+    ) -> None:
         import torch
         from sb3_contrib import MaskablePPO
 
@@ -56,7 +58,8 @@ class Trainer:
         torch.set_num_threads(config.torch_threads)
         self.env = build_vec_env(config, pool)
         self.model = _new_model(config, self.env, MaskablePPO, torch)
-        self.learn(ROLLOUT)  # warm-up: workers started, kernels compiled or loaded
+        if warm_up:  # workers started, kernels compiled or loaded
+            self.learn(ROLLOUT)
 
     def learn(self, steps: int) -> Timing:
         from stable_baselines3.common.callbacks import BaseCallback
@@ -94,8 +97,10 @@ class Pair:
         self._folder = tempfile.TemporaryDirectory()
         pool = Path(self._folder.name)
         self.players = players
+        # The snapshot first: a game dealt before it exists keeps its fallback opponents
+        # (heuristic or random) to its end, which would skew the opponent mix.
+        self.write_snapshot(pool, players)
         self.vector = Trainer(players, "vector", vector_envs, pool)
-        self.write_snapshot(pool, players, self.vector.model)
         self.rows = {
             "today": Trainer(players, "subproc", subproc_envs, pool),
             f"vector {vector_envs} envs": self.vector,
@@ -105,13 +110,12 @@ class Pair:
         self.history: list[dict[str, Timing]] = []
 
     @staticmethod
-    def write_snapshot(pool: Path, players: int, model: Any = None) -> None:
-        """The pool's one snapshot: ``model``'s actor (a new model's if None)."""
+    def write_snapshot(pool: Path, players: int) -> None:
+        """The pool's one snapshot: the actor of a new model."""
         from art_gallery_env.training.checkpoints import snapshot_name
         from art_gallery_env.training.sb3_trainer import SB3State
 
-        if model is None:
-            model = Trainer(players, "vector", 8, pool).model
+        model = Trainer(players, "dummy", 1, pool, warm_up=False).model
         path = pool / snapshot_name(0)
         SB3State(model).export_weights(path, {"name": path.stem})
 
