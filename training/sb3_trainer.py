@@ -39,15 +39,19 @@ def _pool_factory(config: TrainConfig, snapshot_dir: str, seed: int) -> Opponent
     )
 
 
+def check_table_sizes(config: TrainConfig) -> None:
+    """A list of table sizes: the vector env plays it, the evaluation does not yet."""
+    if len(config.env.table_sizes) > 1:
+        raise ConfigError(
+            f"env.num_players {config.env.num_players}: a list of table sizes cannot be "
+            f"trained yet: vec_env: vector plays it, but vec_env: subproc/dummy and the "
+            f"evaluation (training/selection.py) take one table size (issue 12)"
+        )
+
+
 def check_vec_env(config: TrainConfig) -> None:
-    """Refuse a ``vec_env`` the config cannot use, before any work: ``vector`` needs numba
-    (the compiled engine) and plays Art Gallery; the subprocess envs play one table size."""
+    """``vec_env: vector`` needs numba (the compiled engine) and plays Art Gallery."""
     if config.vec_env != "vector":
-        if len(config.env.table_sizes) > 1:
-            raise ConfigError(
-                f"env.num_players {config.env.num_players}: a list of table sizes needs "
-                f"vec_env: vector (vec_env: {config.vec_env} plays one table size)"
-            )
         return
     if config.env.game != "art_gallery":
         raise ConfigError(
@@ -218,6 +222,7 @@ def train(
     replace the files of an earlier one in the same folder. A stop signal saves latest
     and raises :class:`TrainingInterrupted`.
     """
+    check_table_sizes(config)  # before any work
     check_vec_env(config)
     start = start_run(config, resume, overwrite)  # checks only: nothing written yet
 

@@ -213,7 +213,8 @@ def test_vector_without_numba_is_a_config_error(tmp_path, tiny_config, monkeypat
 @pytest.mark.parametrize(
     ("changes", "message"),
     [
-        ({"vec_env": "dummy", "env": {"num_players": [2, 4]}}, "a list of table sizes needs"),
+        ({"vec_env": "vector", "env": {"num_players": [2, 4]}}, "list of table sizes cannot"),
+        ({"vec_env": "dummy", "env": {"num_players": [2, 4]}}, "list of table sizes cannot"),
         ({"vec_env": "vector", "env": {"game": "gallerist"}}, "plays Art Gallery only"),
     ],
 )
