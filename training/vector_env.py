@@ -101,7 +101,6 @@ class _Table:
         self.reward = np.zeros(b, dtype=np.float32)  # the learner's reward once over
         self.won = np.zeros(b, dtype=np.bool_)
         self.score = np.zeros(b, dtype=np.int64)
-        self.lengths = np.zeros(b, dtype=np.int64)
 
 
 class VectorSelfPlayEnv(VecEnv):
@@ -202,6 +201,8 @@ class VectorSelfPlayEnv(VecEnv):
     def _check_legal(self, actions: np.ndarray) -> None:
         """Before any table moves: an illegal action raises the engine's error (naming the
         game and its legal actions) and leaves every game as it was."""
+        if actions.dtype.kind not in "iu":
+            raise ValueError(f"actions must be ints in 0..{NUM_ACTIONS - 1}, got {actions.dtype}")
         inside = (actions >= 0) & (actions < NUM_ACTIONS)
         legal = inside & self._masks[np.arange(self.num_envs), np.where(inside, actions, 0)]
         if legal.all():
@@ -258,7 +259,6 @@ class VectorSelfPlayEnv(VecEnv):
     ) -> None:
         game = table.game
         self._record_ends(table, *game.step(actions))  # an illegal action raises here
-        table.lengths += 1
         self._play_opponents(table)
         ended = game.done.copy()
         if ended.any():
@@ -295,7 +295,6 @@ class VectorSelfPlayEnv(VecEnv):
                 if self._agent_kind[index] != RANDOM:
                     agent.reset(episode_seed + k)
         table.reward[which] = 0.0
-        table.lengths[which] = 0
         self._play_opponents(table)
         if game.done.any():
             raise RuntimeError("a game ended before the learner's first decision")
