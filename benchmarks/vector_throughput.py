@@ -5,10 +5,12 @@ Rows (random legal play at 2, 4 and 6 players):
   python   the Python engine (legal_actions + apply), one process per core, summed
   engine   VectorGame alone: random_actions() + step() on B games
   obs      VectorGame with legal_mask() and observe() of the acting seat at every decision
-  train    learner steps per second, new VecEnv against today's trainer (phase B: the
-           rows are registered in TRAINING_ROWS; until then they print nan)
+  train    MaskablePPO learner steps per second, PPO updates included: the vector VecEnv
+           (vec_env: vector) over today's trainer (vec_env: subproc), measured side by
+           side by vector_training.py at 2 and 4 players (--skip-training: nan)
 
 Usage: python benchmarks/vector_throughput.py [--seconds 3] [--repeats 3] [--envs 2048]
+       [--train-steps 2048] [--vector-envs 64] [--skip-training] [--blas-as-is]
 
 The machine is shared and noisy: every measurement is repeated, the repeats interleave
 the rows, and medians are reported; compare ratios from one run. The last line is the
@@ -38,7 +40,9 @@ from art_gallery_env.vector.runner import default_threads
 TABLES = (2, 4, 6)
 
 TRAINING_ROWS: dict[int, Callable[[float], float]] = {}
-"""Phase B: players -> function(seconds) returning (new VecEnv steps/s) / (today's)."""
+"""players -> function(seconds) returning (vector VecEnv steps/s) / (today's trainer's);
+filled by vector_training.register."""
+TRAINING_TABLES = [2, 4]
 
 
 class Rate(NamedTuple):
@@ -113,28 +117,8 @@ def first_call_seconds() -> tuple[float, float]:
     return runs[0], runs[1]
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=3.0, help="per measurement")
-    parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument("--envs", type=int, default=2048, help="games per VectorGame")
-    parser.add_argument("--threads", type=int, default=None, help="default: all cores")
-    parser.add_argument(
-        "--skip-compile-time", action="store_true", help="do not time a cold numba cache"
-    )
-    args = parser.parse_args()
-
-    if not args.skip_compile_time:
-        cold, cached = first_call_seconds()
-        print(f"first calls in a new process: {cold:.1f} s compiling, {cached:.1f} s from cache")
-
-    threads = args.threads or default_threads()
-    start = time.perf_counter()
-    games = {n: VectorGame(args.envs, n, seed=n, threads=threads) for n in TABLES}
-    for game in games.values():  # compile or load from the cache, then warm up
-        vector_rate(game, 0.2, with_obs=True)
-    print(f"kernels ready in {time.perf_counter() - start:.1f} s (compile or cache load)")
-
+def measure(args: argparse.Namespace, games: dict[int, VectorGame], threads: int) -> dict:
+    """Every row ``args.repeats`` times, the rows interleaved."""
     rows: dict[str, list[Rate]] = {}
     ctx = multiprocessing.get_context("spawn")
     with ctx.Pool(threads) as pool:
@@ -154,7 +138,51 @@ def main() -> None:
                     rows.setdefault(f"train {n}p (x today)", []).append(
                         Rate(TRAINING_ROWS[n](args.seconds), float("nan"))
                     )
+    return rows
 
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=3.0, help="per measurement")
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--envs", type=int, default=2048, help="games per VectorGame")
+    parser.add_argument("--threads", type=int, default=None, help="default: all cores")
+    parser.add_argument(
+        "--skip-compile-time", action="store_true", help="do not time a cold numba cache"
+    )
+    parser.add_argument("--train-steps", type=int, default=2048, help="learner steps per train")
+    parser.add_argument("--vector-envs", type=int, default=64, help="games in the train VecEnv")
+    parser.add_argument("--skip-training", action="store_true", help="no train rows (nan)")
+    parser.add_argument("--blas-as-is", action="store_true", help="keep numpy's BLAS threads")
+    args = parser.parse_args()
+    if not args.skip_training:
+        from vector_training import one_blas_thread  # this folder
+
+        one_blas_thread(args.blas_as_is)  # re-runs this script with one OpenBLAS thread
+
+    if not args.skip_compile_time:
+        cold, cached = first_call_seconds()
+        print(f"first calls in a new process: {cold:.1f} s compiling, {cached:.1f} s from cache")
+
+    threads = args.threads or default_threads()
+    start = time.perf_counter()
+    games = {n: VectorGame(args.envs, n, seed=n, threads=threads) for n in TABLES}
+    for game in games.values():  # compile or load from the cache, then warm up
+        vector_rate(game, 0.2, with_obs=True)
+    print(f"kernels ready in {time.perf_counter() - start:.1f} s (compile or cache load)")
+    pairs = []
+    if not args.skip_training:
+        import vector_training  # this folder; needs the [train] extra
+
+        pairs = vector_training.register(
+            TRAINING_ROWS, TRAINING_TABLES, args.train_steps, args.vector_envs
+        )
+
+    try:
+        rows = measure(args, games, threads)
+    finally:
+        for pair in pairs:
+            pair.close()
     medians = {
         name: Rate(
             statistics.median(r.per_second for r in values),

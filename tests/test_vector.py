@@ -366,3 +366,14 @@ def test_the_package_works_without_numba_and_the_vector_module_says_what_to_inst
     )
     assert "ImportError: art_gallery_env.vector needs numba" in result.stdout
     assert "art-gallery-env[fast]" in result.stdout
+
+
+def test_a_closed_game_runs_every_game_in_the_calling_thread() -> None:
+    threaded = VectorGame(2048, 3, seed=4, threads=2)
+    single = VectorGame(2048, 3, seed=4, threads=1)
+    threaded.close()
+    actions = single.random_actions()
+    np.testing.assert_array_equal(threaded.random_actions(), actions)
+    threaded.step(actions)
+    single.step(actions)
+    np.testing.assert_array_equal(threaded.legal_mask(), single.legal_mask())

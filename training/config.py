@@ -68,9 +68,31 @@ Number = Annotated[float, BeforeValidator(_number_from_text)]
 Count = Annotated[int, BeforeValidator(_count_from_text)]
 
 
+def _table_sizes_from_text(value: Any) -> Any:
+    """One table size (2..6) or a non-empty list of distinct ones; counts as for Count."""
+    sizes = value if isinstance(value, list) else [value]
+    checked = []
+    for size in sizes:
+        size = _count_from_text(size)
+        if isinstance(size, bool) or not isinstance(size, int) or not 2 <= size <= 6:
+            raise ValueError(
+                f"table sizes must be whole numbers of players in 2..6 (one, or a list of "
+                f"them), got {value!r}"
+            )
+        checked.append(size)
+    if isinstance(value, list) and (not checked or len(set(checked)) != len(checked)):
+        raise ValueError(f"a list of table sizes must be non-empty and distinct, got {value!r}")
+    return checked if isinstance(value, list) else checked[0]
+
+
 class EnvConfig(_Strict):
+    """The game trained on. ``num_players`` is one table size, or a list of them (mixed
+    tables: each env slot plays one size, ``player_weights`` the share of slots per size,
+    equal shares when omitted)."""
+
     game: str = "art_gallery"  # arena.games: art_gallery or gallerist
-    num_players: Count = Field(2, ge=2, le=6)
+    num_players: Annotated[int | list[int], BeforeValidator(_table_sizes_from_text)] = 2
+    player_weights: list[Number] | None = None
     zero_is_ten: bool = False
     reward_mode: Literal["win", "score_margin"] = "score_margin"
 
@@ -99,6 +121,32 @@ class EnvConfig(_Strict):
         if self.zero_is_ten and "zero_is_ten" not in game.variants:
             raise ValueError(f"zero_is_ten: {game.title} has no such variant")
         return self
+
+    @model_validator(mode="after")
+    def _weights_match_sizes(self) -> EnvConfig:
+        weights = self.player_weights
+        if weights is None:
+            return self
+        if not isinstance(self.num_players, list):
+            raise ValueError("player_weights needs num_players to be a list of table sizes")
+        if len(weights) != len(self.num_players):
+            raise ValueError(
+                f"player_weights has {len(weights)} entries for {len(self.num_players)} "
+                f"table sizes {self.num_players}; give one weight per size"
+            )
+        if any(w < 0 for w in weights) or sum(weights) <= 0:
+            raise ValueError(f"player_weights must be >= 0 and not all 0, got {weights}")
+        return self
+
+    @property
+    def table_sizes(self) -> list[int]:
+        """The table sizes trained on (one entry for a single size)."""
+        return list(self.num_players) if isinstance(self.num_players, list) else [self.num_players]
+
+    @property
+    def table_weights(self) -> list[float]:
+        """The share of env slots of each table size (equal when not given)."""
+        return list(self.player_weights or [1.0] * len(self.table_sizes))
 
 
 class NetworkConfig(_Strict):
@@ -205,7 +253,7 @@ class TrainConfig(_Strict):
     seed: Count = 0
     total_steps: Count = Field(ge=1)
     n_envs: Count = Field(2, ge=1)
-    vec_env: Literal["subproc", "dummy"] = "subproc"
+    vec_env: Literal["subproc", "dummy", "vector"] = "subproc"
     torch_threads: Count = Field(1, ge=1)
     run_dir: str | None = None
     env: EnvConfig = Field(default_factory=EnvConfig)

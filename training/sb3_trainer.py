@@ -20,7 +20,7 @@ from art_gallery_env.files import atomic_write_bytes
 from art_gallery_env.processes import QuietWorker, spawning_quietly
 
 from .checkpoints import SB3_ZIP, prune_snapshots, snapshot_name
-from .config import TrainConfig
+from .config import ConfigError, TrainConfig
 from .interrupt import GracefulStop
 from .logs import CsvLog
 from .run_folder import RunStart, run_training, start_run
@@ -39,10 +39,52 @@ def _pool_factory(config: TrainConfig, snapshot_dir: str, seed: int) -> Opponent
     )
 
 
+def check_table_sizes(config: TrainConfig) -> None:
+    """A list of table sizes: the vector env plays it, the evaluation does not yet."""
+    if len(config.env.table_sizes) > 1:
+        raise ConfigError(
+            f"env.num_players {config.env.num_players}: a list of table sizes cannot be "
+            f"trained yet: vec_env: vector plays it, but vec_env: subproc/dummy and the "
+            f"evaluation (training/selection.py) take one table size (issue 12)"
+        )
+
+
+def check_vec_env(config: TrainConfig) -> None:
+    """``vec_env: vector`` needs numba (the compiled engine) and plays Art Gallery."""
+    if config.vec_env != "vector":
+        return
+    if config.env.game != "art_gallery":
+        raise ConfigError(
+            f"vec_env: vector plays Art Gallery only (its compiled engine); env.game "
+            f"{config.env.game!r} trains with vec_env: subproc or dummy"
+        )
+    try:
+        import art_gallery_env.vector  # noqa: F401 - imported for the check only
+    except ImportError:
+        raise ConfigError(
+            "vec_env: vector needs numba (the compiled engine): pip install "
+            "'art-gallery-env[fast]', or use vec_env: subproc or dummy"
+        ) from None
+
+
 def build_vec_env(config: TrainConfig, snapshot_dir: Path) -> Any:
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecMonitor
 
+    check_vec_env(config)
     factory = functools.partial(_pool_factory, config, str(snapshot_dir))
+    if config.vec_env == "vector":
+        from .vector_env import VectorSelfPlayEnv  # lazy: needs numba
+
+        vector = VectorSelfPlayEnv(
+            config.n_envs,
+            config.env.table_sizes,
+            factory(config.seed * 1000),
+            player_weights=config.env.table_weights,
+            zero_is_ten=config.env.zero_is_ten,
+            reward_mode=config.env.reward_mode,
+            seed=config.seed * 1000,
+        )
+        return VecMonitor(vector, info_keywords=("won",))
     fns = [
         make_selfplay_env_fn(
             config.env.num_players,
@@ -180,6 +222,8 @@ def train(
     replace the files of an earlier one in the same folder. A stop signal saves latest
     and raises :class:`TrainingInterrupted`.
     """
+    check_table_sizes(config)  # before any work
+    check_vec_env(config)
     start = start_run(config, resume, overwrite)  # checks only: nothing written yet
 
     def body(stop: GracefulStop) -> int:

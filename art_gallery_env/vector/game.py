@@ -338,6 +338,11 @@ class VectorGame:
             raise IndexError(f"game index {i} is not in 0..{self.num_envs - 1}")
         return i
 
+    def close(self) -> None:
+        """Stop the worker threads (a batch of 1,024+ games has some); the games stay
+        readable, and a later call runs in the calling thread."""
+        self._run.close()
+
     @property
     def nbytes(self) -> int:
         """Bytes held by the game state arrays (not the observation buffers)."""

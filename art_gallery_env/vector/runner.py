@@ -47,6 +47,8 @@ class Runner:
         return total + sum(f.result() for f in futures)
 
     def close(self) -> None:
+        """Stop the threads; later calls run every game in the calling thread."""
         if self._pool is not None:
             self._pool.shutdown(wait=False)
             self._pool = None
+        self.threads, self.bounds = 1, [(0, self.bounds[-1][1])]

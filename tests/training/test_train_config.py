@@ -36,7 +36,7 @@ def test_shipped_configs_are_valid(path: Path) -> None:
         ("name: x\ntotal_steps: ten\n", r"total_steps: 'ten' is not a whole number"),
         (
             "name: x\ntotal_steps: 10\nenv: {num_players: 7}\n",
-            r"env\.num_players: Input should be less than or equal to 6",
+            r"env\.num_players: table sizes must be whole numbers of players in 2\.\.6",
         ),
         (
             "name: x\ntotal_steps: 10\nenv: {reward_mode: points}\n",
@@ -175,3 +175,40 @@ def test_eval_opponents_are_checked_when_the_config_loads(opponents, expected) -
     data = {"name": "x", "total_steps": 10, "eval": {"opponents": opponents}}
     with pytest.raises(ConfigError, match=expected):
         config_from_dict(data)
+
+
+@pytest.mark.parametrize(
+    ("env", "sizes", "weights"),
+    [
+        ({"num_players": 4}, [4], [1.0]),
+        ({"num_players": "3"}, [3], [1.0]),
+        ({"num_players": [2, 3, 4]}, [2, 3, 4], [1.0, 1.0, 1.0]),
+        ({"num_players": [2, "6"], "player_weights": [1, "3e-1"]}, [2, 6], [1.0, 0.3]),
+    ],
+)
+def test_num_players_is_one_table_size_or_a_list(env, sizes, weights) -> None:
+    from art_gallery_env.training.config import config_from_dict
+
+    config = config_from_dict({"name": "x", "total_steps": 10, "env": env})
+    assert config.env.table_sizes == sizes
+    assert config.env.table_weights == weights
+
+
+@pytest.mark.parametrize(
+    ("env", "expected"),
+    [
+        ({"num_players": [2, 7]}, r"env\.num_players: table sizes .* 2\.\.6.*\[2, 7\]"),
+        ({"num_players": []}, r"env\.num_players: .*non-empty and distinct"),
+        ({"num_players": [3, 3]}, r"env\.num_players: .*non-empty and distinct, got \[3, 3\]"),
+        ({"num_players": True}, r"env\.num_players: table sizes"),
+        ({"num_players": 3, "player_weights": [1]}, r"env: player_weights needs num_players"),
+        ({"num_players": [2, 3], "player_weights": [1]}, r"player_weights has 1 entries for 2"),
+        ({"num_players": [2, 3], "player_weights": [0, 0]}, r"player_weights must be >= 0"),
+        ({"num_players": [2, 3], "player_weights": [1, -1]}, r"player_weights must be >= 0"),
+    ],
+)
+def test_bad_table_sizes_name_the_key(env, expected) -> None:
+    from art_gallery_env.training.config import config_from_dict
+
+    with pytest.raises(ConfigError, match=expected):
+        config_from_dict({"name": "x", "total_steps": 10, "env": env})

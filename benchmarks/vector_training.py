@@ -1,0 +1,231 @@
+"""MaskablePPO learner steps per second: the compiled self-play VecEnv (``vec_env:
+vector``) against today's trainer (``vec_env: subproc``, SelfPlayEnv workers), side by
+side in one run; the train rows of vector_throughput.py (numbers in docs/vector.md).
+
+Both models are built by the trainer's own functions (``build_vec_env``, ``_new_model``)
+from one config: the same network, PPO settings and rollout size (``n_envs * n_steps``),
+so the PPO update costs the same per learner step; ``subproc`` runs one worker per core,
+``vector`` many games in this process (``--vector-envs``). The pool holds one snapshot of
+the learner, so self-play, heuristic and random opponents all play (default weights).
+Each measurement is ``model.learn`` over ``--train-steps`` learner steps after a warm-up
+rollout, PPO updates included; a callback splits the time into rollout and update.
+
+Usage: python benchmarks/vector_training.py [--players 2 4] [--train-steps 2048] [--repeats 2]
+       [--vector-envs 64] [--blas-as-is] [--env-only SECONDS]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any, NamedTuple
+
+ROLLOUT = 1024  # learner steps per PPO rollout, both env kinds
+
+
+class Timing(NamedTuple):
+    steps_per_second: float
+    rollout_fraction: float  # of the wall time, the rest is the PPO update
+
+
+class Trainer:
+    """One model on one env kind, learning on in chunks of ``steps``."""
+
+    def __init__(
+        self, players: int, vec_env: str, n_envs: int, pool: Path, warm_up: bool = True
+    ) -> None:
+        import torch
+        from sb3_contrib import MaskablePPO
+
+        from art_gallery_env.training.config import config_from_dict
+        from art_gallery_env.training.sb3_trainer import _new_model, build_vec_env
+
+        config = config_from_dict(
+            {
+                "name": f"bench_{vec_env}",
+                "total_steps": 10**9,
+                "n_envs": n_envs,
+                "vec_env": vec_env,
+                "env": {"num_players": players},
+                "ppo": {"n_steps": ROLLOUT // n_envs, "batch_size": 256, "n_epochs": 4},
+            }
+        )
+        torch.set_num_threads(config.torch_threads)
+        self.env = build_vec_env(config, pool)
+        self.model = _new_model(config, self.env, MaskablePPO, torch)
+        if warm_up:  # workers started, kernels compiled or loaded
+            self.learn(ROLLOUT)
+
+    def learn(self, steps: int) -> Timing:
+        from stable_baselines3.common.callbacks import BaseCallback
+
+        marks: list[float] = []
+
+        class Split(BaseCallback):
+            def _on_rollout_start(self) -> None:
+                marks.append(time.perf_counter())
+
+            def _on_rollout_end(self) -> None:
+                marks.append(time.perf_counter())
+
+            def _on_step(self) -> bool:
+                return True
+
+        before = self.model.num_timesteps
+        start = time.perf_counter()
+        self.model.learn(steps, callback=Split(), reset_num_timesteps=False)
+        wall = time.perf_counter() - start
+        rollout = sum(end - begin for begin, end in zip(marks[::2], marks[1::2]))
+        return Timing((self.model.num_timesteps - before) / wall, rollout / wall)
+
+    def close(self) -> None:
+        self.env.close()
+
+
+class Pair:
+    """Today's trainer and the vector env for one table size, measured alternately.
+
+    The vector env runs twice: with ``--vector-envs`` games (the ratio) and with today's
+    exact config, its ``n_envs`` too (for reference)."""
+
+    def __init__(self, players: int, vector_envs: int, subproc_envs: int = 2) -> None:
+        self._folder = tempfile.TemporaryDirectory()
+        pool = Path(self._folder.name)
+        self.players = players
+        # The snapshot first: a game dealt before it exists keeps its fallback opponents
+        # (heuristic or random) to its end, which would skew the opponent mix.
+        self.write_snapshot(pool, players)
+        self.vector = Trainer(players, "vector", vector_envs, pool)
+        self.rows = {
+            "today": Trainer(players, "subproc", subproc_envs, pool),
+            f"vector {vector_envs} envs": self.vector,
+            # the vector env with today's exact config (its n_envs too), for reference
+            f"vector {subproc_envs} envs": Trainer(players, "vector", subproc_envs, pool),
+        }
+        self.history: list[dict[str, Timing]] = []
+
+    @staticmethod
+    def write_snapshot(pool: Path, players: int) -> None:
+        """The pool's one snapshot: the actor of a new model."""
+        from art_gallery_env.training.checkpoints import snapshot_name
+        from art_gallery_env.training.sb3_trainer import SB3State
+
+        model = Trainer(players, "dummy", 1, pool, warm_up=False).model
+        path = pool / snapshot_name(0)
+        SB3State(model).export_weights(path, {"name": path.stem})
+
+    def ratio(self, steps: int) -> float:
+        timings = {name: trainer.learn(steps) for name, trainer in self.rows.items()}
+        self.history.append(timings)
+        base = timings["today"].steps_per_second
+        parts = [
+            f"{name} {t.steps_per_second:,.0f}/s (rollout {t.rollout_fraction:.0%}, "
+            f"{t.steps_per_second / base:.2f}x)"
+            for name, t in timings.items()
+        ]
+        print(f"  train {self.players}p steps/s: " + "; ".join(parts), flush=True)
+        return self.vector_rate(timings) / base
+
+    def vector_rate(self, timings: dict[str, Timing]) -> float:
+        return timings[f"vector {self.vector.env.num_envs} envs"].steps_per_second
+
+    def close(self) -> None:
+        for trainer in self.rows.values():
+            trainer.close()
+        self._folder.cleanup()
+
+
+def env_rate(env: Any, seconds: float) -> float:
+    """Learner steps per second of a VecEnv alone, a random legal learner action each."""
+    import numpy as np
+
+    rng = np.random.default_rng(0)
+    env.reset()
+    steps, start = 0, time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        masks = np.stack(env.env_method("action_masks"))
+        env.step(np.argmax(masks * rng.random(masks.shape), axis=1))
+        steps += env.num_envs
+    return steps / (time.perf_counter() - start)
+
+
+def env_only(players: list[int], vector_envs: int, seconds: float) -> None:
+    """Each opponent kind alone, the envs without PPO: the vector env (one process)
+    against SelfPlayEnv in one process (DummyVecEnv of 1: no worker IPC)."""
+    import torch
+    from stable_baselines3.common.vec_env import DummyVecEnv
+
+    from art_gallery_env.training.selfplay import OpponentPool, SelfPlayEnv
+    from art_gallery_env.training.vector_env import VectorSelfPlayEnv
+
+    torch.set_num_threads(1)  # as the trainer (torch_threads: 1)
+    with tempfile.TemporaryDirectory() as folder:
+        Pair.write_snapshot(Path(folder), players[0])
+        print(f"{'env only, learner steps/s':<28} {'vector':>9} {'SelfPlayEnv':>12} {'ratio':>6}")
+        for n in players:
+            for kind in ("random", "self_play", "heuristic"):
+                vector = VectorSelfPlayEnv(
+                    vector_envs, n, OpponentPool({kind: 1.0}, folder, seed=0), seed=0
+                )
+                pool = OpponentPool({kind: 1.0}, folder, seed=0)
+                single = DummyVecEnv([lambda pool=pool, n=n: SelfPlayEnv(n, pool, seed=0)])
+                v, p = env_rate(vector, seconds), env_rate(single, seconds)
+                print(f"{n}p {kind:<25} {v:>9,.0f} {p:>12,.0f} {v / p:>6.1f}", flush=True)
+                vector.close()
+
+
+def one_blas_thread(as_is: bool) -> None:
+    """Re-run this process with ``OPENBLAS_NUM_THREADS=1`` (unless ``as_is``).
+
+    numpy's OpenBLAS starts a thread per core for a matrix product; today's workers (a
+    snapshot opponent's forward pass) and the main process then fight over the cores, and
+    on the shared 2-core machine today's trainer ran 3-7x slower than with one BLAS thread
+    (docs/vector.md). The limit must be set before numpy loads, and the subprocess workers
+    inherit it; measured with it, the ratio credits the vector env with none of that."""
+    if not as_is and os.environ.get("OPENBLAS_NUM_THREADS") != "1":
+        env = {**os.environ, "OPENBLAS_NUM_THREADS": "1"}
+        os.execve(sys.executable, [sys.executable, *sys.argv], env)
+
+
+def register(rows: dict[int, Any], players: list[int], steps: int, vector_envs: int) -> list[Pair]:
+    """Fill vector_throughput.py's TRAINING_ROWS (players -> function(seconds) -> ratio);
+    the pairs are built now (workers, compile) and measured per repeat."""
+    pairs = [Pair(n, vector_envs) for n in players]
+    for pair in pairs:
+        rows[pair.players] = lambda _seconds, pair=pair: pair.ratio(steps)
+    return pairs
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--players", type=int, nargs="+", default=[2, 4])
+    parser.add_argument("--train-steps", type=int, default=2048)
+    parser.add_argument("--repeats", type=int, default=2)
+    parser.add_argument("--vector-envs", type=int, default=64)
+    parser.add_argument("--blas-as-is", action="store_true", help="keep numpy's BLAS threads")
+    parser.add_argument("--env-only", type=float, metavar="SECONDS", help="envs without PPO")
+    args = parser.parse_args()
+    one_blas_thread(args.blas_as_is)
+    if args.env_only:
+        env_only(args.players, args.vector_envs, args.env_only)
+        return
+    pairs = [Pair(n, args.vector_envs) for n in args.players]
+    try:
+        for _ in range(args.repeats):
+            for pair in pairs:
+                pair.ratio(args.train_steps)
+        for pair in pairs:
+            ratios = [pair.vector_rate(t) / t["today"].steps_per_second for t in pair.history]
+            print(f"train{pair.players}p={statistics.median(ratios):.2f}x")
+    finally:
+        for pair in pairs:
+            pair.close()
+
+
+if __name__ == "__main__":
+    main()
