@@ -38,9 +38,11 @@ from typing import Any
 
 from art_gallery_env.files import atomic_write_json, atomic_write_text
 from art_gallery_env.processes import (
+    THREAD_COUNT_VARIABLES,
     exit_with_parent,
     ignore_stop_signals,
     kill_processes,
+    one_compute_thread_for_children,
     spawning_quietly,
 )
 
@@ -223,7 +225,7 @@ def init_worker() -> None:
     which stops it, and exits by itself if the caller dies."""
     ignore_stop_signals()
     exit_with_parent()
-    for name in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
+    for name in THREAD_COUNT_VARIABLES:
         os.environ[name] = "1"  # for libraries loaded from now on
     if "torch" in sys.modules:
         sys.modules["torch"].set_num_threads(1)
@@ -290,7 +292,7 @@ def _run_in_workers(
     context = multiprocessing.get_context("spawn")
     pool = None
     try:
-        with spawning_quietly():  # a Ctrl-C meanwhile is raised as the block ends
+        with spawning_quietly(), one_compute_thread_for_children():  # Ctrl-C: raised at the end
             pool = ProcessPoolExecutor(
                 max_workers=config.workers, mp_context=context, initializer=init_worker
             )

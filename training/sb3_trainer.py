@@ -17,7 +17,11 @@ from typing import Any
 from art_gallery_env.agents.policy import export_torch_mlp
 from art_gallery_env.agents.run_checkpoint import actor_network, load_sb3_model
 from art_gallery_env.files import atomic_write_bytes
-from art_gallery_env.processes import QuietWorker, spawning_quietly
+from art_gallery_env.processes import (
+    QuietWorker,
+    one_compute_thread_for_children,
+    spawning_quietly,
+)
 
 from .checkpoints import SB3_ZIP, prune_snapshots, snapshot_name
 from .config import ConfigError, TrainConfig
@@ -102,8 +106,10 @@ def build_vec_env(config: TrainConfig, snapshot_dir: Path) -> Any:
         # saves, and closes them (they print no EOFError on the way out).
         vec = None
         try:
-            with spawning_quietly():  # a Ctrl-C meanwhile is raised as the block ends
-                vec = SubprocVecEnv([QuietWorker(fn) for fn in fns])
+            # spawn: each worker starts with this environment (one BLAS thread), where a
+            # forkserver started earlier would hand on its own.
+            with spawning_quietly(), one_compute_thread_for_children():
+                vec = SubprocVecEnv([QuietWorker(fn) for fn in fns], start_method="spawn")
         except BaseException:
             if vec is not None:
                 vec.close()
