@@ -189,6 +189,9 @@ class WarmStartConfig(_Strict):
     batch_size: Count = Field(256, ge=8)
     learning_rate: Number = Field(1e-3, gt=0)
     holdout: Number = Field(0.05, ge=0, lt=1)  # share of games kept out to report agreement
+    # chance that a seat plays a random legal action instead (the teacher's choice is
+    # still the label): data from states off the teacher's own path
+    explore: Number = Field(0.0, ge=0, lt=1)
 
 
 class RLlibConfig(_Strict):

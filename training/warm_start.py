@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import io
 import json
+import random
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -41,19 +42,27 @@ FOLDER = "warm_start"
 
 
 class _Recorder:
-    """Plays as ``agent`` and writes down what it saw and chose."""
+    """Plays as ``agent`` and writes down what it saw and chose. With ``explore`` > 0 it
+    plays a random legal action that often instead (still recording the teacher's
+    choice), so the data also covers states the teacher itself would not reach: a clone
+    that errs once is then not lost (noise injection, as in DART)."""
 
-    def __init__(self, agent: Agent, seat: int, rows: list[tuple]) -> None:
+    def __init__(
+        self, agent: Agent, seat: int, rows: list[tuple], explore: float, rng: random.Random
+    ) -> None:
         self.agent, self.seat, self.rows = agent, seat, rows
+        self.explore, self.rng = explore, rng
 
     def reset(self, seed: int | None = None) -> None:
         self.agent.reset(seed)
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, view: Any) -> int:
-        action = self.agent.act(observation, action_mask, view)
+        action = int(self.agent.act(observation, action_mask, view))
         self.rows.append(
-            (observation.astype(np.float16), action_mask.astype(bool), int(action), self.seat)
+            (observation.astype(np.float16), action_mask.astype(bool), action, self.seat)
         )
+        if self.explore > 0 and self.rng.random() < self.explore:
+            return self.rng.choice(np.flatnonzero(action_mask).tolist())
         return action
 
 
@@ -64,6 +73,7 @@ def collect(
     seed: int = 0,
     reward_mode: str = "score_margin",
     zero_is_ten: bool = False,
+    explore: float = 0.0,
 ) -> dict[str, np.ndarray]:
     """``games`` teacher-only games at each table size; one row per decision."""
     obs, masks, actions, values, game_ids, players = [], [], [], [], [], []
@@ -75,7 +85,8 @@ def collect(
             for seat in range(n):
                 agent = make_agent(teacher, seed=derive_seed(seed, n, g, seat))
                 agent.reset(derive_seed(seed, n, g, seat, "reset"))
-                agents.append(_Recorder(agent, seat, rows))
+                rng = random.Random(derive_seed(seed, n, g, seat, "explore"))
+                agents.append(_Recorder(agent, seat, rows, explore, rng))
             state = new_game(n, derive_seed(seed, n, g), zero_is_ten=zero_is_ten)
             result = play_game(state, agents)
             rewards = final_rewards(result.breakdown, reward_mode)
@@ -109,6 +120,7 @@ def load_or_collect(run_dir: Path, config: TrainConfig) -> dict[str, np.ndarray]
         "seed": config.seed,
         "reward_mode": config.env.reward_mode,
         "zero_is_ten": config.env.zero_is_ten,
+        "explore": ws.explore,
     }
     path = run_dir / FOLDER / DATA_FILE
     if path.is_file():
@@ -118,7 +130,13 @@ def load_or_collect(run_dir: Path, config: TrainConfig) -> dict[str, np.ndarray]
                 return {k: cached[k] for k in cached.files if k != "key"}
     start = time.time()
     data = collect(
-        ws.teacher, key["sizes"], ws.bc_games, config.seed, key["reward_mode"], key["zero_is_ten"]
+        ws.teacher,
+        key["sizes"],
+        ws.bc_games,
+        config.seed,
+        key["reward_mode"],
+        key["zero_is_ten"],
+        ws.explore,
     )
     buffer = io.BytesIO()
     np.savez(buffer, key=np.asarray(json.dumps(key)), **data)
