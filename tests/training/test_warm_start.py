@@ -30,6 +30,14 @@ def test_dataset_rows_are_legal_teacher_decisions():
     assert np.array_equal(again["action"], data["action"])  # seeded
 
 
+def test_explore_leaves_the_teacher_path_but_keeps_its_labels():
+    plain = warm_start.collect("heuristic", [2], games=2, seed=1)
+    noisy = warm_start.collect("heuristic", [2], games=2, seed=1, explore=0.5)
+    rows = len(noisy["action"])
+    assert noisy["mask"][np.arange(rows), noisy["action"]].all()  # labels still legal
+    assert rows != len(plain["action"]) or not np.array_equal(noisy["obs"], plain["obs"])
+
+
 def _policy(hidden: int = 32):
     import torch
     from sb3_contrib import MaskablePPO
