@@ -4,7 +4,10 @@ How a match is built:
 
 * With K agent specs at a table of N seats, the base line-up fills the seats by cycling
   the specs (K == N: one seat each; K < N: ``ismcts heuristic`` at 4 seats is
-  ismcts, heuristic, ismcts, heuristic). K > N is an error.
+  ismcts, heuristic, ismcts, heuristic). K > N is an error unless ``round_robin``: then
+  each block of N games seats one N-subset of the specs (all subsets in a fixed shuffled
+  order, again and again), so checkpoints of a run and fixed anchors are rated together
+  (``art-gallery eval --agents RUN_DIR heuristic random``: :func:`expand_agent_specs`).
 * Game ``g`` rotates the line-up by ``g mod N`` seats, and every other block of N games
   reverses it first, so over each N games every spec sits in every seat equally often and
   (for N >= 3) meets the others on both sides.
@@ -23,11 +26,14 @@ rank), and the mean decision time.
 from __future__ import annotations
 
 import csv
+import functools
 import hashlib
 import io
+import itertools
 import math
 import multiprocessing
 import os
+import random
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -78,6 +84,7 @@ class MatchConfig:
     workers: int = 1
     insight: bool = False  # keep each decision's Agent.explain() for the game records
     game: str = DEFAULT_GAME  # arena.games: "art_gallery" or "gallerist"
+    round_robin: bool = False  # more specs than seats: tables of N-subsets (see above)
 
     def __post_init__(self) -> None:
         try:
@@ -96,11 +103,18 @@ class MatchConfig:
             raise MatchError(f"players must be in {lo}..{hi} for {game.title}, got {n!r}{solo}")
         if not self.agents:
             raise MatchError("give at least one agent spec")
-        if len(self.agents) > n:
+        if len(self.agents) > n and self.round_robin:
+            if math.comb(len(self.agents), n) > MAX_TABLES:
+                raise MatchError(
+                    f"{len(self.agents)} agents at {n} seats make "
+                    f"{math.comb(len(self.agents), n):,} different tables; a round robin "
+                    f"takes at most {MAX_TABLES:,}: give fewer agents"
+                )
+        elif len(self.agents) > n:
             raise MatchError(
                 f"{len(self.agents)} agents do not fit a table of {n} players: give at most "
-                f"{n} agent specs (fewer specs than seats are cycled to fill the table) or "
-                f"raise --players (at most {hi})"
+                f"{n} agent specs (fewer specs than seats are cycled to fill the table), "
+                f"raise --players (at most {hi}), or play a round robin (--round-robin)"
             )
         if self.zero_is_ten and "zero_is_ten" not in game.variants:
             raise MatchError(f"{game.title} has no zero_is_ten variant")
@@ -124,10 +138,28 @@ def agent_labels(agents: Sequence[str]) -> list[str]:
     return labels
 
 
+MAX_TABLES = 200_000  # N-subsets a round robin may cycle through
+
+
+@functools.lru_cache(maxsize=8)
+def _tables(num_agents: int, num_players: int) -> list[tuple[int, ...]]:
+    """Every N-subset of the agents, in a fixed shuffled order (so a match shorter than
+    all of them still seats every agent about equally often)."""
+    tables = list(itertools.combinations(range(num_agents), num_players))
+    random.Random(f"{num_agents}:{num_players}").shuffle(tables)
+    return tables
+
+
 def lineup(num_agents: int, num_players: int, game: int) -> list[int]:
     """Agent index per seat for game ``game`` (see the module docstring)."""
-    base = [seat % num_agents for seat in range(num_players)]
-    if (game // num_players) % 2 == 1:
+    if num_agents > num_players:  # a round robin: this block's subset, rotated below
+        tables = _tables(num_agents, num_players)
+        base = list(tables[(game // num_players) % len(tables)])
+        if (game // (num_players * len(tables))) % 2 == 1:
+            base.reverse()
+    else:
+        base = [seat % num_agents for seat in range(num_players)]
+    if num_agents <= num_players and (game // num_players) % 2 == 1:
         base.reverse()
     shift = game % num_players
     return base[-shift:] + base[:-shift] if shift else base
@@ -145,6 +177,42 @@ def game_seed(master: int, game: int) -> int:
 
 def seat_seed(master: int, game: int, seat: int) -> int:
     return derive_seed("agent", master, game, seat)
+
+
+CHECKPOINT_SUFFIX = ".safetensors"
+
+
+def expand_agent_specs(specs: Sequence[str]) -> list[str]:
+    """Agent specs with each folder replaced by the policy checkpoints in it: its own
+    ``*.safetensors`` files and, for a training run's folder, those in ``pool/`` too (the
+    snapshots), in name order, each file once (``best`` and ``latest`` are often one
+    checkpoint). A folder without any raises :class:`MatchError` naming it."""
+    out: list[str] = []
+    seen: set[Path] = set()
+    for spec in specs:
+        folder = Path(spec)
+        if not folder.is_dir():
+            out.append(spec)
+            continue
+        files = sorted(folder.glob(f"*{CHECKPOINT_SUFFIX}"))
+        if (folder / "pool").is_dir():
+            files += sorted((folder / "pool").glob(f"*{CHECKPOINT_SUFFIX}"))
+        found = 0
+        for path in files:
+            if path.name.startswith(".") or not path.is_file():
+                continue  # a temp file, or a dangling link
+            real = path.resolve()
+            if real not in seen:
+                seen.add(real)
+                out.append(str(path))
+                found += 1
+        if not found:
+            raise MatchError(
+                f"{spec}: a folder given as an agent must hold policy checkpoints "
+                f"(*{CHECKPOINT_SUFFIX}, or a training run folder with best/latest and pool/); "
+                f"found none"
+            )
+    return out
 
 
 # -- playing one game (in a worker or in this process) -------------------------------------

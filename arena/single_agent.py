@@ -16,7 +16,7 @@ seat's own final reward, never the last mover's. The legal actions come as
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol, runtime_checkable
 
 import gymnasium as gym
@@ -43,19 +43,28 @@ class OpponentSource(Protocol):
 
 class FixedOpponents:
     """The same agents every episode: ``agents[k]`` sits ``k + 1`` seats after the learner
-    (so ``agents[0]`` always moves right after it, whichever seat the learner has)."""
+    (so ``agents[0]`` always moves right after it, whichever seat the learner has).
+    ``prefix=True`` (one spec for every seat at mixed table sizes) lets a smaller table
+    take the first ``count`` of them."""
 
     def __init__(
-        self, specs: Sequence[str | Agent], seed: int | None = None, game: str = DEFAULT_GAME
+        self,
+        specs: Sequence[str | Agent],
+        seed: int | None = None,
+        game: str = DEFAULT_GAME,
+        prefix: bool = False,
     ) -> None:
         base = 0 if seed is None else seed
         make_agent = get_game(game).make_agent
+        self.prefix = prefix
         self.agents = [
             spec if isinstance(spec, Agent) else make_agent(spec, base + k)
             for k, spec in enumerate(specs)
         ]
 
     def sample(self, count: int) -> list[Agent]:
+        if self.prefix and count <= len(self.agents):
+            return self.agents[:count]
         if count != len(self.agents):
             raise ValueError(
                 f"{len(self.agents)} opponents were given for {count} opponent seats; "
@@ -68,17 +77,28 @@ OpponentsArg = OpponentSource | str | Agent | Sequence[str | Agent] | None
 
 
 def opponent_source(
-    opponents: OpponentsArg, num_players: int, seed: int | None, game: str = DEFAULT_GAME
+    opponents: OpponentsArg,
+    num_players: int | Sequence[int],
+    seed: int | None,
+    game: str = DEFAULT_GAME,
 ) -> OpponentSource:
     """``None`` (random everywhere), one spec or agent for every seat, one per seat, or a
-    source with ``sample(count)`` (e.g. the trainers' opponent pool); specs are ``game``'s."""
-    count = num_players - 1
+    source with ``sample(count)`` (e.g. the trainers' opponent pool); specs are ``game``'s.
+    With several table sizes (a list), one per seat is ambiguous: give one spec for all,
+    or a source."""
+    sizes = [num_players] if isinstance(num_players, int) else list(num_players)
+    count = max(sizes) - 1
     if opponents is None:
         opponents = "random"
     if isinstance(opponents, (str, Agent)):
-        opponents = [opponents] * count
+        return FixedOpponents([opponents] * count, seed, game, prefix=True)
     if isinstance(opponents, OpponentSource):
         return opponents
+    if len(sizes) > 1:
+        raise ValueError(
+            f"with several table sizes {sizes}, give one opponent spec for every seat or an "
+            f"object with sample(count), not a list of {len(opponents)} per-seat opponents"
+        )
     if not isinstance(opponents, Sequence) or not all(
         isinstance(o, (str, Agent)) for o in opponents
     ):
@@ -93,6 +113,28 @@ def opponent_source(
             f"learner's), got {len(opponents)}: {list(opponents)!r}"
         )
     return FixedOpponents(opponents, seed, game)
+
+
+def _table_sizes(
+    num_players: int | Sequence[int],
+    weights: Sequence[float] | None,
+    check: Callable[[Any], int],
+) -> tuple[list[int], list[float]]:
+    """One table size, or several drawn per episode with ``weights`` (equal if None);
+    ``check`` validates one size."""
+    if isinstance(num_players, Sequence) and not isinstance(num_players, str):
+        sizes = [check(n) for n in num_players]
+        if not sizes or len(set(sizes)) != len(sizes):
+            raise ValueError(f"table sizes must be a non-empty list of distinct sizes, got {sizes}")
+    else:
+        sizes = [check(num_players)]
+    weights = [1.0] * len(sizes) if weights is None else [float(w) for w in weights]
+    if len(weights) != len(sizes) or any(w < 0 for w in weights) or sum(weights) <= 0:
+        raise ValueError(
+            f"player_weights must give one weight >= 0 per table size {sizes} (not all 0), "
+            f"got {list(weights)}"
+        )
+    return sizes, weights
 
 
 def _check_choice(name: str, value: object, choices: tuple[str, ...]) -> None:
@@ -116,9 +158,10 @@ class SingleAgentEnv(gym.Env):
 
     def __init__(
         self,
-        num_players: int = 2,
+        num_players: int | Sequence[int] = 2,
         opponents: OpponentsArg = None,
         *,
+        player_weights: Sequence[float] | None = None,
         zero_is_ten: bool = False,
         reward_mode: str = "score_margin",
         seed: int | None = None,
@@ -129,16 +172,10 @@ class SingleAgentEnv(gym.Env):
     ) -> None:
         super().__init__()
         self.game = get_game(game)
-        if self.game.name == DEFAULT_GAME:
-            self.num_players = check_num_players(num_players)
-        else:
-            self.num_players = self.game.check_players(num_players)
-            if self.num_players < 2:  # the reward modes rank the learner against others
-                raise ValueError(
-                    f"a single-agent {self.game.title} env needs 2..{self.game.max_players} "
-                    f"players (the learner and opponents); the solo game has its own env "
-                    f"(the Gallerist: GalleristSoloEnv)"
-                )
+        self.table_sizes, self.table_weights = _table_sizes(
+            num_players, player_weights, self._check_table_size
+        )
+        self.num_players = max(self.table_sizes)  # this episode's size once reset
         self.game.check_reward_mode(reward_mode)
         _check_choice("illegal_action", illegal_action, ILLEGAL_ACTION_MODES)
         if render_mode is not None:
@@ -146,11 +183,11 @@ class SingleAgentEnv(gym.Env):
         if learner_seat is not None and (
             isinstance(learner_seat, bool)
             or not isinstance(learner_seat, (int, np.integer))
-            or not 0 <= learner_seat < num_players
+            or not 0 <= learner_seat < min(self.table_sizes)
         ):
             raise ValueError(
                 f"learner_seat must be None (rotate every episode) or a seat in "
-                f"0..{num_players - 1}, got {learner_seat!r}"
+                f"0..{min(self.table_sizes) - 1}, got {learner_seat!r}"
             )
         if not isinstance(zero_is_ten, bool):
             raise ValueError(f"zero_is_ten must be True or False, got {zero_is_ten!r}")
@@ -175,6 +212,18 @@ class SingleAgentEnv(gym.Env):
         self._mask = np.zeros(num_actions, dtype=np.int8)
         self._ended = True  # no episode yet
 
+    def _check_table_size(self, num_players: Any) -> int:
+        if self.game.name == DEFAULT_GAME:
+            return check_num_players(num_players)
+        n = self.game.check_players(num_players)
+        if n < 2:  # the reward modes rank the learner against others
+            raise ValueError(
+                f"a single-agent {self.game.title} env needs 2..{self.game.max_players} "
+                f"players (the learner and opponents); the solo game has its own env "
+                f"(the Gallerist: GalleristSoloEnv)"
+            )
+        return n
+
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[np.ndarray, dict[str, Any]]:
@@ -187,6 +236,8 @@ class SingleAgentEnv(gym.Env):
             if reseed is not None:
                 reseed(seed)
         game_seed = self._seed_rng.getrandbits(63)
+        if len(self.table_sizes) > 1:  # mixed tables: this episode's size, seeded
+            self.num_players = self._seed_rng.choices(self.table_sizes, self.table_weights)[0]
         n = self.num_players
         self.learner = (
             self._episode % n if self.fixed_learner_seat is None else self.fixed_learner_seat

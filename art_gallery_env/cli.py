@@ -74,6 +74,7 @@ def _eval(args: argparse.Namespace) -> int:
         MatchConfig,
         MatchError,
         MatchInterrupted,
+        expand_agent_specs,
         run_match,
     )
     from art_gallery_env.files import writable_dir_problem
@@ -81,21 +82,26 @@ def _eval(args: argparse.Namespace) -> int:
 
     parser = args.parser
     try:
+        agents = expand_agent_specs(args.agents)
+        if agents != list(args.agents):
+            print(f"{len(agents)} agents: " + " ".join(agents))
         config = MatchConfig(
             num_players=args.players,
-            agents=tuple(args.agents),
+            agents=tuple(agents),
             games=args.games,
             seed=args.seed,
             zero_is_ten=args.zero_is_ten,
             workers=args.workers,
             insight=args.insight,
             game=args.game,
+            # a folder of checkpoints rates them all: more agents than seats by design
+            round_robin=args.round_robin or agents != list(args.agents),
         )
     except MatchError as err:
         parser.error(str(err))
     if args.insight and not args.save_games:
         parser.error("--insight is stored in the game records: give --save-games DIR too")
-    _check_agent_specs(parser, "--agents", list(args.agents), args.game)
+    _check_agent_specs(parser, "--agents", agents, args.game)
     for option, folder in (("--out", args.out), ("--save-games", args.save_games)):
         problem = folder and writable_dir_problem(folder)
         if problem:  # found now, not after every game has been played
@@ -255,11 +261,14 @@ def _report_interrupted(args: argparse.Namespace, stop: Any) -> int:
 
 def _plot(args: argparse.Namespace) -> int:
     try:
-        from art_gallery_env.training.plots import PlotError, plot_run
+        from art_gallery_env.training.plots import PlotError, plot_ratings, plot_run
     except ImportError as err:
         return _missing_train_extra(err)
     try:
-        paths = plot_run(args.run_dir, args.out)
+        if args.run_dir.endswith(".json"):
+            paths = [plot_ratings(args.run_dir, args.out)]
+        else:
+            paths = plot_run(args.run_dir, args.out)
     except PlotError as err:
         args.parser.error(str(err))
     print("wrote " + ", ".join(str(p) for p in paths))
@@ -355,8 +364,11 @@ def build_parser() -> argparse.ArgumentParser:
             "1/k), mean score with a 95% interval, the mean score breakdown (Art Gallery: "
             "rows, souvenirs, hand, start card; the Gallerist: money, exhibition, reputation, "
             "auction), an OpenSkill Plackett-Luce rating and the mean decision time. Fewer "
-            "agents than seats are cycled to fill the table. Results are identical for any "
-            "--workers."
+            "agents than seats are cycled to fill the table. A folder of checkpoints (a run "
+            "folder: its pool/ snapshots and best/latest) stands for every checkpoint in it, "
+            "and all agents are rated in one round robin (tables of --players drawn from "
+            "them; fixed agents such as heuristic serve as anchors). Results are identical "
+            "for any --workers."
         ),
     )
     _add_game_option(ev)
@@ -372,8 +384,13 @@ def build_parser() -> argparse.ArgumentParser:
         nargs="+",
         required=True,
         metavar="SPEC",
-        help="agent specs, e.g. random heuristic ismcts:iters=400 or a checkpoint path "
-        "(at most --players specs)",
+        help="agent specs, e.g. random heuristic ismcts:iters=400, a checkpoint path, or "
+        "a folder of checkpoints (at most --players specs unless --round-robin or a folder)",
+    )
+    ev.add_argument(
+        "--round-robin",
+        action="store_true",
+        help="allow more agents than seats: each block of --players games seats one subset",
     )
     ev.add_argument("--games", type=_positive_int, default=100, help="games (default 100)")
     ev.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
@@ -525,9 +542,21 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("--onnx", required=True, metavar="OUT", help="the .onnx file to write")
     export.set_defaults(func=_export, parser=export)
 
-    plot = sub.add_parser("plot", help="write PNG training curves of a run folder")
-    plot.add_argument("run_dir", metavar="RUN_DIR", help="a folder made by 'art-gallery train'")
-    plot.add_argument("--out", help="where to write the PNGs (default RUN_DIR/plots)")
+    plot = sub.add_parser(
+        "plot",
+        help="write PNG training curves of a run folder, or rating vs steps of an eval",
+    )
+    plot.add_argument(
+        "run_dir",
+        metavar="RUN_DIR|RESULTS.json",
+        help="a folder made by 'art-gallery train', or the results.json of "
+        "'art-gallery eval --agents RUN_DIR ... --out DIR' (rating against training step)",
+    )
+    plot.add_argument(
+        "--out",
+        help="where to write: the folder of the PNGs (default RUN_DIR/plots), or the PNG "
+        "file for a results.json (default rating_vs_steps.png beside it)",
+    )
     plot.set_defaults(func=_plot, parser=plot)
     return parser
 

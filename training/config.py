@@ -87,8 +87,8 @@ def _table_sizes_from_text(value: Any) -> Any:
 
 class EnvConfig(_Strict):
     """The game trained on. ``num_players`` is one table size, or a list of them (mixed
-    tables: each env slot plays one size, ``player_weights`` the share of slots per size,
-    equal shares when omitted)."""
+    tables: every episode draws its size, ``player_weights`` the chance of each size,
+    equal when omitted)."""
 
     game: str = "art_gallery"  # arena.games: art_gallery or gallerist
     num_players: Annotated[int | list[int], BeforeValidator(_table_sizes_from_text)] = 2
@@ -145,7 +145,7 @@ class EnvConfig(_Strict):
 
     @property
     def table_weights(self) -> list[float]:
-        """The share of env slots of each table size (equal when not given)."""
+        """The chance of each table size per episode (equal when not given)."""
         return list(self.player_weights or [1.0] * len(self.table_sizes))
 
 
@@ -199,8 +199,27 @@ class EvalConfig(_Strict):
     games: Count = Field(100, ge=1)
     opponents: list[str] = Field(default_factory=lambda: ["random", "heuristic"], min_length=1)
     workers: Count = Field(1, ge=1)
+    # Table sizes played at each evaluation (None: every size trained on); a subset
+    # saves evaluation time when the config trains on many sizes.
+    table_sizes: list[Count] | None = None
     final_games: Count = Field(200, ge=0)
     final_workers: Count = Field(2, ge=1)
+
+
+class WarmStartConfig(_Strict):
+    """Behaviour cloning before PPO (:mod:`.warm_start`): ``bc_games`` games per table size
+    of ``teacher`` in every seat, the policy net trained ``epochs`` times over them with
+    cross-entropy on masked logits, the value net on each seat's final reward."""
+
+    teacher: str = "heuristic"
+    bc_games: Count = Field(200, ge=1)
+    epochs: Count = Field(4, ge=1)
+    batch_size: Count = Field(256, ge=8)
+    learning_rate: Number = Field(1e-3, gt=0)
+    holdout: Number = Field(0.05, ge=0, lt=1)  # share of games kept out to report agreement
+    # chance that a seat plays a random legal action instead (the teacher's choice is
+    # still the label): data from states off the teacher's own path
+    explore: Number = Field(0.0, ge=0, lt=1)
 
 
 class RLlibConfig(_Strict):
@@ -262,6 +281,7 @@ class TrainConfig(_Strict):
     pool: PoolConfig = Field(default_factory=PoolConfig)
     eval: EvalConfig = Field(default_factory=EvalConfig)
     rllib: RLlibConfig = Field(default_factory=RLlibConfig)
+    warm_start: WarmStartConfig | None = None
 
     @model_validator(mode="after")
     def _keys_match_algorithm(self) -> TrainConfig:
@@ -270,10 +290,30 @@ class TrainConfig(_Strict):
                 f"algorithm rllib_ppo trains Art Gallery only; env.game {self.env.game!r} "
                 f"is trained with algorithm maskable_ppo"
             )
+        if self.warm_start is not None and self.env.game != "art_gallery":
+            raise ValueError(
+                f"warm_start (behaviour cloning of the heuristic) is built for Art Gallery "
+                f"only; remove it for env.game {self.env.game!r}"
+            )
+        eval_sizes = self.eval.table_sizes
+        if eval_sizes is not None and (
+            not eval_sizes or not set(eval_sizes) <= set(self.env.table_sizes)
+        ):
+            raise ValueError(
+                f"eval.table_sizes {eval_sizes} must be a non-empty subset of the table "
+                f"sizes trained on, env.num_players {self.env.table_sizes}"
+            )
         if self.algorithm == "maskable_ppo":
             if "rllib" in self.model_fields_set:
                 raise ValueError("the rllib: section is only used with algorithm: rllib_ppo")
             return self
+        if len(self.env.table_sizes) > 1:
+            raise ValueError(
+                "algorithm rllib_ppo trains one table size; mixed tables (env.num_players as "
+                "a list) need algorithm: maskable_ppo"
+            )
+        if self.warm_start is not None:
+            raise ValueError("warm_start (behaviour cloning) needs algorithm: maskable_ppo")
         misplaced = [f"{k} (use {v})" for k, v in _SB3_ONLY.items() if k in self.model_fields_set]
         misplaced += [
             f"ppo.{k} (use {v})" for k, v in _SB3_ONLY_PPO.items() if k in self.ppo.model_fields_set
@@ -281,6 +321,11 @@ class TrainConfig(_Strict):
         if misplaced:
             raise ValueError("algorithm rllib_ppo does not use " + ", ".join(misplaced))
         return self
+
+    @property
+    def eval_table_sizes(self) -> list[int]:
+        """The table sizes each evaluation plays, with their weights (from env)."""
+        return self.eval.table_sizes or self.env.table_sizes
 
     @property
     def resolved_run_dir(self) -> Path:
@@ -302,6 +347,10 @@ def config_from_dict(data: Any, source: str = "config") -> TrainConfig:
             problems.append(f"  {where}: {message}")
         raise ConfigError(f"{source}: invalid config\n" + "\n".join(problems)) from None
     problems = _agent_spec_problems("eval.opponents", config.eval.opponents, config.env.game)
+    if config.warm_start is not None:
+        problems += _agent_spec_problems(
+            "warm_start.teacher", [config.warm_start.teacher], config.env.game
+        )
     if problems:
         raise ConfigError(f"{source}: invalid config\n" + "\n".join(problems))
     return config

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import csv
+import io
 from pathlib import Path
+
+from art_gallery_env.files import atomic_write_bytes
 
 
 class PlotError(ValueError):
@@ -74,3 +77,82 @@ def plot_run(run_dir: str | Path, out_dir: str | Path | None = None) -> list[Pat
     ax.grid(alpha=0.3)
     save(fig, "win_rate.png")
     return written
+
+
+def checkpoint_steps(spec: str) -> int | None:
+    """The training steps of a checkpoint spec: the ``steps`` in its header, else the
+    number in a pool snapshot's name (``snap_0000100000``); None for a fixed agent."""
+    from art_gallery_env.agents.policy_format import CheckpointError, load_weights
+
+    from .checkpoints import snapshot_steps
+
+    path = Path(spec)
+    if not path.is_file():
+        return None
+    try:
+        steps = load_weights(path).meta.get("steps")
+    except CheckpointError:
+        steps = None
+    if isinstance(steps, int):
+        return steps
+    return snapshot_steps(path)
+
+
+def plot_ratings(results_json: str | Path, out: str | Path | None = None) -> Path:
+    """Rating against training step from an ``art-gallery eval --out`` results.json whose
+    agents include checkpoints (e.g. ``--agents RUN_DIR heuristic random``): each
+    checkpoint is a point at its steps (OpenSkill mu, bars ±1 sigma); fixed agents are
+    horizontal lines, the anchors the checkpoints are read against."""
+    import json
+
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    results_json = Path(results_json)
+    try:
+        data = json.loads(results_json.read_text(encoding="utf-8"))
+        agents = data["agents"]
+    except (OSError, ValueError, KeyError, TypeError) as err:
+        raise PlotError(
+            f"{results_json}: not a results.json written by 'art-gallery eval --out' ({err})"
+        ) from None
+    points, anchors = [], []
+    for a in agents:
+        steps = checkpoint_steps(a["spec"])
+        (anchors if steps is None else points).append((steps, a))
+    if not points:
+        raise PlotError(
+            f"{results_json}: no agent is a checkpoint with training steps; rate a run's "
+            f"checkpoints with 'art-gallery eval --agents RUN_DIR heuristic --out DIR'"
+        )
+    points.sort(key=lambda p: p[0])
+    fig, ax = plt.subplots(figsize=(7, 4))
+    xs = [s for s, _ in points]
+    ax.errorbar(
+        xs,
+        [a["rating_mu"] for _, a in points],
+        yerr=[a["rating_sigma"] for _, a in points],
+        marker="o",
+        capsize=3,
+        label="checkpoints",
+    )
+    for k, (_, a) in enumerate(anchors):
+        ax.axhline(a["rating_mu"], linestyle="--", color=f"C{k + 1}", label=a["agent"])
+    players = data.get("config", {}).get("num_players", "?")
+    ax.set(
+        title=f"OpenSkill rating vs training steps ({players} players, mu ± sigma)",
+        xlabel="training steps",
+        ylabel="rating mu",
+    )
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=8)
+    out = Path(out) if out else results_json.with_name("rating_vs_steps.png")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    fig.tight_layout()
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", dpi=110)
+    plt.close(fig)
+    atomic_write_bytes(out, buffer.getvalue())
+    return out

@@ -49,6 +49,7 @@ RUN_ENTRIES = (
     "logs",
     "eval.csv",
     "plots",
+    "warm_start",
     RLLIB_LINK,
     f"{RLLIB_LINK}.tmp",
     f"{RLLIB_LINK}.old",

@@ -43,16 +43,6 @@ def _pool_factory(config: TrainConfig, snapshot_dir: str, seed: int) -> Opponent
     )
 
 
-def check_table_sizes(config: TrainConfig) -> None:
-    """A list of table sizes: the vector env plays it, the evaluation does not yet."""
-    if len(config.env.table_sizes) > 1:
-        raise ConfigError(
-            f"env.num_players {config.env.num_players}: a list of table sizes cannot be "
-            f"trained yet: vec_env: vector plays it, but vec_env: subproc/dummy and the "
-            f"evaluation (training/selection.py) take one table size (issue 12)"
-        )
-
-
 def check_vec_env(config: TrainConfig) -> None:
     """``vec_env: vector`` needs numba (the compiled engine) and plays Art Gallery."""
     if config.vec_env != "vector":
@@ -95,6 +85,7 @@ def build_vec_env(config: TrainConfig, snapshot_dir: Path) -> Any:
             factory,
             config.seed * 1000,
             i,
+            player_weights=config.env.table_weights,
             zero_is_ten=config.env.zero_is_ten,
             reward_mode=config.env.reward_mode,
             game=config.env.game,
@@ -194,7 +185,11 @@ def make_callbacks(
             if self.num_timesteps >= self.next_snapshot:
                 self.next_snapshot += config.pool.snapshot_every_steps
                 path = snapshot_dir / snapshot_name(self.num_timesteps)
-                meta = {"name": path.stem, "game": config.env.game}
+                meta = {
+                    "name": path.stem,
+                    "game": config.env.game,
+                    "steps": int(self.num_timesteps),
+                }
                 SB3State(self.model).export_weights(path, meta)
                 prune_snapshots(snapshot_dir, keep)
             if self.num_timesteps >= self.next_eval:
@@ -228,26 +223,27 @@ def train(
     replace the files of an earlier one in the same folder. A stop signal saves latest
     and raises :class:`TrainingInterrupted`.
     """
-    check_table_sizes(config)  # before any work
     check_vec_env(config)
     start = start_run(config, resume, overwrite)  # checks only: nothing written yet
 
     def body(stop: GracefulStop) -> int:
-        model, vec_env = _set_up(start, stop)
+        model, vec_env, warm = _set_up(start, stop)
         try:
-            return _learn(model, start, stop, progress_bar)
+            return _learn(model, start, stop, progress_bar, warm)
         finally:
             vec_env.close()
 
     return run_training(start, body)
 
 
-def _set_up(start: RunStart, stop: GracefulStop) -> tuple[Any, Any]:
-    """The folder, the envs and the model (a stop signal here ends the start at once)."""
+def _set_up(start: RunStart, stop: GracefulStop) -> tuple[Any, Any, dict[str, Any] | None]:
+    """The folder, the envs and the model, behaviour-cloned first when the config has
+    ``warm_start`` (a stop signal here ends the start at once)."""
     import torch
     from sb3_contrib import MaskablePPO
 
     config, run_dir = start.config, start.run_dir
+    warm = None
     with stop.abortable():
         start.prepare()
         torch.set_num_threads(config.torch_threads)
@@ -259,10 +255,14 @@ def _set_up(start: RunStart, stop: GracefulStop) -> tuple[Any, Any]:
                 print(_resume_line(start), flush=True)
             else:
                 model = _new_model(config, vec_env, MaskablePPO, torch)
+                if config.warm_start is not None:
+                    from .warm_start import warm_start
+
+                    warm = warm_start(model, run_dir, config)
         except BaseException:
             vec_env.close()
             raise
-    return model, vec_env
+    return model, vec_env, warm
 
 
 def _resume_line(start: RunStart) -> str:
@@ -288,15 +288,25 @@ def _new_model(config: TrainConfig, vec_env: Any, maskable_ppo: Any, torch: Any)
     )
 
 
-def _learn(model: Any, start: RunStart, stop: GracefulStop, progress_bar: bool) -> int:
+def _learn(
+    model: Any,
+    start: RunStart,
+    stop: GracefulStop,
+    progress_bar: bool,
+    warm: dict[str, Any] | None = None,
+) -> int:
     """Learn up to total_steps and evaluate the end; on a stop signal save latest
-    unevaluated and raise TrainingInterrupted; on an error save it too, then re-raise."""
+    unevaluated and raise TrainingInterrupted; on an error save it too, then re-raise.
+    A warm-started model is evaluated and saved at step 0 first (the curve's start, and
+    what a resume continues from without cloning again)."""
     config, run_dir = start.config, start.run_dir
     resume_at = start.steps_done if start.resuming else None
     selector = CheckpointSelector(config, run_dir, SB3State(model), stop, resume_at)
     model.set_logger(make_logger(run_dir, resume_at))
     try:
         try:
+            if warm is not None:
+                selector.evaluate_and_keep(0, {"warm_start": warm})
             model.learn(
                 total_timesteps=config.total_steps - model.num_timesteps,
                 callback=make_callbacks(config, selector, run_dir / "pool", stop),

@@ -6,7 +6,8 @@ At every evaluation the trainer's current policy is exported into a new checkpoi
 seat-rotated matches, its resume state is saved beside it (the trainer decides how: an
 SB3 zip, an RLlib algorithm folder) and the metadata describing all of them is written
 last. The folder is then published as ``latest``, and also as ``best`` when its win
-share against the last opponent listed is at least the best so far. A kill at any
+share against the last opponent listed (with several table sizes: :func:`selection_score`) is at
+least the best so far. A kill at any
 moment leaves ``latest`` and ``best`` whole and true to their metadata. On a stop
 signal, :meth:`CheckpointSelector.save_unevaluated` saves ``latest`` without playing.
 """
@@ -28,6 +29,7 @@ from .interrupt import GracefulStop, TrainingInterrupted
 from .logs import CsvLog
 
 EVAL_COLUMNS = ["steps", "opponent", "win_share", "mean_score", "wall_s"]
+# eval.csv's "opponent" is the spec, or "spec@Np" for each size of a mixed-table config.
 WEIGHTS_SUFFIX = ".safetensors"
 
 
@@ -48,6 +50,12 @@ class TrainerState(ABC):
         (kind -> name in the folder)."""
 
 
+def eval_key(opponent: str, num_players: int, config: TrainConfig) -> str:
+    """The results key of one opponent at one table size: the spec alone for a single
+    size (as before mixed tables), ``spec@Np`` when the config trains several."""
+    return opponent if len(config.env.table_sizes) == 1 else f"{opponent}@{num_players}p"
+
+
 def evaluate_policy_file(
     weights: Path,
     config: TrainConfig,
@@ -55,31 +63,48 @@ def evaluate_policy_file(
     workers: int | None = None,
     seed: int = 12345,
 ) -> dict[str, dict[str, float]]:
-    """Win share and mean score of a weights file against each configured opponent,
-    seat-rotated, one learner against N-1 copies of the opponent."""
+    """Win share and mean score of a weights file against each configured opponent at each
+    configured table size, seat-rotated, one learner against N-1 copies of the opponent."""
     from art_gallery_env.arena.evaluate import MatchConfig, run_match
 
     results = {}
-    n = config.env.num_players
-    for opponent in config.eval.opponents:
-        match = MatchConfig(
-            num_players=n,
-            agents=(str(weights), *([opponent] * (n - 1))),
-            games=games or config.eval.games,
-            seed=seed,
-            zero_is_ten=config.env.zero_is_ten,
-            workers=workers or config.eval.workers,
-            game=config.env.game,
-        )
-        summary = run_match(match, progress=False).summaries[0]
-        results[opponent] = {
-            "win_share": summary.win_share,
-            "win_ci_low": summary.win_ci_low,
-            "win_ci_high": summary.win_ci_high,
-            "mean_score": summary.mean_score,
-            "games": summary.seat_games,
-        }
+    for n in config.eval_table_sizes:
+        for opponent in config.eval.opponents:
+            match = MatchConfig(
+                num_players=n,
+                agents=(str(weights), *([opponent] * (n - 1))),
+                games=games or config.eval.games,
+                seed=seed,
+                zero_is_ten=config.env.zero_is_ten,
+                workers=workers or config.eval.workers,
+                game=config.env.game,
+            )
+            summary = run_match(match, progress=False).summaries[0]
+            results[eval_key(opponent, n, config)] = {
+                "win_share": summary.win_share,
+                "win_ci_low": summary.win_ci_low,
+                "win_ci_high": summary.win_ci_high,
+                "mean_score": summary.mean_score,
+                "games": summary.seat_games,
+                "num_players": n,
+            }
     return results
+
+
+def selection_score(results: dict[str, dict[str, float]], config: TrainConfig) -> float:
+    """What ``best`` is chosen on: the win share against the hardest configured opponent
+    (the last listed). With several table sizes, each size's win share is divided by the
+    even share 1/N (1.0: wins as often as a seat at an even table) and the ratios of the
+    evaluated sizes (``eval.table_sizes``) are averaged with the table weights, so a
+    6-player win counts three times a 2-player one and no size is given up unnoticed."""
+    hardest = config.eval.opponents[-1]
+    if len(config.env.table_sizes) == 1:
+        return results[hardest]["win_share"]
+    weight_of = dict(zip(config.env.table_sizes, config.env.table_weights))
+    sizes = config.eval_table_sizes
+    weights = [weight_of[n] for n in sizes]
+    ratios = [results[eval_key(hardest, n, config)]["win_share"] * n for n in sizes]
+    return sum(w * r for w, r in zip(weights, ratios)) / sum(weights)
 
 
 class CheckpointSelector:
@@ -115,8 +140,7 @@ class CheckpointSelector:
             with self.stop.abortable() if self.stop else contextlib.nullcontext():
                 self._export(pending.path, steps)
                 results = evaluate_policy_file(pending.path / WEIGHTS, config)
-            # Select on the hardest configured opponent's win share (the last one listed).
-            selection = results[config.eval.opponents[-1]]["win_share"]
+            selection = selection_score(results, config)
             meta = self._meta(pending.path, steps, extra)
             meta["eval"] = {"results": results, "selection": selection}
             new_best = selection >= self.best_score
@@ -210,13 +234,13 @@ def final_evaluation(run_dir: Path, config: TrainConfig) -> dict[str, Any]:
 
 def format_results_table(policy: str, results: dict[str, dict[str, float]]) -> str:
     lines = [
-        f"{'policy':<32} {'opponent':<12} {'games':>6} {'win share [95% CI]':>24} "
+        f"{'policy':<32} {'opponent':<14} {'games':>6} {'win share [95% CI]':>24} "
         f"{'mean score':>11}",
         "-" * 89,
     ]
     for opponent, r in results.items():
         ci = f"{r['win_share']:.1%} [{r['win_ci_low']:.1%}, {r['win_ci_high']:.1%}]"
         lines.append(
-            f"{policy:<32} {opponent:<12} {r['games']:>6} {ci:>24} {r['mean_score']:>11.1f}"
+            f"{policy:<32} {opponent:<14} {r['games']:>6} {ci:>24} {r['mean_score']:>11.1f}"
         )
     return "\n".join(lines)

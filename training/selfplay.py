@@ -107,7 +107,7 @@ class SelfPlayEnv(SingleAgentEnv):
     learner seat, opponents move inside ``step``) with its opponents drawn from a pool."""
 
     def __init__(
-        self, num_players: int = 2, pool: OpponentPool | None = None, **kwargs: Any
+        self, num_players: int | list[int] = 2, pool: OpponentPool | None = None, **kwargs: Any
     ) -> None:
         game = kwargs.get("game", DEFAULT_GAME)
         pool = pool or OpponentPool({"random": 1.0}, seed=kwargs.get("seed"), game=game)
@@ -116,7 +116,7 @@ class SelfPlayEnv(SingleAgentEnv):
 
 
 def make_selfplay_env_fn(
-    num_players: int,
+    num_players: int | list[int],
     pool_factory: Callable[[int], OpponentPool],
     seed: int,
     index: int,

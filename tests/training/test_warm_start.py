@@ -1,0 +1,104 @@
+"""Behaviour cloning warm start: the teacher's dataset, the masked cross-entropy, and
+that cloning raises agreement with the teacher on held-out games."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from training_helpers import tiny_config_dict
+
+from art_gallery_env.env.observation import OBSERVATION_SIZE
+from art_gallery_env.rules.actions import NUM_ACTIONS
+from art_gallery_env.training import warm_start
+from art_gallery_env.training.config import WarmStartConfig, config_from_dict
+
+
+def test_dataset_rows_are_legal_teacher_decisions():
+    data = warm_start.collect("heuristic", [2, 3], games=2, seed=1)
+    rows = len(data["action"])
+    assert data["obs"].shape == (rows, OBSERVATION_SIZE)
+    assert data["obs"].dtype == np.float16
+    assert data["mask"].shape == (rows, NUM_ACTIONS)
+    assert data["mask"][np.arange(rows), data["action"]].all()  # every action was legal
+    assert set(np.unique(data["game"])) == {0, 1, 2, 3}
+    assert set(np.unique(data["players"])) == {2, 3}
+    assert data["value"].shape == (rows,)
+    assert np.abs(data["value"]).max() > 0  # score margins, not all zero
+    again = warm_start.collect("heuristic", [2, 3], games=2, seed=1)
+    assert np.array_equal(again["action"], data["action"])  # seeded
+
+
+def test_explore_leaves_the_teacher_path_but_keeps_its_labels():
+    plain = warm_start.collect("heuristic", [2], games=2, seed=1)
+    noisy = warm_start.collect("heuristic", [2], games=2, seed=1, explore=0.5)
+    rows = len(noisy["action"])
+    assert noisy["mask"][np.arange(rows), noisy["action"]].all()  # labels still legal
+    assert rows != len(plain["action"]) or not np.array_equal(noisy["obs"], plain["obs"])
+
+
+def _policy(hidden: int = 32):
+    import torch
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.vec_env import DummyVecEnv
+
+    from art_gallery_env.training.selfplay import SelfPlayEnv
+
+    torch.manual_seed(0)
+    env = DummyVecEnv([lambda: SelfPlayEnv(2, seed=0)])
+    model = MaskablePPO(
+        "MlpPolicy", env, seed=0, device="cpu", policy_kwargs={"net_arch": [hidden]}
+    )
+    return model
+
+
+def test_cloning_raises_held_out_agreement_with_the_teacher():
+    data = warm_start.collect("heuristic", [2], games=12, seed=0)
+    ws = WarmStartConfig(bc_games=12, epochs=8, batch_size=64, learning_rate=3e-3, holdout=0.25)
+    model = _policy()
+    train, held = warm_start.split(data, ws.holdout)
+    assert set(np.unique(held["game"])).isdisjoint(np.unique(train["game"]))
+    stats = warm_start.clone(model.policy, data, ws)
+    assert stats["rows"] == len(train["action"])
+    assert stats["agreement_after"] == pytest.approx(warm_start.agreement(model.policy, held))
+    assert stats["agreement_after"] > stats["agreement_before"] + 0.2
+    assert stats["agreement_after"] > 0.6
+
+
+def test_dataset_is_cached_in_the_run_folder(tmp_path, monkeypatch):
+    config = config_from_dict(
+        tiny_config_dict(tmp_path, 64, warm_start={"bc_games": 1}, env={"num_players": [2]})
+    )
+    first = warm_start.load_or_collect(tmp_path, config)
+    path = tmp_path / warm_start.FOLDER / warm_start.DATA_FILE
+    assert path.is_file()
+
+    def fail(*args, **kwargs):
+        raise AssertionError("collected again")
+
+    monkeypatch.setattr(warm_start, "collect", fail)
+    second = warm_start.load_or_collect(tmp_path, config)
+    assert np.array_equal(first["obs"], second["obs"])
+    other = config.model_copy(update={"seed": 99})  # other settings: not reused
+    with pytest.raises(AssertionError, match="collected again"):
+        warm_start.load_or_collect(tmp_path, other)
+
+
+def test_a_warm_started_run_saves_and_evaluates_step_zero(tmp_path):
+    from art_gallery_env.training.sb3_trainer import train
+
+    data = tiny_config_dict(
+        tmp_path / "run",
+        64,
+        env={"num_players": [2, 3]},
+        warm_start={"bc_games": 1, "epochs": 1},
+        eval={"every_steps": 1000},
+    )
+    run_dir = train(config_from_dict(data), progress_bar=False)
+    steps = [line.split(",")[0] for line in (run_dir / "eval.csv").read_text().splitlines()[1:]]
+    assert steps[:2] == ["0", "0"]  # both table sizes evaluated at step 0
+    assert (run_dir / warm_start.FOLDER / warm_start.DATA_FILE).is_file()
+    latest = json.loads((run_dir / "latest.json").read_text())
+    assert latest["steps"] >= 64
+    assert set(latest["eval"]["results"]) == {"random@2p", "random@3p"}
