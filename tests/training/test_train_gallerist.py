@@ -89,6 +89,10 @@ def test_resume_keeps_training_the_gallerist(run_dir: Path, tmp_path: Path) -> N
             {"env": {"game": "gallerist"}, "algorithm": "rllib_ppo", "n_envs": 2},
             ["rllib_ppo trains Art Gallery only"],
         ),
+        (
+            {"env": {"game": "gallerist"}, "warm_start": {"bc_games": 2}},
+            ["warm_start", "Art Gallery only"],
+        ),
     ],
 )
 def test_config_env_game_is_validated(tmp_path: Path, changes, expected) -> None:
