@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from pathlib import Path
 
 from art_gallery_env.files import atomic_write_bytes
@@ -68,10 +69,13 @@ def plot_run(run_dir: str | Path, out_dir: str | Path | None = None) -> list[Pat
     fig, ax = plt.subplots(figsize=(7, 4))
     if evals.is_file():
         eval_rows = _read_csv(evals)
-        for opponent in sorted({r["opponent"] for r in eval_rows}):
+        for k, opponent in enumerate(sorted({r["opponent"] for r in eval_rows})):
             mine = [r for r in eval_rows if r["opponent"] == opponent]
             xs, ys = _series(mine, "steps", "win_share")
-            ax.plot(xs, ys, marker="o", label=f"vs {opponent}")
+            ax.plot(xs, ys, marker="o", color=f"C{k}", label=f"vs {opponent}")
+            size = re.search(r"@(\d+)p$", opponent)  # a mixed-table run: per size
+            if size:  # its even share, 1/N, as a dashed line
+                ax.axhline(1 / int(size.group(1)), color=f"C{k}", linestyle=":", alpha=0.7)
         ax.legend()
     ax.set(title="evaluation win share", xlabel="training steps", ylabel="win share", ylim=(0, 1))
     ax.grid(alpha=0.3)
