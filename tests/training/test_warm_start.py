@@ -38,6 +38,18 @@ def test_explore_leaves_the_teacher_path_but_keeps_its_labels():
     assert rows != len(plain["action"]) or not np.array_equal(noisy["obs"], plain["obs"])
 
 
+@pytest.fixture
+def one_thread():
+    """One torch thread (as the trainer sets): many threads on a busy 2-core machine
+    turn a second of training into minutes."""
+    import torch
+
+    before = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(before)
+
+
 def _policy(hidden: int = 32):
     import torch
     from sb3_contrib import MaskablePPO
@@ -53,7 +65,7 @@ def _policy(hidden: int = 32):
     return model
 
 
-def test_cloning_raises_held_out_agreement_with_the_teacher():
+def test_cloning_raises_held_out_agreement_with_the_teacher(one_thread):
     data = warm_start.collect("heuristic", [2], games=12, seed=0)
     ws = WarmStartConfig(bc_games=12, epochs=8, batch_size=64, learning_rate=3e-3, holdout=0.25)
     model = _policy()
