@@ -226,13 +226,21 @@ def _training_meta(path: Path) -> dict[str, Any]:
     return meta if isinstance(meta, dict) else {}
 
 
-def _trained_players(meta: dict[str, Any]) -> int | None:
-    """The table size in a checkpoint's training metadata, if it names one."""
+def _trained_players(meta: dict[str, Any]) -> str | None:
+    """The table size(s) in a checkpoint's training metadata ("2" or "2-6" for a policy
+    trained on mixed tables), if it names them."""
     try:
         players = meta["config"]["env"]["num_players"]
     except (KeyError, TypeError):
         return None
-    return players if isinstance(players, int) else None
+    if isinstance(players, int) and not isinstance(players, bool):
+        return str(players)
+    if isinstance(players, list) and players and all(type(n) is int for n in players):
+        sizes = sorted(set(players))
+        if len(sizes) >= 3 and sizes == list(range(sizes[0], sizes[-1] + 1)):
+            return f"{sizes[0]}-{sizes[-1]}"
+        return ", ".join(map(str, sizes))
+    return None
 
 
 def _error_handlers(app: FastAPI) -> None:

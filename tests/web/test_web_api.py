@@ -48,6 +48,7 @@ def test_setup_offers_agents_and_the_checkpoint_folder(client: TestClient) -> No
     assert {"random", "heuristic", "ismcts:iters=50"} <= {a["spec"] for a in setup["agents"]}
     names = {Path(c["spec"]).name: c["label"] for c in setup["checkpoints"]}
     assert "trained at 2 players" in names["ppo_2p.safetensors"]
+    assert "trained at 2-6 players" in names["ppo_all.safetensors"]  # mixed tables
     assert len(setup["colours"]) == 6
     assert '<main id="app"' in client.get("/").text
     assert "function renderGame" in client.get("/static/app.js").text
