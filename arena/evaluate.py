@@ -155,11 +155,11 @@ def lineup(num_agents: int, num_players: int, game: int) -> list[int]:
     if num_agents > num_players:  # a round robin: this block's subset, rotated below
         tables = _tables(num_agents, num_players)
         base = list(tables[(game // num_players) % len(tables)])
-        if (game // (num_players * len(tables))) % 2 == 1:
-            base.reverse()
+        reverse = (game // (num_players * len(tables))) % 2 == 1
     else:
         base = [seat % num_agents for seat in range(num_players)]
-    if num_agents <= num_players and (game // num_players) % 2 == 1:
+        reverse = (game // num_players) % 2 == 1
+    if reverse:
         base.reverse()
     shift = game % num_players
     return base[-shift:] + base[:-shift] if shift else base
