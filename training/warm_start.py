@@ -165,14 +165,6 @@ def split(data: dict[str, np.ndarray], holdout: float, seed: int = 0) -> tuple[d
     )
 
 
-def _forward(policy: Any, obs: Any, mask: Any) -> tuple[Any, Any]:
-    """Masked logits and values of an SB3 ActorCriticPolicy (what PPO samples from)."""
-    features = policy.extract_features(obs, policy.pi_features_extractor)
-    latent_pi, latent_vf = policy.mlp_extractor(features)
-    logits = policy.action_net(latent_pi).masked_fill(~mask, -1e8)
-    return logits, policy.value_net(latent_vf).squeeze(-1)
-
-
 def agreement(policy: Any, data: dict[str, np.ndarray], batch: int = 2048) -> float:
     """Share of rows where the policy's most likely legal action is the teacher's."""
     import torch
@@ -183,9 +175,8 @@ def agreement(policy: Any, data: dict[str, np.ndarray], batch: int = 2048) -> fl
     with torch.no_grad():
         for i in range(0, len(data["action"]), batch):
             obs = torch.as_tensor(data["obs"][i : i + batch], dtype=torch.float32)
-            mask = torch.as_tensor(data["mask"][i : i + batch])
-            logits, _ = _forward(policy, obs, mask)
-            hits += int((logits.argmax(-1).numpy() == data["action"][i : i + batch]).sum())
+            greedy = policy.get_distribution(obs, data["mask"][i : i + batch]).mode()
+            hits += int((greedy.numpy() == data["action"][i : i + batch]).sum())
     return hits / len(data["action"])
 
 
@@ -210,12 +201,14 @@ def clone(
         for i in range(0, rows, ws.batch_size):
             idx = np.sort(order[i : i + ws.batch_size])
             obs = torch.as_tensor(train["obs"][idx], dtype=torch.float32)
-            mask = torch.as_tensor(train["mask"][idx])
-            logits, values = _forward(policy, obs, mask)
-            ce_loss = torch.nn.functional.cross_entropy(
-                logits, torch.as_tensor(train["action"][idx])
+            # sb3-contrib's masked forward pass, the one PPO trains through
+            values, log_prob, _ = policy.evaluate_actions(
+                obs, torch.as_tensor(train["action"][idx]), train["mask"][idx]
             )
-            mse_loss = torch.nn.functional.mse_loss(values, torch.as_tensor(train["value"][idx]))
+            ce_loss = -log_prob.mean()
+            mse_loss = torch.nn.functional.mse_loss(
+                values.flatten(), torch.as_tensor(train["value"][idx])
+            )
             optimizer.zero_grad()
             (ce_loss + 0.5 * mse_loss).backward()
             torch.nn.utils.clip_grad_norm_(params, 1.0)
