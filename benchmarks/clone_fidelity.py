@@ -159,8 +159,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     if args.checkpoint:
         act, who = checkpoint_act(args.checkpoint), args.checkpoint
     else:
-        act, who = fresh_clone(data, ws, args.hidden), f"clone {args.hidden}"
-    print(f"{len(data['action']):,} decisions, {args.epochs} epochs; {who}")
+        act, who = (
+            fresh_clone(data, ws, args.hidden),
+            f"a clone {args.hidden}, {args.epochs} epochs",
+        )
+    print(f"{len(data['action']):,} teacher decisions; measured: {who}")
     print("| players | kind | teacher self-agreement | clone agreement | move to another area |")
     print("|---|---|---|---|---|")
     for n in args.sizes:
