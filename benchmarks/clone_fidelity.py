@@ -79,7 +79,9 @@ def teacher_agreement(players: int, games: int) -> np.ndarray:
     return counts
 
 
-def fresh_clone(data: dict[str, np.ndarray], ws: WarmStartConfig, hidden: list[int]) -> Callable:
+def fresh_clone(
+    data: dict[str, np.ndarray], ws: WarmStartConfig, hidden: list[int], seed: int
+) -> Callable:
     """A MaskablePPO policy cloned exactly as the warm start does; returns its greedy act."""
     import torch
     from sb3_contrib import MaskablePPO
@@ -97,7 +99,7 @@ def fresh_clone(data: dict[str, np.ndarray], ws: WarmStartConfig, hidden: list[i
         policy_kwargs={"net_arch": {"pi": hidden, "vf": hidden}, "activation_fn": torch.nn.Tanh},
     )
     model.policy.set_training_mode(True)
-    warm_start.clone(model.policy, data, ws)
+    warm_start.clone(model.policy, data, ws, seed)  # the split below uses the same seed
     model.policy.set_training_mode(False)
 
     def greedy(obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
@@ -144,14 +146,21 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--hidden", type=int, nargs="+", default=[256, 256])
     parser.add_argument("--teacher-games", type=int, default=40)
     parser.add_argument("--checkpoint", help="measure this policy instead of a fresh clone")
+    parser.add_argument(
+        "--seed",
+        type=int,
+        default=0,
+        help="teacher games' seed; a warm-started checkpoint cloned seed 0's games, so "
+        "measure it on another seed",
+    )
     args = parser.parse_args(argv)
     import torch
 
     torch.set_num_threads(1)
     start = time.time()
-    data = warm_start.collect("heuristic", args.sizes, args.games, seed=0, explore=0.1)
+    data = warm_start.collect("heuristic", args.sizes, args.games, seed=args.seed, explore=0.1)
     ws = WarmStartConfig(bc_games=args.games, epochs=args.epochs, batch_size=512, holdout=0.1)
-    _, held = warm_start.split(data, ws.holdout)
+    _, held = warm_start.split(data, ws.holdout, args.seed)
     if not all(np.any(held["players"] == n) for n in args.sizes):
         parser.error(
             f"--games {args.games}: too few to hold out a game of every table size; use more"
@@ -160,7 +169,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         act, who = checkpoint_act(args.checkpoint), args.checkpoint
     else:
         act, who = (
-            fresh_clone(data, ws, args.hidden),
+            fresh_clone(data, ws, args.hidden, args.seed),
             f"a clone {args.hidden}, {args.epochs} epochs",
         )
     print(f"{len(data['action']):,} teacher decisions; measured: {who}")
