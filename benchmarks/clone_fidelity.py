@@ -24,6 +24,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
+from art_gallery_env.agents.policy_format import CheckpointError
 from art_gallery_env.agents.registry import make_agent
 from art_gallery_env.arena.loop import play_game
 from art_gallery_env.env.observation import FIELDS
@@ -158,6 +159,11 @@ def main(argv: Sequence[str] | None = None) -> None:
 
     torch.set_num_threads(1)
     start = time.time()
+    if args.checkpoint:  # a bad file is reported before minutes of teacher games
+        try:
+            act, who = checkpoint_act(args.checkpoint), args.checkpoint
+        except CheckpointError as error:
+            parser.error(str(error))
     data = warm_start.collect("heuristic", args.sizes, args.games, seed=args.seed, explore=0.1)
     ws = WarmStartConfig(bc_games=args.games, epochs=args.epochs, batch_size=512, holdout=0.1)
     _, held = warm_start.split(data, ws.holdout, args.seed)
@@ -165,9 +171,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         parser.error(
             f"--games {args.games}: too few to hold out a game of every table size; use more"
         )
-    if args.checkpoint:
-        act, who = checkpoint_act(args.checkpoint), args.checkpoint
-    else:
+    if not args.checkpoint:
         act, who = (
             fresh_clone(data, ws, args.hidden, args.seed),
             f"a clone {args.hidden}, {args.epochs} epochs",
