@@ -74,13 +74,17 @@ def _maskable_ppo() -> Any:
     return MaskablePPO
 
 
-def load_sb3_model(zip_path: str | Path, env: Any = None) -> tuple[Any, dict[str, Any]]:
+def load_sb3_model(
+    zip_path: str | Path, env: Any = None, settings: dict[str, Any] | None = None
+) -> tuple[Any, dict[str, Any]]:
     """(model, metadata) of a MaskablePPO zip, metadata checked first; a broken zip gives a
-    clear error."""
+    clear error. ``settings`` (constructor hyper-parameters such as ``learning_rate``)
+    replace the saved ones, so that a resumed run trains with its new config."""
     maskable_ppo = _maskable_ppo()
     meta = read_checkpoint_meta(zip_path)
     try:
-        return maskable_ppo.load(str(zip_path), env=env, device="cpu"), meta
+        model = maskable_ppo.load(str(zip_path), env=env, device="cpu", custom_objects=settings)
+        return model, meta
     except Exception as err:  # zipfile/pickle/torch errors of a corrupted file
         raise CheckpointError(f"{zip_path}: cannot load the SB3 checkpoint: {err}") from None
 

@@ -251,7 +251,8 @@ def _set_up(start: RunStart, stop: GracefulStop) -> tuple[Any, Any, dict[str, An
         try:
             if start.resuming:
                 folder = start.resume_path.resolve().parent
-                model, _ = load_sb3_model(folder / start.resume_meta["files"]["sb3"], vec_env)
+                zip_path = folder / start.resume_meta["files"]["sb3"]
+                model, _ = load_sb3_model(zip_path, vec_env, config.ppo.model_dump())
                 print(_resume_line(start), flush=True)
             else:
                 model = _new_model(config, vec_env, MaskablePPO, torch)

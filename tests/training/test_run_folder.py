@@ -173,6 +173,24 @@ def test_resume_continues_the_logs_and_states_the_steps(tmp_path, tiny_config, c
     assert _check_whole(run, "latest") == 512
 
 
+def test_resume_trains_with_the_new_configs_ppo_settings(tmp_path, tiny_config, capsys):
+    """A resume may change PPO hyper-parameters (e.g. a smaller learning rate for the
+    last stretch); the continued run must use them, not the ones saved in the zip."""
+    run = tmp_path / "run"
+    train(tiny_config(run, 128), progress_bar=False)
+    new = {"learning_rate": 1.25e-4, "clip_range": 0.05, "ent_coef": 0.0, "n_epochs": 2}
+    capsys.readouterr()
+    train(tiny_config(run, 384, ppo=new), resume=run / "latest.zip", progress_bar=False)
+    assert "config change on resume: ppo.learning_rate" in capsys.readouterr().out
+    model, _ = load_sb3_model(run / "latest.zip")  # saved after one update of the resume
+    assert model.num_timesteps == 384
+    assert model.learning_rate == new["learning_rate"]
+    assert model.clip_range(1.0) == new["clip_range"]
+    assert (model.ent_coef, model.n_epochs) == (new["ent_coef"], new["n_epochs"])
+    lrs = {group["lr"] for group in model.policy.optimizer.param_groups}
+    assert lrs == {new["learning_rate"]}, "the optimiser stepped with the old learning rate"
+
+
 @pytest.mark.parametrize(
     ("change", "words"),
     [
