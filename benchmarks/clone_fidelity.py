@@ -85,20 +85,11 @@ def fresh_clone(
 ) -> Callable:
     """A MaskablePPO policy cloned exactly as the warm start does; returns its greedy act."""
     import torch
-    from sb3_contrib import MaskablePPO
-    from stable_baselines3.common.vec_env import DummyVecEnv
 
-    from art_gallery_env.training.selfplay import SelfPlayEnv
+    from art_gallery_env.training.sb3_trainer import new_mlp_model
 
     torch.manual_seed(0)
-    env = DummyVecEnv([lambda: SelfPlayEnv(2, seed=0)])
-    model = MaskablePPO(
-        "MlpPolicy",
-        env,
-        seed=0,
-        device="cpu",
-        policy_kwargs={"net_arch": {"pi": hidden, "vf": hidden}, "activation_fn": torch.nn.Tanh},
-    )
+    model = new_mlp_model(hidden)
     model.policy.set_training_mode(True)
     warm_start.clone(model.policy, data, ws, seed)  # the split below uses the same seed
     model.policy.set_training_mode(False)

@@ -240,7 +240,6 @@ def _set_up(start: RunStart, stop: GracefulStop) -> tuple[Any, Any, dict[str, An
     """The folder, the envs and the model, behaviour-cloned first when the config has
     ``warm_start`` (a stop signal here ends the start at once)."""
     import torch
-    from sb3_contrib import MaskablePPO
 
     config, run_dir = start.config, start.run_dir
     warm = None
@@ -255,7 +254,7 @@ def _set_up(start: RunStart, stop: GracefulStop) -> tuple[Any, Any, dict[str, An
                 model, _ = load_sb3_model(zip_path, vec_env, config.ppo.model_dump())
                 print(_resume_line(start), flush=True)
             else:
-                model = _new_model(config, vec_env, MaskablePPO, torch)
+                model = _new_model(config, vec_env)
                 if config.warm_start is not None:
                     from .warm_start import warm_start
 
@@ -274,18 +273,47 @@ def _resume_line(start: RunStart) -> str:
     )
 
 
-def _new_model(config: TrainConfig, vec_env: Any, maskable_ppo: Any, torch: Any) -> Any:
-    activation = {"tanh": torch.nn.Tanh, "relu": torch.nn.ReLU}[config.network.activation]
-    return maskable_ppo(
+def _new_model(config: TrainConfig, vec_env: Any) -> Any:
+    return new_mlp_model(
+        config.network.hidden_sizes,
+        config.network.activation,
+        seed=config.seed,
+        vec_env=vec_env,
+        **config.ppo.model_dump(),
+    )
+
+
+def new_mlp_model(
+    hidden_sizes: list[int],
+    activation: str = "tanh",
+    seed: int = 0,
+    vec_env: Any = None,
+    **ppo: Any,
+) -> Any:
+    """A MaskablePPO MlpPolicy model with separate actor and critic MLPs of
+    ``hidden_sizes``: the one place such a model is built (the trainer, the cloning
+    benchmark and tests). Without ``vec_env`` it gets a one-game 2-player env, enough to
+    clone into or inspect the policy outside a run."""
+    import torch
+    from sb3_contrib import MaskablePPO
+
+    if vec_env is None:
+        from stable_baselines3.common.vec_env import DummyVecEnv
+
+        from .selfplay import SelfPlayEnv
+
+        vec_env = DummyVecEnv([lambda: SelfPlayEnv(2, seed=seed)])
+    act = {"tanh": torch.nn.Tanh, "relu": torch.nn.ReLU}[activation]
+    return MaskablePPO(
         "MlpPolicy",
         vec_env,
-        seed=config.seed,
+        seed=seed,
         device="cpu",
         policy_kwargs={
-            "net_arch": {"pi": config.network.hidden_sizes, "vf": config.network.hidden_sizes},
-            "activation_fn": activation,
+            "net_arch": {"pi": list(hidden_sizes), "vf": list(hidden_sizes)},
+            "activation_fn": act,
         },
-        **config.ppo.model_dump(),
+        **ppo,
     )
 
 

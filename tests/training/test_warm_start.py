@@ -52,17 +52,11 @@ def one_thread():
 
 def _policy(hidden: int = 32):
     import torch
-    from sb3_contrib import MaskablePPO
-    from stable_baselines3.common.vec_env import DummyVecEnv
 
-    from art_gallery_env.training.selfplay import SelfPlayEnv
+    from art_gallery_env.training.sb3_trainer import new_mlp_model
 
     torch.manual_seed(0)
-    env = DummyVecEnv([lambda: SelfPlayEnv(2, seed=0)])
-    model = MaskablePPO(
-        "MlpPolicy", env, seed=0, device="cpu", policy_kwargs={"net_arch": [hidden]}
-    )
-    return model
+    return new_mlp_model([hidden])
 
 
 def test_cloning_raises_held_out_agreement_with_the_teacher(one_thread):
