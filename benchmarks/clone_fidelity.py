@@ -88,8 +88,7 @@ def fresh_clone(
 
     from art_gallery_env.training.sb3_trainer import new_mlp_model
 
-    torch.manual_seed(0)
-    model = new_mlp_model(hidden)
+    model = new_mlp_model(hidden)  # seeds torch itself (seed 0)
     model.policy.set_training_mode(True)
     warm_start.clone(model.policy, data, ws, seed)  # the split below uses the same seed
     model.policy.set_training_mode(False)
