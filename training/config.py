@@ -220,6 +220,12 @@ class WarmStartConfig(_Strict):
     # chance that a seat plays a random legal action instead (the teacher's choice is
     # still the label): data from states off the teacher's own path
     explore: Number = Field(0.0, ge=0, lt=1)
+    # DAgger rounds after cloning: the clone plays one seat of dagger_games more games per
+    # table size, the teacher labels them, and the clone trains dagger_epochs more epochs
+    # over all the data so far (0: no DAgger)
+    dagger_rounds: int = Field(0, ge=0)
+    dagger_games: Count = Field(100, ge=1)
+    dagger_epochs: Count = Field(2, ge=1)
 
 
 class RLlibConfig(_Strict):

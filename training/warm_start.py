@@ -11,8 +11,14 @@ Starting from the teacher's play, PPO only has to improve on it.
 2. :func:`clone` trains the MaskablePPO policy itself (the same net PPO then trains):
    cross-entropy of the masked logits against the teacher's action, and the value head on
    the final reward (so PPO's first advantages are not noise).
-The dataset is cached in the run folder (``warm_start/bc_data.npz``, written atomically),
-so a restarted run reuses it.
+3. Optionally DAgger (Ross, Gordon & Bagnell 2011), ``dagger_rounds`` times: the clone
+   plays one seat of ``dagger_games`` more games per size among teachers, the teacher
+   labels every decision (the clone's too), the rows join the data and the clone trains
+   ``dagger_epochs`` more epochs over all of it. A clone errs most in the states its own
+   errors lead to, which the teacher's games never show it.
+The teacher's dataset is cached in the run folder (``warm_start/bc_data.npz``, written
+atomically), so a restarted run reuses it; DAgger's games depend on the clone and are
+played again.
 """
 
 from __future__ import annotations
@@ -45,13 +51,20 @@ class _Recorder:
     """Plays as ``agent`` and writes down what it saw and chose. With ``explore`` > 0 it
     plays a random legal action that often instead (still recording the teacher's
     choice), so the data also covers states the teacher itself would not reach: a clone
-    that errs once is then not lost (noise injection, as in DART)."""
+    that errs once is then not lost (noise injection, as in DART). With a ``student`` it
+    always plays the student's action and records the teacher's (DAgger)."""
 
     def __init__(
-        self, agent: Agent, seat: int, rows: list[tuple], explore: float, rng: random.Random
+        self,
+        agent: Agent,
+        seat: int,
+        rows: list[tuple],
+        explore: float,
+        rng: random.Random,
+        student: Agent | None = None,
     ) -> None:
         self.agent, self.seat, self.rows = agent, seat, rows
-        self.explore, self.rng = explore, rng
+        self.explore, self.rng, self.student = explore, rng, student
 
     def reset(self, seed: int | None = None) -> None:
         self.agent.reset(seed)
@@ -59,8 +72,16 @@ class _Recorder:
     def act(self, observation: np.ndarray, action_mask: np.ndarray, view: Any) -> int:
         action = int(self.agent.act(observation, action_mask, view))
         self.rows.append(
-            (observation.astype(np.float16), action_mask.astype(bool), action, self.seat)
+            (
+                observation.astype(np.float16),
+                action_mask.astype(bool),
+                action,
+                self.seat,
+                self.student is not None,
+            )
         )
+        if self.student is not None:
+            return int(self.student.act(observation, action_mask, view))
         if self.explore > 0 and self.rng.random() < self.explore:
             return self.rng.choice(np.flatnonzero(action_mask).tolist())
         return action
@@ -74,9 +95,12 @@ def collect(
     reward_mode: str = "score_margin",
     zero_is_ten: bool = False,
     explore: float = 0.0,
+    student: Agent | None = None,
 ) -> dict[str, np.ndarray]:
-    """``games`` teacher-only games at each table size; one row per decision."""
-    obs, masks, actions, values, game_ids, players = [], [], [], [], [], []
+    """``games`` games at each table size, one row per decision, labelled by the teacher.
+    Without a ``student`` the teacher plays every seat; with one, the student plays seat
+    ``game % size`` (``student`` marks its rows)."""
+    obs, masks, actions, values, game_ids, players, by_student = [], [], [], [], [], [], []
     game_id = 0
     for n in sizes:
         for g in range(games):
@@ -86,15 +110,17 @@ def collect(
                 agent = make_agent(teacher, seed=derive_seed(seed, n, g, seat))
                 agent.reset(derive_seed(seed, n, g, seat, "reset"))
                 rng = random.Random(derive_seed(seed, n, g, seat, "explore"))
-                agents.append(_Recorder(agent, seat, rows, explore, rng))
+                plays = student if seat == g % n else None
+                agents.append(_Recorder(agent, seat, rows, explore, rng, plays))
             state = new_game(n, derive_seed(seed, n, g), zero_is_ten=zero_is_ten)
             result = play_game(state, agents)
             rewards = final_rewards(result.breakdown, reward_mode)
-            for o, m, a, seat in rows:
+            for o, m, a, seat, is_student in rows:
                 obs.append(o)
                 masks.append(m)
                 actions.append(a)
                 values.append(rewards[seat])
+                by_student.append(is_student)
             game_ids.extend([game_id] * len(rows))
             players.extend([n] * len(rows))
             game_id += 1
@@ -105,6 +131,7 @@ def collect(
         "value": np.asarray(values, dtype=np.float32),
         "game": np.asarray(game_ids, dtype=np.int64),
         "players": np.asarray(players, dtype=np.int64),
+        "student": np.asarray(by_student, dtype=bool),
     }
 
 
@@ -127,7 +154,10 @@ def load_or_collect(run_dir: Path, config: TrainConfig) -> dict[str, np.ndarray]
         with np.load(path) as cached:
             if json.loads(str(cached["key"])) == key:
                 print(f"warm start: reusing {path} ({len(cached['action']):,} decisions)")
-                return {k: cached[k] for k in cached.files if k != "key"}
+                data = {k: cached[k] for k in cached.files if k != "key"}
+                # caches written before DAgger lack the column; the teacher played them all
+                data.setdefault("student", np.zeros(len(data["action"]), dtype=bool))
+                return data
     start = time.time()
     data = collect(
         ws.teacher,
@@ -181,12 +211,18 @@ def agreement(policy: Any, data: dict[str, np.ndarray], batch: int = 2048) -> fl
 
 
 def clone(
-    policy: Any, data: dict[str, np.ndarray], ws: WarmStartConfig, seed: int = 0
+    policy: Any,
+    data: dict[str, np.ndarray],
+    ws: WarmStartConfig,
+    seed: int = 0,
+    epochs: int | None = None,
 ) -> dict[str, float]:
-    """Train ``policy`` (in place) on the teacher's decisions; returns the losses and the
-    held-out agreement before and after."""
+    """Train ``policy`` (in place) on the teacher's decisions, ``epochs`` times over them
+    (default ``ws.epochs``); returns the losses and the held-out agreement before and
+    after."""
     import torch
 
+    epochs = ws.epochs if epochs is None else epochs
     train, held = split(data, ws.holdout, seed)
     before = agreement(policy, held)
     params = list(policy.parameters())
@@ -194,7 +230,7 @@ def clone(
     generator = torch.Generator().manual_seed(seed)
     rows = len(train["action"])
     ce = mse = 0.0
-    for epoch in range(ws.epochs):
+    for epoch in range(epochs):
         start = time.time()
         order = torch.randperm(rows, generator=generator).numpy()
         ce_sum = mse_sum = 0.0
@@ -217,7 +253,7 @@ def clone(
             mse_sum += mse_loss.item() * len(idx)
         ce, mse = ce_sum / rows, mse_sum / rows
         print(
-            f"warm start: epoch {epoch + 1}/{ws.epochs} cross-entropy {ce:.3f} "
+            f"warm start: epoch {epoch + 1}/{epochs} cross-entropy {ce:.3f} "
             f"value mse {mse:.3f} ({time.time() - start:.0f} s)",
             flush=True,
         )
@@ -232,11 +268,64 @@ def clone(
     }
 
 
-def warm_start(model: Any, run_dir: Path, config: TrainConfig) -> dict[str, float]:
-    """Collect (or reuse) the teacher's games and clone them into ``model.policy``."""
+def _student(model: Any, game: str) -> Agent:
+    """The current clone as a greedy agent (a numpy copy of the actor: plays fast, and
+    training the torch net does not change it mid-game)."""
+    from art_gallery_env.agents.policy import PolicyAgent, policy_from_torch_mlp
+    from art_gallery_env.agents.run_checkpoint import actor_network
+
+    actor = policy_from_torch_mlp(actor_network(model), extra_meta={"name": "clone", "game": game})
+    return PolicyAgent(actor)
+
+
+def _merge(data: dict[str, np.ndarray], more: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """Rows of both, with ``more``'s game ids moved past ``data``'s (the split is by game)."""
+    shifted = dict(more, game=more["game"] + int(data["game"].max()) + 1)
+    return {k: np.concatenate([data[k], shifted[k]]) for k in data}
+
+
+def dagger(model: Any, data: dict[str, np.ndarray], config: TrainConfig) -> list[dict]:
+    """DAgger rounds after the first clone (module docstring, step 3); per round the
+    clone's agreement with the teacher on the clone's own decisions before it trains on
+    them, and the cloning stats after."""
+    ws = config.warm_start
+    assert ws is not None
+    rounds = []
+    for r in range(ws.dagger_rounds):
+        start = time.time()
+        more = collect(
+            ws.teacher,
+            config.env.table_sizes,
+            ws.dagger_games,
+            derive_seed(config.seed, "dagger", r),
+            config.env.reward_mode,
+            config.env.zero_is_ten,
+            ws.explore,
+            student=_student(model, config.env.game),
+        )
+        own = {k: v[more["student"]] for k, v in more.items()}
+        on_own_states = agreement(model.policy, own)
+        print(
+            f"warm start: DAgger round {r + 1}/{ws.dagger_rounds}: "
+            f"{len(more['action']):,} decisions ({len(own['action']):,} the clone's) in "
+            f"{time.time() - start:.0f} s; the clone agrees with {ws.teacher} on "
+            f"{on_own_states:.1%} of its own",
+            flush=True,
+        )
+        data = _merge(data, more)
+        stats = clone(model.policy, data, ws, config.seed, ws.dagger_epochs)
+        rounds.append({"agreement_on_own_states": on_own_states, **stats})
+    return rounds
+
+
+def warm_start(model: Any, run_dir: Path, config: TrainConfig) -> dict[str, Any]:
+    """Collect (or reuse) the teacher's games, clone them into ``model.policy``, then run
+    the DAgger rounds if the config asks for them."""
     assert config.warm_start is not None
     data = load_or_collect(run_dir, config)
     model.policy.set_training_mode(True)
-    stats = clone(model.policy, data, config.warm_start, config.seed)
+    stats: dict[str, Any] = clone(model.policy, data, config.warm_start, config.seed)
+    if config.warm_start.dagger_rounds:
+        stats["dagger"] = dagger(model, data, config)
     model.policy.set_training_mode(False)
     return stats

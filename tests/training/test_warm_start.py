@@ -105,3 +105,53 @@ def test_a_warm_started_run_saves_and_evaluates_step_zero(tmp_path):
     latest = json.loads((run_dir / "latest.json").read_text())
     assert latest["steps"] >= 64
     assert set(latest["eval"]["results"]) == {"random@2p", "random@3p"}
+
+
+class _FirstLegal:
+    """A student that plays the first legal action and remembers what it played."""
+
+    def __init__(self) -> None:
+        self.played: list[int] = []
+
+    def reset(self, seed: int | None = None) -> None:
+        pass
+
+    def act(self, observation, action_mask, view=None) -> int:
+        self.played.append(int(np.flatnonzero(action_mask)[0]))
+        return self.played[-1]
+
+
+def test_dagger_games_label_the_students_own_decisions_with_the_teacher():
+    student = _FirstLegal()
+    data = warm_start.collect("heuristic", [2, 3], games=2, seed=1, student=student)
+    mine = data["student"]
+    assert mine.sum() == len(student.played) > 0  # one seat per game is the student's
+    assert not mine.all()  # the other seats are the teacher's
+    rows = len(data["action"])
+    assert data["mask"][np.arange(rows), data["action"]].all()
+    labels = data["action"][mine]
+    assert not np.array_equal(labels, np.asarray(student.played))  # the teacher's labels
+    teacher_only = warm_start.collect("heuristic", [2, 3], games=2, seed=1)
+    assert not teacher_only["student"].any()
+    assert len(teacher_only["action"]) != rows or not np.array_equal(
+        teacher_only["obs"], data["obs"]
+    )  # the student's play led the games elsewhere
+
+
+def test_dagger_rounds_add_the_clones_games_to_the_data(tmp_path, one_thread):
+    config = config_from_dict(
+        tiny_config_dict(
+            tmp_path,
+            64,
+            env={"num_players": [2]},
+            network={"hidden_sizes": [32]},
+            warm_start={"bc_games": 2, "epochs": 1, "dagger_rounds": 2, "dagger_games": 1},
+        )
+    )
+    stats = warm_start.warm_start(_policy(), tmp_path, config)
+    first, *rounds = [stats, *stats["dagger"]]
+    assert len(rounds) == 2
+    assert first["rows"] < rounds[0]["rows"] < rounds[1]["rows"]  # the data grows
+    for r in rounds:
+        assert 0.0 <= r["agreement_on_own_states"] <= 1.0
+    json.dumps(stats)  # goes into the step-0 checkpoint's metadata
