@@ -216,14 +216,16 @@ def clone(
     ws: WarmStartConfig,
     seed: int = 0,
     epochs: int | None = None,
+    held_out: dict[str, np.ndarray] | None = None,
 ) -> dict[str, float]:
     """Train ``policy`` (in place) on the teacher's decisions, ``epochs`` times over them
     (default ``ws.epochs``); returns the losses and the held-out agreement before and
-    after."""
+    after. ``data`` is split into training and held-out games by :func:`split`, unless
+    ``held_out`` is given: then all of ``data`` trains."""
     import torch
 
     epochs = ws.epochs if epochs is None else epochs
-    train, held = split(data, ws.holdout, seed)
+    train, held = split(data, ws.holdout, seed) if held_out is None else (data, held_out)
     before = agreement(policy, held)
     params = list(policy.parameters())
     optimizer = torch.optim.Adam(params, lr=ws.learning_rate)
@@ -278,18 +280,19 @@ def _student(model: Any, game: str) -> Agent:
     return PolicyAgent(actor)
 
 
-def _merge(data: dict[str, np.ndarray], more: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
-    """Rows of both, with ``more``'s game ids moved past ``data``'s (the split is by game)."""
-    shifted = dict(more, game=more["game"] + int(data["game"].max()) + 1)
-    return {k: np.concatenate([data[k], shifted[k]]) for k in data}
+def _concat(data: dict[str, np.ndarray], more: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    return {k: np.concatenate([data[k], more[k]]) for k in data}
 
 
 def dagger(model: Any, data: dict[str, np.ndarray], config: TrainConfig) -> list[dict]:
     """DAgger rounds after the first clone (module docstring, step 3); per round the
     clone's agreement with the teacher on the clone's own decisions before it trains on
-    them, and the cloning stats after."""
+    them, and the cloning stats after. The held-out games stay held out in every round
+    (the first clone's, plus a share of each round's), so the agreements compare."""
     ws = config.warm_start
     assert ws is not None
+    train, held = split(data, ws.holdout, config.seed)  # the first clone's split
+    next_game = int(data["game"].max()) + 1
     rounds = []
     for r in range(ws.dagger_rounds):
         start = time.time()
@@ -312,8 +315,11 @@ def dagger(model: Any, data: dict[str, np.ndarray], config: TrainConfig) -> list
             f"{on_own_states:.1%} of its own",
             flush=True,
         )
-        data = _merge(data, more)
-        stats = clone(model.policy, data, ws, config.seed, ws.dagger_epochs)
+        more["game"] += next_game  # game ids stay unique
+        next_game = int(more["game"].max()) + 1
+        more_train, more_held = split(more, ws.holdout, config.seed)
+        train, held = _concat(train, more_train), _concat(held, more_held)
+        stats = clone(model.policy, train, ws, config.seed, ws.dagger_epochs, held)
         rounds.append({"agreement_on_own_states": on_own_states, **stats})
     return rounds
 

@@ -138,14 +138,32 @@ def test_dagger_games_label_the_students_own_decisions_with_the_teacher():
     )  # the student's play led the games elsewhere
 
 
-def test_dagger_rounds_add_the_clones_games_to_the_data(tmp_path, one_thread):
+def test_dagger_rounds_add_the_clones_games_to_the_data(tmp_path, one_thread, monkeypatch):
+    splits = []  # (training games, held-out games) of every cloning pass
+    real_clone = warm_start.clone
+
+    def recording_clone(policy, data, ws, seed=0, epochs=None, held_out=None):
+        if held_out is None:
+            train, held = warm_start.split(data, ws.holdout, seed)
+        else:
+            train, held = data, held_out
+        splits.append((set(train["game"].tolist()), set(held["game"].tolist())))
+        return real_clone(policy, data, ws, seed, epochs, held_out)
+
+    monkeypatch.setattr(warm_start, "clone", recording_clone)
     config = config_from_dict(
         tiny_config_dict(
             tmp_path,
             64,
             env={"num_players": [2]},
             network={"hidden_sizes": [32]},
-            warm_start={"bc_games": 2, "epochs": 1, "dagger_rounds": 2, "dagger_games": 1},
+            warm_start={
+                "bc_games": 4,
+                "epochs": 1,
+                "holdout": 0.25,
+                "dagger_rounds": 2,
+                "dagger_games": 4,
+            },
         )
     )
     stats = warm_start.warm_start(_policy(), tmp_path, config)
@@ -155,3 +173,6 @@ def test_dagger_rounds_add_the_clones_games_to_the_data(tmp_path, one_thread):
     for r in rounds:
         assert 0.0 <= r["agreement_on_own_states"] <= 1.0
     json.dumps(stats)  # goes into the step-0 checkpoint's metadata
+    (train0, held0), *later = splits
+    for train, held in later:  # held-out games stay held out; new games join both sides
+        assert held0 < held and train0 < train and not train & held
