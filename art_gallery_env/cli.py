@@ -495,8 +495,9 @@ def build_parser() -> argparse.ArgumentParser:
     train.add_argument(
         "--overwrite",
         action="store_true",
-        help="start over in a run folder that holds an earlier run (deletes its checkpoints, "
-        "logs and pool/)",
+        help="start over in a run folder that holds an earlier run (deletes what a run writes: "
+        "checkpoints, logs, pool/, and warm_start/ with its cached cloning data; other files "
+        "stay)",
     )
     train.add_argument("--run-dir", help="override the config's run folder")
     train.add_argument("--total-steps", type=_positive_int, help="override total_steps")

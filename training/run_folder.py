@@ -132,7 +132,8 @@ def start_run(
         raise RunFolderError(
             f"{run_dir} already holds {_describe_run(run_dir, entries)}; a run folder belongs "
             f"to one run. Continue it with --resume {run_dir}, start over in it with "
-            f"--overwrite (deletes its checkpoints, logs and pool/), or give another --run-dir"
+            f"--overwrite (deletes what a run writes: checkpoints, logs, pool/, warm_start/), or "
+            f"give another --run-dir"
         )
     start = RunStart(config, run_dir)
     if entries:
