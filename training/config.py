@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, get_args
 
 import yaml
 from pydantic import (
@@ -392,8 +392,15 @@ def _known_keys(location: tuple[Any, ...]) -> str:
     model: type[BaseModel] = TrainConfig
     for part in location:
         field = model.model_fields.get(str(part))
-        if field is None or not isinstance(field.annotation, type):
+        if field is None:
             break
-        if issubclass(field.annotation, BaseModel):
-            model = field.annotation
+        # a section such as ``warm_start: WarmStartConfig | None`` is a union with None
+        sections = [
+            t
+            for t in (field.annotation, *get_args(field.annotation))
+            if isinstance(t, type) and issubclass(t, BaseModel)
+        ]
+        if not sections:
+            break
+        model = sections[0]
     return ", ".join(model.model_fields)

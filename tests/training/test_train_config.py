@@ -33,6 +33,10 @@ def test_shipped_configs_are_valid(path: Path) -> None:
             r"network\.hiden_sizes: unknown key.*hidden_sizes",
         ),
         ("name: x\ntotal_steps: 10\nbogus: 1\n", r"bogus: unknown key; known keys here: name"),
+        (  # an optional section lists its own keys, not the top level's
+            "name: x\ntotal_steps: 10\nwarm_start: {dagger_game: 3}\n",
+            r"warm_start\.dagger_game: unknown key; known keys here: teacher, .*dagger_games",
+        ),
         ("name: x\ntotal_steps: ten\n", r"total_steps: 'ten' is not a whole number"),
         (
             "name: x\ntotal_steps: 10\nenv: {num_players: 7}\n",
