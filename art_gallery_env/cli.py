@@ -239,7 +239,14 @@ def _report_interrupted(args: argparse.Namespace, stop: Any) -> int:
 
     print()
     if stop.steps is None:
-        print(f"{stop.signal_name}: stopped before training began; nothing was saved.")
+        print(f"{stop.signal_name}: stopped before training began; no checkpoint was saved.")
+        from pathlib import Path
+
+        from art_gallery_env.training.warm_start import FOLDER
+
+        cache = Path(stop.run_dir) / FOLDER
+        if cache.is_dir():
+            print(f"The teacher's games in {cache} are kept: the same command reuses them.")
         return 128 + signal.Signals[stop.signal_name].value
     where = f"{stop.run_dir}/latest"
     print(f"{stop.signal_name}: training stopped at step {stop.steps:,}; saved {where}")

@@ -8,7 +8,9 @@ that a checkpoint's metadata describes the files beside it.
   that the config trains the same thing (players, variant, network, observation layout,
   algorithm) and that steps are left, and says what it continues.
 * Nothing is created or changed before these checks pass, so a refused start leaves no
-  folder behind; a start that fails before its first checkpoint removes what it wrote.
+  folder behind; a start that fails before its first checkpoint removes what it wrote,
+  except the teacher's cached cloning data (``warm_start/``, minutes to collect again).
+  A folder that holds nothing else is not a run: a new start uses it and the cache.
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ from .checkpoints import (
 )
 from .config import TrainConfig
 from .interrupt import GracefulStop, TrainingInterrupted
+from .warm_start import FOLDER as WARM_START
 
 # Everything a run writes (and the names older versions wrote): what --overwrite deletes.
 RUN_ENTRIES = (
@@ -49,7 +52,7 @@ RUN_ENTRIES = (
     "logs",
     "eval.csv",
     "plots",
-    "warm_start",
+    WARM_START,
     RLLIB_LINK,
     f"{RLLIB_LINK}.tmp",
     f"{RLLIB_LINK}.old",
@@ -109,10 +112,10 @@ class RunStart:
         left as they were)."""
         if self.saved or self.resuming or (self.run_dir / LATEST).is_symlink():
             return  # never delete a checkpoint
-        if self.created:
+        if self.created and not (self.run_dir / WARM_START).is_dir():
             shutil.rmtree(self.run_dir, ignore_errors=True)
         else:
-            remove_run_entries(self.run_dir)
+            remove_run_entries(self.run_dir, keep=(WARM_START,))
 
 
 def start_run(
@@ -128,6 +131,10 @@ def start_run(
     if run_dir.exists() and not run_dir.is_dir():
         raise RunFolderError(f"{run_dir}: run_dir is a file, not a folder")
     entries = sorted(p.name for p in run_dir.iterdir()) if run_dir.is_dir() else []
+    if entries == [WARM_START] and not overwrite:
+        start = RunStart(config, run_dir)
+        start.notes.append(f"{run_dir} holds only {WARM_START}/: a new run, with that cache")
+        return start
     if entries and not overwrite:
         raise RunFolderError(
             f"{run_dir} already holds {_describe_run(run_dir, entries)}; a run folder belongs "
@@ -145,9 +152,9 @@ def start_run(
     return start
 
 
-def remove_run_entries(run_dir: Path) -> list[str]:
+def remove_run_entries(run_dir: Path, keep: tuple[str, ...] = ()) -> list[str]:
     removed = []
-    for name in RUN_ENTRIES:
+    for name in (name for name in RUN_ENTRIES if name not in keep):
         path = run_dir / name
         if path.is_symlink() or path.is_file():
             path.unlink()

@@ -176,3 +176,32 @@ def test_dagger_rounds_add_the_clones_games_to_the_data(tmp_path, one_thread, mo
     (train0, held0), *later = splits
     for train, held in later:  # held-out games stay held out; new games join both sides
         assert held0 < held and train0 < train and not train & held
+
+
+def test_a_start_that_fails_while_cloning_keeps_the_teachers_data_for_the_next(
+    tmp_path, monkeypatch
+):
+    from art_gallery_env.training.sb3_trainer import train
+
+    run = tmp_path / "run"
+    data = tiny_config_dict(
+        run, 64, env={"num_players": [2]}, warm_start={"bc_games": 1, "epochs": 1}
+    )
+
+    def broken_clone(*args, **kwargs):
+        raise RuntimeError("cloning failed")
+
+    monkeypatch.setattr(warm_start, "clone", broken_clone)
+    with pytest.raises(RuntimeError, match="cloning failed"):
+        train(config_from_dict(data), progress_bar=False)
+    assert sorted(p.name for p in run.iterdir()) == [warm_start.FOLDER]  # only the cache
+    assert (run / warm_start.FOLDER / warm_start.DATA_FILE).is_file()
+
+    monkeypatch.undo()
+
+    def fail(*args, **kwargs):
+        raise AssertionError("collected again")
+
+    monkeypatch.setattr(warm_start, "collect", fail)
+    train(config_from_dict(data), progress_bar=False)  # same command: accepted, cache reused
+    assert (run / "latest.json").is_file()
