@@ -154,7 +154,9 @@ def start_run(
 
 def remove_run_entries(run_dir: Path, keep: tuple[str, ...] = ()) -> list[str]:
     removed = []
-    for name in (name for name in RUN_ENTRIES if name not in keep):
+    for name in RUN_ENTRIES:
+        if name in keep:
+            continue
         path = run_dir / name
         if path.is_symlink() or path.is_file():
             path.unlink()

@@ -284,15 +284,17 @@ def _concat(data: dict[str, np.ndarray], more: dict[str, np.ndarray]) -> dict[st
     return {k: np.concatenate([data[k], more[k]]) for k in data}
 
 
-def dagger(model: Any, data: dict[str, np.ndarray], config: TrainConfig) -> list[dict]:
-    """DAgger rounds after the first clone (module docstring, step 3); per round the
-    clone's agreement with the teacher on the clone's own decisions before it trains on
-    them, and the cloning stats after. The held-out games stay held out in every round
-    (the first clone's, plus a share of each round's), so the agreements compare."""
+def dagger(
+    model: Any, train: dict[str, np.ndarray], held: dict[str, np.ndarray], config: TrainConfig
+) -> list[dict]:
+    """DAgger rounds after the first clone (module docstring, step 3), from its training
+    and held-out games; per round the clone's agreement with the teacher on the clone's
+    own decisions before it trains on them, and the cloning stats after. The held-out
+    games stay held out in every round (the first clone's, plus a share of each
+    round's), so the agreements compare."""
     ws = config.warm_start
     assert ws is not None
-    train, held = split(data, ws.holdout, config.seed)  # the first clone's split
-    next_game = int(data["game"].max()) + 1
+    next_game = int(np.concatenate([train["game"], held["game"]]).max()) + 1
     rounds = []
     for r in range(ws.dagger_rounds):
         start = time.time()
@@ -328,10 +330,11 @@ def warm_start(model: Any, run_dir: Path, config: TrainConfig) -> dict[str, Any]
     """Collect (or reuse) the teacher's games, clone them into ``model.policy``, then run
     the DAgger rounds if the config asks for them."""
     assert config.warm_start is not None
-    data = load_or_collect(run_dir, config)
+    ws = config.warm_start
+    train, held = split(load_or_collect(run_dir, config), ws.holdout, config.seed)
     model.policy.set_training_mode(True)
-    stats: dict[str, Any] = clone(model.policy, data, config.warm_start, config.seed)
-    if config.warm_start.dagger_rounds:
-        stats["dagger"] = dagger(model, data, config)
+    stats: dict[str, Any] = clone(model.policy, train, ws, config.seed, held_out=held)
+    if ws.dagger_rounds:
+        stats["dagger"] = dagger(model, train, held, config)
     model.policy.set_training_mode(False)
     return stats
