@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from ..rules.actions import (
@@ -49,6 +50,85 @@ def describe_choice(state: GameState, seat: int, action: int) -> str:
     return "into your hand"
 
 
+Who = Callable[[int], str]
+
+
+def _round_start(data: dict[str, Any], cards: CardSet, who: Who) -> str:
+    text = f"-- round {data['round']} begins; {who(data['start_player'])} starts"
+    refilled = data.get("refilled") or []
+    if refilled:
+        text += "; new paintings: " + ", ".join(
+            f"{area_name(a)} {painting_label(cards, n)}" for a, n in refilled
+        )
+    return text
+
+
+def _move(data: dict[str, Any], cards: CardSet, who: Who) -> str:
+    direction = "anticlockwise" if data["direction"] else "clockwise"
+    text = f"{who(data['player'])} plays {data['value']} face up, moves {direction} to "
+    text += area_name(data["to"])
+    if data.get("fallback"):
+        text += " (passing full areas, R4.6)"
+    return text
+
+
+def _bid(data: dict[str, Any], cards: CardSet, who: Who) -> str:
+    value = data.get("value")
+    card = "a face-down card" if value is None else f"card {value}"
+    return (
+        f"{who(data['player'])} bids {card} at {area_name(data['area'])} "
+        f"(marker {ROMAN[data['marker']]})"
+    )
+
+
+def _start_card(data: dict[str, Any], cards: CardSet, who: Who) -> str:
+    last = ", ".join(f"{who(p)}={v}" for p, v in enumerate(data["last_cards"]))
+    return f"start card goes to {who(data['player'])} (last cards: {last})"
+
+
+def _reveal(data: dict[str, Any], cards: CardSet, who: Who) -> str:
+    bids = ", ".join(f"{ROMAN[k]}:{who(p)}={v}" for k, (p, v) in enumerate(data["bids"]))
+    return f"{area_name(data['area'])} reveals its bids: {bids}"
+
+
+def _shop(data: dict[str, Any], cards: CardSet, who: Who) -> str:
+    marks = SHOP_CHOICES[data["choice"]]
+    if not marks:
+        return f"{who(data['player'])} takes no tile"
+    taken = ", ".join(f"#{t} from pile {m}" for m, t in zip(marks, data["tiles"]))
+    return f"{who(data['player'])} takes {taken}"
+
+
+def _painting(data: dict[str, Any], cards: CardSet, who: Who) -> str:
+    totals = ", ".join(f"{who(p)}={t}" for p, t in enumerate(data["totals"]))
+    return (
+        f"{who(data['player'])} wins {painting_label(cards, data['painting'])} at "
+        f"{area_name(data['area'])} (bid totals {totals})"
+    )
+
+
+def _pick(data: dict[str, Any], cards: CardSet, who: Who) -> str:
+    return f"{who(data['player'])} picks card {data['value']} at {area_name(data['area'])}"
+
+
+def _game_over(data: dict[str, Any], cards: CardSet, who: Who) -> str:
+    return f"== game over after round {data['rounds']}: {data['reason']}"
+
+
+# One narrator per event kind: a new kind is one entry here, not a longer if-chain.
+_NARRATORS: dict[str, Callable[[dict[str, Any], CardSet, Who], str]] = {
+    "round_start": _round_start,
+    "move": _move,
+    "bid": _bid,
+    "start_card": _start_card,
+    "reveal": _reveal,
+    "shop": _shop,
+    "painting": _painting,
+    "pick": _pick,
+    "game_over": _game_over,
+}
+
+
 def describe_event(
     kind: str, data: dict[str, Any], cards: CardSet, names: list[str] | None = None
 ) -> str | None:
@@ -59,51 +139,10 @@ def describe_event(
 
     if kind == "setup":
         return None
-    if kind == "round_start":
-        text = f"-- round {data['round']} begins; {who(data['start_player'])} starts"
-        refilled = data.get("refilled") or []
-        if refilled:
-            text += "; new paintings: " + ", ".join(
-                f"{area_name(a)} {painting_label(cards, n)}" for a, n in refilled
-            )
-        return text
-    if kind == "move":
-        direction = "anticlockwise" if data["direction"] else "clockwise"
-        text = f"{who(data['player'])} plays {data['value']} face up, moves {direction} to "
-        text += area_name(data["to"])
-        if data.get("fallback"):
-            text += " (passing full areas, R4.6)"
-        return text
-    if kind == "bid":
-        value = data.get("value")
-        card = "a face-down card" if value is None else f"card {value}"
-        return (
-            f"{who(data['player'])} bids {card} at {area_name(data['area'])} "
-            f"(marker {ROMAN[data['marker']]})"
-        )
-    if kind == "start_card":
-        last = ", ".join(f"{who(p)}={v}" for p, v in enumerate(data["last_cards"]))
-        return f"start card goes to {who(data['player'])} (last cards: {last})"
-    if kind == "reveal":
-        bids = ", ".join(f"{ROMAN[k]}:{who(p)}={v}" for k, (p, v) in enumerate(data["bids"]))
-        return f"{area_name(data['area'])} reveals its bids: {bids}"
-    if kind == "shop":
-        marks = SHOP_CHOICES[data["choice"]]
-        if not marks:
-            return f"{who(data['player'])} takes no tile"
-        taken = ", ".join(f"#{t} from pile {m}" for m, t in zip(marks, data["tiles"]))
-        return f"{who(data['player'])} takes {taken}"
-    if kind == "painting":
-        totals = ", ".join(f"{who(p)}={t}" for p, t in enumerate(data["totals"]))
-        return (
-            f"{who(data['player'])} wins {painting_label(cards, data['painting'])} at "
-            f"{area_name(data['area'])} (bid totals {totals})"
-        )
-    if kind == "pick":
-        return f"{who(data['player'])} picks card {data['value']} at {area_name(data['area'])}"
-    if kind == "game_over":
-        return f"== game over after round {data['rounds']}: {data['reason']}"
-    return f"{kind}: {data}"
+    narrator = _NARRATORS.get(kind)
+    if narrator is None:
+        return f"{kind}: {data}"
+    return narrator(data, cards, who)
 
 
 def describe_events(
