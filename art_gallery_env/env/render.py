@@ -26,59 +26,72 @@ def _cards(counts: list[int]) -> str:
     return " ".join(values) if values else "-"
 
 
-def render_text(state: GameState, viewer: int | None) -> str:
-    """The board, piles, marker bars, collections and the hands ``viewer`` may see.
-
-    ``viewer=None`` shows everything (a spectator's or debugger's view).
-    """
-    cards = state.cards
-    n = state.num_players
-    lines = []
+def _header(state: GameState, viewer: int | None) -> list[str]:
     status = (
         "game over"
         if state.is_over
         else f"phase {state.phase_name}, player {state.current_player} to act"
     )
     who = "spectator view" if viewer is None else f"view of player {viewer}"
-    lines.append(f"Art Gallery | round {state.round} | {status} | {who}")
-    lines.append(
-        f"start card: player {state.start_player} | painting pile: {len(state.painting_pile)} cards"
-    )
+    return [
+        f"Art Gallery | round {state.round} | {status} | {who}",
+        f"start card: player {state.start_player} | "
+        f"painting pile: {len(state.painting_pile)} cards",
+    ]
+
+
+def _area_lines(state: GameState, area: int, viewer: int | None) -> list[str]:
+    """An area's pieces, then the Shop's piles or the gallery's painting, then its markers."""
+    pieces = " ".join(f"P{p}" for p in range(state.num_players) if state.position[p] == area)
+    pieces = pieces or "-"
+    if area == 0:
+        piles = "  ".join(
+            f"pile {mark}: {len(pile):2d} tiles, top " + (f"#{pile[-1]}" if pile else "(empty)")
+            for mark, pile in zip(PILE_MARKS, state.tile_piles)
+        )
+        lines = [f"Shop       pieces {pieces}", f"           {piles}"]
+    else:
+        number = state.gallery_painting[area]
+        label = painting_label(state.cards, number) if number else "(no painting)"
+        lines = [f"Gallery {area:<2d}pieces {pieces}", f"           {label}"]
+    bars = []
+    for k, (owner, value) in enumerate(state.bids[area]):
+        shown = value if bid_visible(state, area, owner, viewer) else "?"
+        bars.append(f"{ROMAN[k]}:P{owner}={shown}")
+    free = MARKER_BAR_SIZE - len(state.bids[area])
+    lines.append(f"           markers {' '.join(bars) or '-'} ({free} free)")
+    return lines
+
+
+def _player_lines(state: GameState, p: int, viewer: int | None) -> list[str]:
+    """A seat's hand (hidden unless ``viewer`` may see it), face-up cards, tiles, paintings."""
+    you = " (you)" if p == viewer else ""
+    public = hand_visible(state, p, viewer)
+    hand = _cards(state.hands[p]) if public else f"{sum(state.hands[p])} cards (hidden)"
+    tiles = " ".join(f"#{t}" for t in state.tiles_held[p]) or "-"
+    lines = [
+        f"Player {p}{you}: hand {hand} | face up {_cards(state.moved[p])}",
+        f"   tiles {tiles}",
+    ]
+    lines.extend(f"   {painting_label(state.cards, number)}" for number in state.collections[p])
+    return lines
+
+
+def render_text(state: GameState, viewer: int | None) -> str:
+    """The board, piles, marker bars, collections and the hands ``viewer`` may see.
+
+    ``viewer=None`` shows everything (a spectator's or debugger's view).
+    """
+    lines = _header(state, viewer)
     for area in range(state.num_areas):
-        pieces = " ".join(f"P{p}" for p in range(n) if state.position[p] == area) or "-"
-        if area == 0:
-            head = "Shop      "
-            piles = "  ".join(
-                f"pile {mark}: {len(pile):2d} tiles, top " + (f"#{pile[-1]}" if pile else "(empty)")
-                for mark, pile in zip(PILE_MARKS, state.tile_piles)
-            )
-            lines.append(f"{head} pieces {pieces}")
-            lines.append(f"           {piles}")
-        else:
-            number = state.gallery_painting[area]
-            label = painting_label(cards, number) if number else "(no painting)"
-            lines.append(f"Gallery {area:<2d}pieces {pieces}")
-            lines.append(f"           {label}")
-        bars = []
-        for k, (owner, value) in enumerate(state.bids[area]):
-            shown = value if bid_visible(state, area, owner, viewer) else "?"
-            bars.append(f"{ROMAN[k]}:P{owner}={shown}")
-        free = MARKER_BAR_SIZE - len(state.bids[area])
-        lines.append(f"           markers {' '.join(bars) or '-'} ({free} free)")
+        lines.extend(_area_lines(state, area, viewer))
     if is_distributing(state):
         lines.append(
             f"distributing area {state.dist_area}, marker {ROMAN[state.dist_marker]}; "
             f"cards on the space: {_cards(state.space_cards)}"
         )
-    for p in range(n):
-        you = " (you)" if p == viewer else ""
-        public = hand_visible(state, p, viewer)
-        hand = _cards(state.hands[p]) if public else f"{sum(state.hands[p])} cards (hidden)"
-        lines.append(f"Player {p}{you}: hand {hand} | face up {_cards(state.moved[p])}")
-        tiles = " ".join(f"#{t}" for t in state.tiles_held[p]) or "-"
-        lines.append(f"   tiles {tiles}")
-        for number in state.collections[p]:
-            lines.append(f"   {painting_label(cards, number)}")
+    for p in range(state.num_players):
+        lines.extend(_player_lines(state, p, viewer))
     return "\n".join(lines)
 
 
