@@ -20,11 +20,15 @@ TOP = "art_gallery_env"
 
 # Lower numbers may not import higher ones.
 LAYERS = {
+    f"{TOP}.core": 0,  # game-free: protocol, errors, fields, registry, loop (pure Python)
+    f"{TOP}.core.aec": 1,  # the AEC base (pettingzoo) and the single-agent env (gymnasium)
+    f"{TOP}.core.single_agent": 1,
     f"{TOP}.files": 0,
     f"{TOP}.rules": 0,
     f"{TOP}.env": 1,
     f"{TOP}.vector": 2,  # the compiled batched engine: rules' twin, observes like env
     TOP: 1,  # the package's __init__ re-exports the env and the engine
+    f"{TOP}.art_gallery": 3,  # Art Gallery's spec and bots (its engine: rules, env, vector)
     f"{TOP}.gallerist": 1,  # the second game: its package re-exports its env and engine
     f"{TOP}.gallerist.rules": 0,
     f"{TOP}.gallerist.env": 1,

@@ -1,0 +1,97 @@
+"""Art Gallery declares itself to the registry (:mod:`art_gallery_env.core.registry`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from art_gallery_env.core.registry import GameSpec, register_game
+
+NAME = "art_gallery"
+
+
+def _make_env(num_players: int = 2, variants: dict[str, Any] | None = None, **options: Any) -> Any:
+    from art_gallery_env.env.aec import raw_env
+
+    return raw_env(num_players, **(variants or {}), **options)
+
+
+def _layout_fingerprint() -> str:
+    from art_gallery_env.core.fields import layout_fingerprint
+    from art_gallery_env.env.observation import FIELDS
+    from art_gallery_env.rules.actions import NUM_ACTIONS
+
+    return layout_fingerprint(FIELDS, NUM_ACTIONS)
+
+
+def _agents() -> dict[str, Any]:
+    from art_gallery_env.art_gallery.bots import make_heuristic
+
+    return {"heuristic": make_heuristic}
+
+
+def build() -> GameSpec:
+    from art_gallery_env.art_gallery.bots import HEURISTIC_VERSIONS, LATEST_HEURISTIC, rollouts
+    from art_gallery_env.env.aec import ENV_VERSION, REWARD_MODES, final_rewards
+    from art_gallery_env.env.narration import describe_choice, describe_events
+    from art_gallery_env.env.observation import OBSERVATION_SIZE
+    from art_gallery_env.env.render import render_breakdown, render_text
+    from art_gallery_env.env.seat import SeatObserver
+    from art_gallery_env.rules.actions import (
+        NUM_ACTIONS,
+        action_kind,
+        action_to_str,
+        check_action_id,
+        str_to_action,
+    )
+    from art_gallery_env.rules.board import MAX_PLAYERS, MIN_PLAYERS
+    from art_gallery_env.rules.cards import default_card_set
+    from art_gallery_env.rules.state import GameState, new_game
+
+    return GameSpec(
+        name=NAME,
+        title="Art Gallery",
+        env_version=ENV_VERSION,
+        min_players=MIN_PLAYERS,
+        max_players=MAX_PLAYERS,
+        num_actions=NUM_ACTIONS,
+        observation_size=OBSERVATION_SIZE,
+        new_game=new_game,
+        state_from_dict=GameState.from_dict,
+        make_observer=lambda state: SeatObserver(state.cards),
+        make_env=_make_env,
+        action_to_str=action_to_str,
+        str_to_action=str_to_action,
+        check_action_id=check_action_id,
+        render_text=render_text,
+        render_breakdown=render_breakdown,
+        describe_events=describe_events,
+        layout_fingerprint=_layout_fingerprint,
+        data_fingerprint=lambda state: (state.cards.name, state.cards.fingerprint),
+        default_data=lambda: (default_card_set().name, default_card_set().fingerprint),
+        state_type=GameState,
+        variants={"zero_is_ten": False},
+        variants_of=lambda state: {"zero_is_ten": state.zero_is_ten},
+        agents=_agents(),
+        agent_versions={"heuristic": (tuple(HEURISTIC_VERSIONS), LATEST_HEURISTIC)},
+        rollouts=rollouts(),
+        capabilities=frozenset({"vector", "web", "svg", "openspiel", "warm_start", "rllib"}),
+        score_parts=(
+            ("row_total", "rows"),
+            ("souvenirs", "souvenirs"),
+            ("hand", "hand"),
+            ("start_card", "start_card"),
+            ("tiles", "tiles"),
+        ),
+        hidden_action_name=lambda action: "bid ?" if action_kind(action) == "bid" else None,
+        describe_choice=describe_choice,
+        reward_modes=tuple(REWARD_MODES),
+        final_rewards=final_rewards,
+        legacy_default=True,
+        extensions={
+            "vector": "art_gallery_env.vector",
+            "openspiel": "art_gallery_env.bridges.openspiel_game",
+        },
+    )
+
+
+SPEC = register_game(build())

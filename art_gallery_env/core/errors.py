@@ -1,0 +1,39 @@
+"""The checks and the error every game's engine shares.
+
+Each game raises :class:`IllegalActionError` (or a subclass) for an action its current
+player may not take, and checks action ids and player counts with the functions here, so
+that tools catch one exception type and every message reads the same.
+"""
+
+from __future__ import annotations
+
+import operator
+
+
+class IllegalActionError(ValueError):
+    """An action that the current player may not take; the state is left untouched."""
+
+
+def check_action_id(action: object, num_actions: int) -> int:
+    """``action`` as a plain int in 0..num_actions-1 (numpy ints allowed); ValueError else."""
+    if not isinstance(action, bool):
+        try:
+            index = operator.index(action)  # type: ignore[arg-type]
+        except TypeError:
+            index = None
+        if index is not None and 0 <= index < num_actions:
+            return index
+    raise ValueError(f"action must be an int in 0..{num_actions - 1}, got {action!r}")
+
+
+def check_num_players(num_players: object, min_players: int, max_players: int) -> int:
+    """``num_players`` if it is an int in the game's range; ValueError naming the range else."""
+    if (
+        not isinstance(num_players, int)
+        or isinstance(num_players, bool)
+        or not min_players <= num_players <= max_players
+    ):
+        raise ValueError(
+            f"num_players must be an int in {min_players}..{max_players}, got {num_players!r}"
+        )
+    return num_players

@@ -1,0 +1,244 @@
+"""The registry of games: each game declares itself, the tools ask here.
+
+A game is one folder inside ``art_gallery_env/`` whose ``spec.py`` builds a
+:class:`GameSpec` and calls :func:`register_game` (as OpenSpiel's ``register_game``).
+:func:`get_game` imports those spec modules on first use, and also the entry points of
+the group ``art_gallery_env.games`` (a game installed from another distribution), so
+no tool names a game: evaluation, records, replay, terminal and web play, the trainers
+and the bridges read everything they need of a game from its spec.
+
+A spec's ``capabilities`` say which optional tools a game supports (a compiled engine,
+a browser view, ...); a tool that needs one a game lacks says so in words
+(:meth:`GameSpec.require`).
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.metadata
+import threading
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .errors import check_num_players
+
+ENTRY_POINT_GROUP = "art_gallery_env.games"
+
+# What a capability lets a tool do (the words a tool prints when a game lacks one).
+CAPABILITIES = {
+    "vector": "a compiled batched engine (training with vec_env: vector)",
+    "web": "a browser view (art-gallery serve)",
+    "svg": "a drawn board (render_mode='svg' and 'rgb_array')",
+    "openspiel": "an OpenSpiel game (the pyspiel bridge)",
+    "warm_start": "a teacher to clone before PPO (warm_start:)",
+    "rllib": "Ray RLlib training (algorithm: rllib_ppo)",
+}
+
+
+class UnknownGameError(ValueError):
+    """A game name nobody registered; the message lists the registered ones."""
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """One game as every tool sees it: metadata, builders and what it supports.
+
+    Callables keep the tools free of imports from a game's modules: a spec is built
+    lazily by its game's ``spec.py`` and holds functions of that game.
+    """
+
+    name: str  # the id in records, configs, checkpoints and command lines
+    title: str
+    env_version: str  # the AEC env's name and version; records and checkpoints store it
+    min_players: int
+    max_players: int
+    num_actions: int
+    observation_size: int
+    new_game: Callable[..., Any]  # (num_players, seed, **variants) -> state
+    state_from_dict: Callable[[dict[str, Any]], Any]
+    make_observer: Callable[[Any], Any]  # state -> its game's SeatObserver
+    make_env: Callable[..., Any]  # (num_players=..., variants=..., **env options) -> raw AEC env
+    action_to_str: Callable[[int], str]
+    str_to_action: Callable[[str], int]
+    check_action_id: Callable[[object], int]  # a plain int action id, else ValueError
+    render_text: Callable[[Any, int | None], str]
+    render_breakdown: Callable[[list[dict[str, Any]]], str]
+    describe_events: Callable[..., list[str]]  # (state, start, viewer, names) -> lines
+    layout_fingerprint: Callable[[], str]  # observation + action layout (policy files)
+    data_fingerprint: Callable[[Any], tuple[str, str]]  # state -> (data name, fingerprint)
+    default_data: Callable[[], tuple[str, str]]  # (name, fingerprint) of the shipped data
+    state_type: type = object  # isinstance(state, state_type) finds a state's game
+    # setup options new_game takes, with their defaults (Art Gallery: {"zero_is_ten": False})
+    variants: Mapping[str, Any] = field(default_factory=dict)
+    variants_of: Callable[[Any], dict[str, Any]] = lambda state: {}  # a state's variants
+    # the game's own agents (its heuristic), name -> factory(seed=None, **string options);
+    # versions: name -> (versions, latest) for agents that have versions
+    agents: Mapping[str, Callable[..., Any]] = field(default_factory=dict)
+    agent_versions: Mapping[str, tuple[tuple[str, ...], str]] = field(default_factory=dict)
+    # rollout policies ISMCTS may use by name: name -> factory(rng) -> (state -> action)
+    rollouts: Mapping[str, Callable[..., Any]] = field(default_factory=dict)
+    capabilities: frozenset[str] = frozenset()
+    # score parts averaged per agent by the evaluation: (breakdown key, column name)
+    score_parts: tuple[tuple[str, str], ...] = ()
+    # how an action reads to a seat that did not take it, where the action itself is
+    # hidden (Art Gallery's face-down bids); None: it reads as action_to_str says
+    hidden_action_name: Callable[[int], str | None] = lambda action: None
+    # what a legal choice does, in words, for the seat about to choose (terminal play)
+    describe_choice: Callable[[Any, int, int], str] = lambda state, seat, action: ""
+    # end-of-game rewards, one per seat, for each mode a trainer may ask for (what the
+    # game's AEC env gives as its final rewards); the default mode comes first
+    reward_modes: tuple[str, ...] = ("win", "score_margin")
+    final_rewards: Callable[[list[dict[str, Any]], str], list[float]] | None = None
+    # the game of a record, checkpoint or config that names none (files from before 0.2)
+    legacy_default: bool = False
+    # the module of this game's optional tools, by capability ("vector": its compiled
+    # engine's module, "web": its web views' module ...), imported only by that tool
+    extensions: Mapping[str, str] = field(default_factory=dict)
+
+    # -- checks every tool uses ----------------------------------------------------------
+    def check_players(self, num_players: object) -> int:
+        try:
+            return check_num_players(num_players, self.min_players, self.max_players)
+        except ValueError:
+            raise ValueError(
+                f"{self.title} is played by {self.min_players}..{self.max_players} players, "
+                f"got {num_players!r}"
+            ) from None
+
+    def check_reward_mode(self, reward_mode: object) -> str:
+        if reward_mode not in self.reward_modes:
+            raise ValueError(
+                f"reward_mode for {self.title} must be one of {list(self.reward_modes)}, "
+                f"got {reward_mode!r}"
+            )
+        return reward_mode  # type: ignore[return-value]
+
+    def check_variants(self, variants: Mapping[str, Any] | None) -> dict[str, Any]:
+        """Every variant with its value (defaults filled in); an unknown name or a value of
+        another type than its default is an error naming the game's variants."""
+        variants = dict(variants or {})
+        unknown = sorted(set(variants) - set(self.variants))
+        if unknown:
+            have = ", ".join(self.variants) or "none"
+            raise ValueError(f"{self.title} has no variant {unknown[0]!r} (variants: {have})")
+        full = dict(self.variants)
+        for key, value in variants.items():
+            default = self.variants[key]
+            if type(value) is not type(default):
+                raise ValueError(
+                    f"variant {key!r} of {self.title} must be a {type(default).__name__} "
+                    f"(default {default!r}), got {value!r}"
+                )
+            full[key] = value
+        return full
+
+    def active_variants(self, variants: Mapping[str, Any] | None) -> dict[str, Any]:
+        """Only the variants that differ from their defaults (what records and labels show)."""
+        full = self.check_variants(variants)
+        return {k: v for k, v in full.items() if v != self.variants[k]}
+
+    def setup(self, num_players: int, seed: int, variants: Mapping[str, Any] | None = None) -> Any:
+        """A new game; a variant this game does not have is an error naming the ones it has."""
+        return self.new_game(self.check_players(num_players), seed, **self.check_variants(variants))
+
+    def has(self, capability: str) -> bool:
+        return capability in self.capabilities
+
+    def require(self, capability: str, tool: str) -> None:
+        """A tool that needs ``capability`` stops with a sentence, not a traceback."""
+        if capability not in self.capabilities:
+            what = CAPABILITIES.get(capability, capability)
+            others = [g for g in game_names() if get_game(g).has(capability)]
+            raise ValueError(
+                f"{tool} needs {what}, which {self.title} ({self.name!r}) does not have"
+                + (f"; games that have it: {', '.join(others)}" if others else "")
+            )
+
+    def extension(self, capability: str) -> Any:
+        """The module of this game's ``capability`` tool (after :meth:`require`)."""
+        self.require(capability, capability)
+        return importlib.import_module(self.extensions[capability])
+
+
+_GAMES: dict[str, GameSpec] = {}
+_LOCK = threading.RLock()
+_discovered = False
+
+
+def register_game(spec: GameSpec, *, replace: bool = False) -> GameSpec:
+    """Add ``spec`` to the registry (a second spec of the same name needs ``replace``)."""
+    if not isinstance(spec, GameSpec):
+        raise TypeError(f"register_game takes a GameSpec, got {type(spec).__name__}")
+    with _LOCK:
+        if spec.name in _GAMES and not replace and _GAMES[spec.name] is not spec:
+            raise ValueError(f"a game named {spec.name!r} is registered already")
+        _GAMES[spec.name] = spec
+    return spec
+
+
+def unregister_game(name: str) -> None:
+    """Remove a game (tests register throw-away games and take them out again)."""
+    with _LOCK:
+        _GAMES.pop(name, None)
+
+
+def _builtin_spec_modules() -> list[str]:
+    """``art_gallery_env.<folder>.spec`` for every folder of the package that has one."""
+    root = Path(__file__).resolve().parents[1]
+    package = root.name
+    return sorted(
+        f"{package}.{path.parent.name}.spec"
+        for path in root.glob("*/spec.py")
+        if (path.parent / "__init__.py").exists()
+    )
+
+
+def _discover() -> None:
+    global _discovered
+    with _LOCK:
+        if _discovered:
+            return
+        _discovered = True
+        for module in _builtin_spec_modules():
+            importlib.import_module(module)
+        for entry in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
+            entry.load()
+
+
+def game_names() -> list[str]:
+    """The registered games, the legacy default first, then by name."""
+    _discover()
+    return sorted(_GAMES, key=lambda name: (not _GAMES[name].legacy_default, name))
+
+
+def get_game(name: str | None = None) -> GameSpec:
+    """The game called ``name`` (None: the legacy default); an unknown name lists the games."""
+    _discover()
+    if name is None:
+        return default_game()
+    spec = _GAMES.get(name)
+    if spec is None:
+        raise UnknownGameError(f"unknown game {name!r}; games: {', '.join(game_names())}")
+    return spec
+
+
+def default_game() -> GameSpec:
+    """The game of files that name none (written before games were named)."""
+    _discover()
+    for spec in _GAMES.values():
+        if spec.legacy_default:
+            return spec
+    raise UnknownGameError("no game is registered as the default of unnamed files")
+
+
+def game_of(state: Any) -> GameSpec:
+    """The registered game whose engine ``state`` is."""
+    _discover()
+    for spec in _GAMES.values():
+        if spec.state_type is not object and isinstance(state, spec.state_type):
+            return spec
+    raise UnknownGameError(
+        f"{type(state).__name__} is no registered game's state; games: {', '.join(game_names())}"
+    )

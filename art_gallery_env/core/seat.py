@@ -1,0 +1,56 @@
+"""What a seat is given at its decision, and the action-mask cache every game's observer uses."""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple, Protocol
+
+import numpy as np
+
+from .protocol import EngineState, SeatView
+
+
+class SeatInputs(NamedTuple):
+    """The arguments of :meth:`Agent.act <art_gallery_env.core.agent.Agent.act>`."""
+
+    observation: np.ndarray
+    action_mask: np.ndarray
+    view: SeatView
+
+
+class SeatObserver(Protocol):
+    """A game's one builder of observations, masks and views (the AEC env, the game loop
+    and the self-play env all ask it, so a seat sees the same thing whoever runs the game)."""
+
+    def reset(self) -> None: ...
+
+    def observation(self, state: Any, seat: int) -> np.ndarray: ...
+
+    def action_mask(self, state: Any, seat: int) -> np.ndarray: ...
+
+    def view(self, state: Any, seat: int) -> SeatView: ...
+
+    def inputs(self, state: Any, seat: int) -> SeatInputs: ...
+
+    def action_to_str(self, action: int) -> str: ...
+
+
+class MaskCache:
+    """int8 action masks of a game with ``num_actions`` actions, one bytearray per distinct
+    legal set (a game meets a few hundred, so they are kept)."""
+
+    def __init__(self, num_actions: int) -> None:
+        self.num_actions = num_actions
+        self._none = bytearray(num_actions)
+        self._masks: dict[tuple[int, ...], bytearray] = {}
+
+    def mask(self, state: EngineState, seat: int) -> np.ndarray:
+        """1 for each legal action of ``seat``; all 0 when it is not its turn."""
+        if state.is_over or state.current_player != seat:
+            return np.array(self._none, dtype=np.int8)
+        legal = tuple(state.legal_actions())
+        mask = self._masks.get(legal)
+        if mask is None:
+            mask = self._masks[legal] = bytearray(self.num_actions)
+            for action in legal:
+                mask[action] = 1
+        return np.array(mask, dtype=np.int8)  # a new array: callers may write to it

@@ -1,0 +1,74 @@
+"""The Gallerist declares itself to the registry (:mod:`art_gallery_env.core.registry`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from art_gallery_env.core.registry import GameSpec, register_game
+
+NAME = "gallerist"
+
+
+def _make_env(num_players: int = 2, variants: dict[str, Any] | None = None, **options: Any) -> Any:
+    from art_gallery_env.gallerist.env.aec import raw_env
+
+    if variants:
+        raise ValueError(f"The Gallerist has no variant {sorted(variants)[0]!r} (variants: none)")
+    return raw_env(num_players, **options)
+
+
+def build() -> GameSpec:
+    from art_gallery_env.gallerist import ENV_VERSION
+    from art_gallery_env.gallerist.agents.registry import make_heuristic
+    from art_gallery_env.gallerist.env.aec import MULTI_REWARD_MODES, gallerist_rewards
+    from art_gallery_env.gallerist.env.narration import describe_events
+    from art_gallery_env.gallerist.env.observation_fields import (
+        OBSERVATION_SIZE,
+        layout_fingerprint,
+    )
+    from art_gallery_env.gallerist.env.render import render_breakdown, render_text
+    from art_gallery_env.gallerist.env.seat import GalleristSeatObserver
+    from art_gallery_env.gallerist.rules.actions import (
+        NUM_ACTIONS,
+        action_to_str,
+        check_action_id,
+        str_to_action,
+    )
+    from art_gallery_env.gallerist.rules.data import default_game_data
+    from art_gallery_env.gallerist.rules.state import GameState, new_game
+
+    return GameSpec(
+        name=NAME,
+        title="The Gallerist",
+        env_version=ENV_VERSION,
+        min_players=1,
+        max_players=4,
+        num_actions=NUM_ACTIONS,
+        observation_size=OBSERVATION_SIZE,
+        new_game=new_game,
+        state_from_dict=GameState.from_dict,
+        make_observer=lambda state: GalleristSeatObserver(),
+        make_env=_make_env,
+        action_to_str=action_to_str,
+        str_to_action=str_to_action,
+        check_action_id=check_action_id,
+        render_text=render_text,
+        render_breakdown=render_breakdown,
+        describe_events=describe_events,
+        layout_fingerprint=layout_fingerprint,
+        data_fingerprint=lambda state: (NAME, state.data.fingerprint),
+        default_data=lambda: (NAME, default_game_data().fingerprint),
+        state_type=GameState,
+        agents={"heuristic": make_heuristic},
+        reward_modes=MULTI_REWARD_MODES,
+        final_rewards=gallerist_rewards,
+        score_parts=(
+            ("money", "money"),
+            ("exhibition", "exhibition"),
+            ("reputation", "reputation"),
+            ("auction", "auction"),
+        ),
+    )
+
+
+SPEC = register_game(build())
