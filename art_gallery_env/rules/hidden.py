@@ -74,6 +74,43 @@ def visible_events(state: GameState, observer: int) -> list[tuple[str, dict[str,
     return shown
 
 
+def _shuffle_tiles_below_tops(world: GameState, rng: random.Random) -> None:
+    """Deal the tiles below every pile's top afresh; each top (public) stays put."""
+    below_top = sorted(tile for pile in world.tile_piles for tile in pile[:-1])
+    rng.shuffle(below_top)
+    for pile in world.tile_piles:
+        if len(pile) > 1:
+            keep_top = pile[-1]
+            pile[:] = below_top[: len(pile) - 1] + [keep_top]
+            del below_top[: len(pile) - 1]
+
+
+def _resample_cards(world: GameState, player: int, rng: random.Random) -> None:
+    """Redeal ``player``'s cards that nobody else can locate over their hidden bids and,
+    before the distribution (when hands are hidden), their hand."""
+    distributing = is_distributing(world)
+    slots = [
+        (area, marker)
+        for area, bids in enumerate(world.bids)
+        if bid_is_hidden(world, area)
+        for marker, (owner, _) in enumerate(bids)
+        if owner == player
+    ]
+    pool = [world.bids[a][m][1] for a, m in slots]
+    hand = world.hands[player]
+    hand_size = 0 if distributing else sum(hand)
+    if not distributing:
+        pool += [v for v in range(NUM_CARD_VALUES) for _ in range(hand[v])]
+    pool.sort()
+    rng.shuffle(pool)
+    if not distributing:
+        hand[:] = [0] * NUM_CARD_VALUES
+        for value in pool[len(slots) : len(slots) + hand_size]:
+            hand[value] += 1
+    for (area, marker), value in zip(slots, pool):
+        world.bids[area][marker] = (player, value)
+
+
 def determinize(state: GameState, observer: int, rng: random.Random) -> GameState:
     """A copy where everything hidden from ``observer`` is resampled consistently (R8).
 
@@ -86,41 +123,13 @@ def determinize(state: GameState, observer: int, rng: random.Random) -> GameStat
     world = state.clone()
     # Everything is sorted before shuffling, so the result depends only on what
     # ``observer`` knows and on ``rng``: two states in one information set give one world.
+    # The order of the draws below (pile, tiles, then seat by seat) is part of the result.
     world.painting_pile.sort()
     rng.shuffle(world.painting_pile)
-
-    below_top = sorted(tile for pile in world.tile_piles for tile in pile[:-1])
-    rng.shuffle(below_top)
-    for pile in world.tile_piles:
-        if len(pile) > 1:
-            keep_top = pile[-1]
-            pile[:] = below_top[: len(pile) - 1] + [keep_top]
-            del below_top[: len(pile) - 1]
-
-    distributing = is_distributing(world)
+    _shuffle_tiles_below_tops(world, rng)
     for player in range(world.num_players):
-        if player == observer:
-            continue
-        slots = [
-            (area, marker)
-            for area, bids in enumerate(world.bids)
-            if bid_is_hidden(world, area)
-            for marker, (owner, _) in enumerate(bids)
-            if owner == player
-        ]
-        pool = [world.bids[a][m][1] for a, m in slots]
-        hand = world.hands[player]
-        hand_size = 0 if distributing else sum(hand)
-        if not distributing:
-            pool += [v for v in range(NUM_CARD_VALUES) for _ in range(hand[v])]
-        pool.sort()
-        rng.shuffle(pool)
-        if not distributing:
-            hand[:] = [0] * NUM_CARD_VALUES
-            for value in pool[len(slots) : len(slots) + hand_size]:
-                hand[value] += 1
-        for (area, marker), value in zip(slots, pool):
-            world.bids[area][marker] = (player, value)
+        if player != observer:
+            _resample_cards(world, player, rng)
 
     world.events = visible_events(state, observer)
     world._legal = None
