@@ -36,12 +36,14 @@ import os
 import random
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from art_gallery_env.agents.registry import make_agent
+from art_gallery_env.core.registry import GameSpec, default_game, get_game
 from art_gallery_env.files import atomic_write_json, atomic_write_text
 from art_gallery_env.processes import (
     THREAD_COUNT_VARIABLES,
@@ -53,7 +55,6 @@ from art_gallery_env.processes import (
 )
 
 from . import loop
-from .games import DEFAULT_GAME, Game, get_game
 
 Z95 = 1.959963984540054
 
@@ -80,17 +81,29 @@ class MatchConfig:
     agents: tuple[str, ...]
     games: int
     seed: int = 0
-    zero_is_ten: bool = False
+    variants: Mapping[str, Any] = field(default_factory=dict)  # the game's setup options
     workers: int = 1
     insight: bool = False  # keep each decision's Agent.explain() for the game records
-    game: str = DEFAULT_GAME  # arena.games: "art_gallery" or "gallerist"
+    game: str | None = None  # a registered game's name; None: the default game
     round_robin: bool = False  # more specs than seats: tables of N-subsets (see above)
 
     def __post_init__(self) -> None:
         try:
             game = get_game(self.game)
+            variants = game.check_variants(self.variants)
         except ValueError as err:
             raise MatchError(str(err)) from None
+        # the resolved name and every variant's value, so tasks and records carry them
+        object.__setattr__(self, "game", game.name)
+        object.__setattr__(self, "variants", variants)
+        self._check_players(game)
+        self._check_agents(game)
+        if self.games < 1:
+            raise MatchError(f"games must be at least 1, got {self.games}")
+        if self.workers < 1:
+            raise MatchError(f"workers must be at least 1, got {self.workers}")
+
+    def _check_players(self, game: GameSpec) -> None:
         n = self.num_players
         lo, hi = max(2, game.min_players), game.max_players  # a match ranks 2+ seats
         if isinstance(n, bool) or not isinstance(n, int) or not lo <= n <= hi:
@@ -101,6 +114,9 @@ class MatchConfig:
                 else ""
             )
             raise MatchError(f"players must be in {lo}..{hi} for {game.title}, got {n!r}{solo}")
+
+    def _check_agents(self, game: GameSpec) -> None:
+        n, hi = self.num_players, game.max_players
         if not self.agents:
             raise MatchError("give at least one agent spec")
         if len(self.agents) > n and self.round_robin:
@@ -116,12 +132,6 @@ class MatchConfig:
                 f"{n} agent specs (fewer specs than seats are cycled to fill the table), "
                 f"raise --players (at most {hi}), or play a round robin (--round-robin)"
             )
-        if self.zero_is_ten and "zero_is_ten" not in game.variants:
-            raise MatchError(f"{game.title} has no zero_is_ten variant")
-        if self.games < 1:
-            raise MatchError(f"games must be at least 1, got {self.games}")
-        if self.workers < 1:
-            raise MatchError(f"workers must be at least 1, got {self.workers}")
 
 
 def default_workers() -> int:
@@ -221,26 +231,26 @@ class GameTask:
     index: int
     seed: int
     num_players: int
-    zero_is_ten: bool
+    variants: Mapping[str, Any]
     specs: tuple[str, ...]  # per seat
     agent_seeds: tuple[int, ...]  # per seat
     insight: bool = False
-    game: str = DEFAULT_GAME
+    game: str | None = None
 
 
 _AGENTS: dict[tuple[str, str, int], Any] = {}
 _OBSERVERS: dict[tuple[str, str], Any] = {}
 
 
-def _agent(game: Game, spec: str, seat: int) -> Any:
+def _agent(game: GameSpec, spec: str, seat: int) -> Any:
     """One agent object per (game, spec, seat) in each process, reset before every game."""
     key = (game.name, spec, seat)
     if key not in _AGENTS:
-        _AGENTS[key] = game.make_agent(spec, 0)
+        _AGENTS[key] = make_agent(spec, 0, game=game.name)
     return _AGENTS[key]
 
 
-def _observer(game: Game, state: Any) -> Any:
+def _observer(game: GameSpec, state: Any) -> Any:
     """One seat observer per game and component data in each process."""
     key = (game.name, game.data_fingerprint(state)[1])
     if key not in _OBSERVERS:
@@ -251,7 +261,7 @@ def _observer(game: Game, state: Any) -> Any:
 def play_game(task: GameTask) -> dict[str, Any]:
     """Play one game; returns its result (JSON-ready)."""
     game = get_game(task.game)
-    state = game.setup(task.num_players, task.seed, zero_is_ten=task.zero_is_ten)
+    state = game.setup(task.num_players, task.seed, task.variants)
     observer = _observer(game, state)
     observer.reset()
     players = [_agent(game, spec, seat) for seat, spec in enumerate(task.specs)]
@@ -313,7 +323,7 @@ def make_tasks(config: MatchConfig) -> list[GameTask]:
                 index=g,
                 seed=game_seed(config.seed, g),
                 num_players=n,
-                zero_is_ten=config.zero_is_ten,
+                variants=config.variants,
                 specs=tuple(config.agents[i] for i in order),
                 agent_seeds=tuple(seat_seed(config.seed, g, s) for s in range(n)),
                 insight=config.insight,
@@ -440,58 +450,73 @@ def summarize(config: MatchConfig, results: list[dict[str, Any]]) -> list[AgentS
         label: AgentSummary(agent=label, spec=spec, seat_counts=[0] * n)
         for label, spec in zip(labels, config.agents)
     }
-    scores: dict[str, list[float]] = {label: [] for label in labels}
-    sums: dict[str, dict[str, float]] = {label: {} for label in labels}
-    think: dict[str, float] = {label: 0.0 for label in labels}
+    tally = _Tally(labels, parts)
     model = PlackettLuce()
     ratings = {label: model.rating(name=label) for label in labels}
     k = len(config.agents)
     for result in results:
-        order = lineup(k, n, result["index"])
-        seat_labels = [labels[i] for i in order]
+        seat_labels = [labels[i] for i in lineup(k, n, result["index"])]
+        tally.add_game(summaries, seat_labels, result)
+        _rate_game(model, ratings, seat_labels, result["breakdown"])
+    return [tally.finish(summaries[label], ratings[label]) for label in labels]
+
+
+class _Tally:
+    """Per-agent sums over the games of a match (scores, ranks, score parts, thinking)."""
+
+    def __init__(self, labels: list[str], parts: tuple[tuple[str, str], ...]) -> None:
+        self.parts = parts
+        self.scores: dict[str, list[float]] = {label: [] for label in labels}
+        self.sums: dict[str, dict[str, float]] = {label: {} for label in labels}
+        self.think: dict[str, float] = {label: 0.0 for label in labels}
+
+    def add_game(
+        self, summaries: dict[str, AgentSummary], seat_labels: list[str], result: dict[str, Any]
+    ) -> None:
         breakdown = result["breakdown"]
-        winners = [b for b in breakdown if b["rank"] == 1]
+        num_winners = sum(1 for b in breakdown if b["rank"] == 1)
         for seat, (label, row) in enumerate(zip(seat_labels, breakdown)):
             s = summaries[label]
             s.seat_games += 1
             s.seat_counts[seat] += 1
             if row["rank"] == 1:
-                s.wins += 1.0 / len(winners)
-            scores[label].append(row["total"])
-            acc = sums[label]
+                s.wins += 1.0 / num_winners
+            self.scores[label].append(row["total"])
+            acc = self.sums[label]
             acc["rank"] = acc.get("rank", 0.0) + row["rank"]
-            for key, column in parts:
+            for key, column in self.parts:
                 acc[column] = acc.get(column, 0.0) + row[key]
             s.decisions += result["decisions"][seat]
-            think[label] += result["think_s"][seat]
-        # OpenSkill: every seat is a one-player team; a spec seated twice gets the mean
-        # of its seats' updated ratings.
-        teams = [
-            [model.rating(mu=ratings[lab].mu, sigma=ratings[lab].sigma)] for lab in seat_labels
-        ]
-        rated = model.rate(teams, ranks=[row["rank"] for row in breakdown])
-        updates: dict[str, list[Any]] = {}
-        for lab, team in zip(seat_labels, rated):
-            updates.setdefault(lab, []).append(team[0])
-        for lab, new in updates.items():
-            mu = sum(r.mu for r in new) / len(new)
-            sigma = sum(r.sigma for r in new) / len(new)
-            ratings[lab] = model.rating(mu=mu, sigma=sigma, name=lab)
-    out = []
-    for label in labels:
-        s = summaries[label]
+            self.think[label] += result["think_s"][seat]
+
+    def finish(self, s: AgentSummary, rating: Any) -> AgentSummary:
+        label = s.agent
         m = max(1, s.seat_games)
         s.win_share = s.wins / m
         s.win_ci_low, s.win_ci_high = wilson_interval(s.wins, s.seat_games)
-        s.mean_score, s.score_ci = mean_ci(scores[label])
-        acc = sums[label]
+        s.mean_score, s.score_ci = mean_ci(self.scores[label])
+        acc = self.sums[label]
         s.mean_rank = acc.get("rank", 0.0) / m
-        s.mean_parts = {column: acc.get(column, 0.0) / m for _, column in parts}
-        r = ratings[label]
-        s.rating_mu, s.rating_sigma, s.rating_ordinal = r.mu, r.sigma, r.ordinal()
-        s.ms_per_decision = 1000.0 * think[label] / max(1, s.decisions)
-        out.append(s)
-    return out
+        s.mean_parts = {column: acc.get(column, 0.0) / m for _, column in self.parts}
+        s.rating_mu, s.rating_sigma, s.rating_ordinal = rating.mu, rating.sigma, rating.ordinal()
+        s.ms_per_decision = 1000.0 * self.think[label] / max(1, s.decisions)
+        return s
+
+
+def _rate_game(
+    model: Any, ratings: dict[str, Any], seat_labels: list[str], breakdown: list[dict[str, Any]]
+) -> None:
+    """OpenSkill: every seat is a one-player team; a spec seated twice gets the mean of its
+    seats' updated ratings."""
+    teams = [[model.rating(mu=ratings[lab].mu, sigma=ratings[lab].sigma)] for lab in seat_labels]
+    rated = model.rate(teams, ranks=[row["rank"] for row in breakdown])
+    updates: dict[str, list[Any]] = {}
+    for lab, team in zip(seat_labels, rated):
+        updates.setdefault(lab, []).append(team[0])
+    for lab, new in updates.items():
+        mu = sum(r.mu for r in new) / len(new)
+        sigma = sum(r.sigma for r in new) / len(new)
+        ratings[lab] = model.rating(mu=mu, sigma=sigma, name=lab)
 
 
 # -- the whole match ---------------------------------------------------------------------
@@ -587,7 +612,7 @@ SUMMARY_COLUMNS = [
 ]
 
 
-def summary_columns(game: Game) -> list[str]:
+def summary_columns(game: GameSpec) -> list[str]:
     """results.csv's columns: SUMMARY_COLUMNS with the game's score parts after mean_rank."""
     at = SUMMARY_COLUMNS.index("mean_rank") + 1
     parts = [f"mean_{column}" for _, column in game.score_parts]
@@ -651,7 +676,7 @@ def save_game_records(result: MatchResult, out_dir: str | Path) -> list[Path]:
             game=result.config.game,
             num_players=result.config.num_players,
             seed=r["seed"],
-            zero_is_ten=result.config.zero_is_ten,
+            variants=result.config.variants,
             agents=r["specs"],
             actions=r["actions"],
             breakdown=r["breakdown"],
@@ -676,9 +701,9 @@ def format_table(result: MatchResult) -> Any:
                 if result.partial
                 else f"{config.games} games"
             )
-            + (f" of {game.title}" if game.name != DEFAULT_GAME else "")
+            + (f" of {game.title}" if game.name != default_game().name else "")
             + f", {n} players, seed {config.seed}"
-            + (", zero_is_ten" if config.zero_is_ten else "")
+            + "".join(f", {key}" for key in game.active_variants(config.variants))
         ),
     )
     columns = [("agent", "left"), ("seats", "right"), ("win share [95% CI]", "right")]

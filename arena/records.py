@@ -1,8 +1,8 @@
 """Game records: everything needed to replay one game exactly, as JSON.
 
-A record holds the setup (players, seed, variant), the agent spec per seat, every action id
-in order and the final score breakdown. Replaying runs :func:`new_game` with the same setup
-and applies the actions; the engine is deterministic, so the replay ends in the same state
+A record holds the setup (players, seed, the game's variants), the agent spec per seat,
+
+
 (:func:`replay_record` checks every action is legal on the way). ``art-gallery replay``
 prints one (:mod:`.replay`).
 """
@@ -15,13 +15,15 @@ from pathlib import Path
 from typing import Any
 
 from art_gallery_env import __version__
+from art_gallery_env.core.errors import IllegalActionError
+from art_gallery_env.core.registry import GameSpec, default_game, get_game
 from art_gallery_env.files import atomic_write_text
-from art_gallery_env.rules.cards import CardSet
-
-from .games import DEFAULT_GAME, Game, get_game
 
 RECORD_FORMAT = "art-gallery-env/record"
-RECORD_VERSION = 1
+RECORD_VERSION = 2
+"""Version 2 keeps the setup's variants as ``setup.variants`` (a dict); version 1 (read
+too) kept each variant as a key of ``setup`` itself, and named no game before the second."""
+READ_VERSIONS = (1, 2)
 
 
 class RecordFormatError(ValueError):
@@ -33,23 +35,25 @@ def make_record(
     *,
     num_players: int,
     seed: int,
-    zero_is_ten: bool,
+    variants: dict[str, Any] | None = None,
     agents: list[str],
     actions: Iterable[int],
     breakdown: list[dict[str, Any]] | None,
-    card_set: CardSet | None = None,
+    card_set: Any = None,
     extra: dict[str, Any] | None = None,
     insight: list[dict[str, Any] | None] | None = None,
-    game: str = DEFAULT_GAME,
+    game: str | None = None,
 ) -> dict[str, Any]:
     """A record dict (JSON-ready). ``breakdown`` is None for an unfinished game.
     ``insight`` (optional, one entry per action: the acting agent's ``explain()`` or
     None) is what a checkpoint or search agent showed at each decision. ``card_set`` is
-    Art Gallery's painting set when it is not the shipped one."""
+    the game's component data (with ``name`` and ``fingerprint``) when it is not the
+    shipped one; ``game`` None is the default game."""
     rules = get_game(game)
     name, fingerprint = (
         (card_set.name, card_set.fingerprint) if card_set is not None else rules.default_data()
     )
+    setup = {"num_players": num_players, "seed": seed, "variants": rules.check_variants(variants)}
     record: dict[str, Any] = {
         "format": RECORD_FORMAT,
         "version": RECORD_VERSION,
@@ -57,7 +61,7 @@ def make_record(
         "env_version": rules.env_version,
         "package_version": __version__,
         "card_set": {"name": name, "fingerprint": fingerprint},
-        "setup": {"num_players": num_players, "seed": seed, "zero_is_ten": bool(zero_is_ten)},
+        "setup": setup,
         "agents": list(agents),
         "actions": [int(a) for a in actions],
         "breakdown": breakdown,
@@ -103,7 +107,7 @@ def _field(where: dict, key: str, kind: type | tuple[type, ...], prefix: str = "
     return value
 
 
-def validate_record(data: Any, card_set: CardSet | None = None) -> dict[str, Any]:
+def validate_record(data: Any, card_set: Any = None) -> dict[str, Any]:
     """Check the shape of a record (not yet that its actions are legal: see replay)."""
     if not isinstance(data, dict):
         raise RecordFormatError("record: expected a JSON object")
@@ -120,22 +124,45 @@ def validate_record(data: Any, card_set: CardSet | None = None) -> dict[str, Any
     return data
 
 
-def record_game(data: dict[str, Any]) -> Game:
+def record_game(data: dict[str, Any]) -> GameSpec:
     """The game a record was played in (records before the second game name none)."""
-    name = data.get("game", DEFAULT_GAME)
+    name = data.get("game")
+    if name is None:
+        return default_game()
+    if not isinstance(name, str):
+        raise RecordFormatError(f"game: expected a string, got {type(name).__name__}")
     try:
         return get_game(name)
-    except (ValueError, TypeError) as err:
+    except ValueError as err:
         raise RecordFormatError(f"game: {err}") from None
 
 
-def _validate_header(data: dict, game: Game, card_set: CardSet | None) -> None:
+def record_variants(setup: dict[str, Any], game: GameSpec) -> dict[str, Any]:
+    """The setup's variants, every one with its value: ``setup.variants`` (version 2), or
+    for a version 1 record its variant keys beside ``num_players`` and ``seed`` (a false
+    flag of a variant the game does not have, as version 1 wrote for every game, is none)."""
+    if "variants" in setup:
+        variants = _field(setup, "variants", dict, "setup.")
+    else:
+        variants = {}
+        for key, value in setup.items():
+            if key in ("num_players", "seed") or (key not in game.variants and value is False):
+                continue
+            variants[key] = value
+    try:
+        return game.check_variants(variants)
+    except ValueError as err:
+        raise RecordFormatError(f"setup.variants: {err}") from None
+
+
+def _validate_header(data: dict, game: GameSpec, card_set: Any) -> None:
     if _field(data, "format", str) != RECORD_FORMAT:
         raise RecordFormatError(f"format: expected {RECORD_FORMAT!r}, got {data['format']!r}")
     version = _field(data, "version", int)
-    if version != RECORD_VERSION:
+    if version not in READ_VERSIONS:
         raise RecordFormatError(
-            f"version: {version} is not supported (this tool reads {RECORD_VERSION})"
+            f"version: {version} is not supported (this tool reads "
+            f"{', '.join(map(str, READ_VERSIONS))})"
         )
     _field(data, "env_version", str)
     saved_cards = _field(data, "card_set", dict)
@@ -150,7 +177,7 @@ def _validate_header(data: dict, game: Game, card_set: CardSet | None) -> None:
         )
 
 
-def _validate_setup(setup: dict, game: Game) -> int:
+def _validate_setup(setup: dict, game: GameSpec) -> int:
     """The setup's fields; returns the number of players."""
     n = _field(setup, "num_players", int, "setup.")
     if not game.min_players <= n <= game.max_players:
@@ -160,7 +187,7 @@ def _validate_setup(setup: dict, game: Game) -> int:
     seed = setup.get("seed")
     if seed is None or isinstance(seed, bool) or not isinstance(seed, int):
         raise RecordFormatError(f"setup.seed: expected int, got {type(seed).__name__}")
-    _field(setup, "zero_is_ten", bool, "setup.")
+    record_variants(setup, game)
     return n
 
 
@@ -196,22 +223,19 @@ def _validate_insight(insight: Any, num_actions: int) -> None:
 
 
 # -- replaying ---------------------------------------------------------------------------
-def initial_state(record: dict[str, Any], card_set: CardSet | None = None) -> Any:
-    """The record's game at its start (``card_set``: Art Gallery's, when not the shipped)."""
+def initial_state(record: dict[str, Any], card_set: Any = None) -> Any:
+    """The record's game at its start (``card_set``: the game's data, when not the shipped)."""
     setup = record["setup"]
     game = record_game(record)
     options = {"card_set": card_set} if card_set is not None else {}
     return game.new_game(
-        setup["num_players"],
-        setup["seed"],
-        **{key: setup[key] for key in game.variants if key in setup},
-        **options,
+        setup["num_players"], setup["seed"], **record_variants(setup, game), **options
     )
 
 
 def replay_record(
     record: dict[str, Any],
-    card_set: CardSet | None = None,
+    card_set: Any = None,
     on_step: Callable[[int, int, int, Any], None] | None = None,
 ) -> Any:
     """Re-simulate a (validated) record and return the final state.
@@ -232,7 +256,7 @@ def replay_record(
         player = state.current_player
         try:
             state.apply(action)
-        except ValueError:  # each engine's IllegalActionError; the state is unchanged
+        except IllegalActionError:  # the state is unchanged
             legal = ", ".join(game.action_to_str(a) for a in state.legal_actions())
             raise RecordFormatError(
                 f"actions[{i}]: {action} ({game.action_to_str(action)}) is not legal for "

@@ -10,7 +10,8 @@ from __future__ import annotations
 import sys
 from typing import Any, TextIO
 
-from .games import Game
+from art_gallery_env.core.registry import GameSpec
+
 from .records import (
     RecordFormatError,
     final_totals,
@@ -37,7 +38,7 @@ class _ReplayPrinter:
         out: TextIO,
         stdin: TextIO,
     ) -> None:
-        self.game: Game = record_game(record)
+        self.game: GameSpec = record_game(record)
         self.viewer = viewer
         self.step = step
         self.out = out

@@ -5,10 +5,10 @@ their last decision, and the legal choices numbered with their names. A choice i
 number or by name (Art Gallery: ``bid 3``, ``move 5 acw``; the Gallerist: ``colony buy``,
 ``ticket vip``); anything else is answered with the reason and the choices again.
 ``save PATH`` saves the game at any prompt (the engine's JSON plus the game, the seat, the
-opponents and the actions so far), ``--resume PATH`` continues it. Every game of
-:mod:`.games` is played the same way: board, narration, action names and agents come from
-its :class:`~.games.Game`. Output uses rich but stays plain text when stdout is not a
-terminal.
+opponents and the actions so far), ``--resume PATH`` continues it. Every registered game
+is played the same way: board, narration, action names and agents come from its
+:class:`~art_gallery_env.core.registry.GameSpec`. Output uses rich but stays plain text
+when stdout is not a terminal.
 """
 
 from __future__ import annotations
@@ -23,10 +23,11 @@ from typing import Any, TextIO
 import numpy as np
 
 from art_gallery_env.agents.base import Agent, legal_from_mask
+from art_gallery_env.agents.registry import make_agent
+from art_gallery_env.core.registry import GameSpec, default_game, get_game
 from art_gallery_env.files import atomic_write_text
 
 from .evaluate import derive_seed
-from .games import DEFAULT_GAME, Game, get_game
 from .loop import Decision, play
 from .records import make_record, save_record
 
@@ -52,13 +53,20 @@ class PlayGame:
     seat: int
     agents: list[str]  # per seat; HUMAN for the human's seat
     seed: int
-    zero_is_ten: bool
     actions: list[int] | None = field(default_factory=list)  # None: history unknown
-    game: str = DEFAULT_GAME  # arena.games
+    game: str | None = None  # a registered game's name; None: the default game
+
+    def __post_init__(self) -> None:
+        self.game = get_game(self.game).name
 
     @property
-    def rules(self) -> Game:
+    def rules(self) -> GameSpec:
         return get_game(self.game)
+
+    @property
+    def variants(self) -> dict[str, Any]:
+        """The game's variants, read from the state itself (a save cannot contradict it)."""
+        return self.rules.check_variants(self.rules.variants_of(self.state))
 
     def to_save(self) -> dict[str, Any]:
         return {
@@ -68,7 +76,7 @@ class PlayGame:
             "seat": self.seat,
             "agents": self.agents,
             "seed": self.seed,
-            "zero_is_ten": self.zero_is_ten,
+            "variants": self.variants,
             "actions": self.actions,
             "state": self.state.to_dict(),
         }
@@ -93,13 +101,17 @@ def new_play_game(
     seat: int,
     opponents: str,
     seed: int | None,
-    zero_is_ten: bool,
-    game: str = DEFAULT_GAME,
+    variants: dict[str, Any] | None = None,
+    game: str | None = None,
 ) -> PlayGame:
     try:
         rules = get_game(game)
     except ValueError as err:
         raise PlaySetupError(f"--game: {err}") from None
+    try:
+        variants = rules.check_variants(variants)
+    except ValueError as err:
+        raise PlaySetupError(f"--variant: {err}") from None
     if not rules.min_players <= num_players <= rules.max_players:
         raise PlaySetupError(
             f"--players: {rules.title} is played by {rules.min_players}..{rules.max_players} "
@@ -112,36 +124,44 @@ def new_play_game(
         )
     if not 0 <= seat < num_players:
         raise PlaySetupError(f"--seat must be in 0..{num_players - 1}, got {seat}")
-    if zero_is_ten and "zero_is_ten" not in rules.variants:
-        raise PlaySetupError(f"--zero-is-ten: {rules.title} has no such variant")
     agents = parse_opponents(opponents, num_players, seat)
     if seed is None:
         seed = random.SystemRandom().randrange(2**31)
-    state = rules.setup(num_players, seed, **_variants(zero_is_ten))
-    return PlayGame(state, seat, agents, seed, zero_is_ten, [], rules.name)
+    state = rules.setup(num_players, seed, variants)
+    return PlayGame(state, seat, agents, seed, [], rules.name)
 
 
-def _variants(zero_is_ten: bool) -> dict[str, bool]:
-    return {"zero_is_ten": True} if zero_is_ten else {}
-
-
-def load_play_game(path: str | Path) -> PlayGame:
-    path = Path(path)
+def _read_save(path: Path) -> dict[str, Any]:
+    """The save file's JSON object, with its format and version checked."""
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except OSError as err:
         raise PlaySetupError(f"{path}: cannot read: {err.strerror or err}") from None
-    except json.JSONDecodeError as err:
+    except (json.JSONDecodeError, UnicodeDecodeError) as err:
         raise PlaySetupError(f"{path}: not valid JSON: {err}") from None
     if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
         got = data.get("format") if isinstance(data, dict) else type(data).__name__
         raise PlaySetupError(f"{path}: format: expected {SAVE_FORMAT!r}, got {got!r}")
     if data.get("version") != SAVE_VERSION:
         raise PlaySetupError(f"{path}: version: {data.get('version')!r} is not {SAVE_VERSION}")
-    try:  # saves from before the second game name none: Art Gallery
-        rules = get_game(data.get("game", DEFAULT_GAME))
-    except (ValueError, TypeError) as err:
+    return data
+
+
+def _save_game(path: Path, data: dict[str, Any]) -> GameSpec:
+    """The saved game's spec (saves from before the second game name none: the default)."""
+    name = data.get("game")
+    try:
+        if name is not None and not isinstance(name, str):
+            raise ValueError(f"expected a game name, got {name!r}")
+        return get_game(name) if name is not None else default_game()
+    except ValueError as err:
         raise PlaySetupError(f"{path}: game: {err}") from None
+
+
+def load_play_game(path: str | Path) -> PlayGame:
+    path = Path(path)
+    data = _read_save(path)
+    rules = _save_game(path, data)
     try:
         state = rules.state_from_dict(data.get("state"))
     except ValueError as err:  # each engine's StateFormatError
@@ -163,18 +183,18 @@ def load_play_game(path: str | Path) -> PlayGame:
     seed = data.get("seed")
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise PlaySetupError(f"{path}: seed: expected an int, got {seed!r}")
-    zero_is_ten = bool(data.get("zero_is_ten", False))
-    actions = data.get("actions")
-    if actions is not None and not _actions_reach(rules, state, seed, zero_is_ten, actions):
-        actions = None  # the history does not lead to this state: no record can be written
-    return PlayGame(state, seat, agents, seed, zero_is_ten, actions, rules.name)
+    game = PlayGame(state, seat, agents, seed, data.get("actions"), rules.name)
+    if game.actions is not None and not _actions_reach(game):
+        game.actions = None  # the history does not lead to this state: no record can be written
+    return game
 
 
-def _actions_reach(rules: Game, state: Any, seed: int, zero_is_ten: bool, actions: Any) -> bool:
+def _actions_reach(game: PlayGame) -> bool:
+    rules, state, actions = game.rules, game.state, game.actions
     if not isinstance(actions, list):
         return False
     try:
-        replay = rules.setup(state.num_players, seed, **_variants(zero_is_ten))
+        replay = rules.setup(state.num_players, game.seed, game.variants)
         for action in actions:
             replay.apply(int(action))
     except (ValueError, TypeError):
@@ -330,11 +350,11 @@ class PlaySession:
 
     @staticmethod
     def parse_choice(
-        text: str, legal: list[int], rules: Game | None = None
+        text: str, legal: list[int], rules: GameSpec | None = None
     ) -> tuple[int | None, str]:
         """The legal action ``text`` names (its number in the list or its name), or None
         and why not (the caller shows the legal choices again)."""
-        rules = rules or get_game(DEFAULT_GAME)
+        rules = rules or default_game()
         if not text:
             return None, "empty input; type a number or a choice name"
         if text.isdigit() or (text.startswith("-") and text[1:].isdigit()):
@@ -370,11 +390,11 @@ class PlaySession:
         agents: dict[int, Agent] = {game.seat: TerminalHuman(self)}
         for p, spec in enumerate(game.agents):
             if p != game.seat:
-                agents[p] = rules.make_agent(spec, derive_seed("play", game.seed, p))
+                agents[p] = make_agent(spec, derive_seed("play", game.seed, p), game=rules.name)
                 agents[p].reset(derive_seed("play", game.seed, p, len(game.actions or [])))
         self.say(
             f"{rules.title}, {n} players, seed {game.seed}"
-            + (" (zero_is_ten)" if game.zero_is_ten else "")
+            + "".join(f" ({key})" for key in rules.active_variants(game.variants))
             + ". You are player "
             + f"{game.seat}. Seats: "
             + ", ".join(self.names)
@@ -405,7 +425,7 @@ class PlaySession:
                 record = make_record(
                     num_players=n,
                     seed=game.seed,
-                    zero_is_ten=game.zero_is_ten,
+                    variants=game.variants,
                     agents=game.agents,
                     actions=game.actions,
                     breakdown=breakdown,
@@ -437,7 +457,7 @@ def run_play(
     seat: int | None = None,
     opponents: str | None = None,
     seed: int | None = None,
-    zero_is_ten: bool = False,
+    variants: dict[str, Any] | None = None,
     resume: str | None = None,
     save: str | None = None,
     record: str | None = None,
@@ -446,7 +466,7 @@ def run_play(
     game_name: str | None = None,
 ) -> int:
     """Set up (or resume) a game and play it; raises PlaySetupError for bad options.
-    ``game_name``: which game (default Art Gallery); a resumed game is the saved one's."""
+    ``game_name``: which game (None: the default game); a resumed game is the saved one's."""
     if resume:
         game = load_play_game(resume)
         if game_name is not None and game_name != game.game:
@@ -462,13 +482,13 @@ def run_play(
             0 if seat is None else seat,
             "random" if opponents is None else opponents,
             seed,
-            zero_is_ten,
-            game_name or DEFAULT_GAME,
+            variants,
+            game_name,
         )
     for p, spec in enumerate(game.agents):  # fail early, before the first prompt
         if p != game.seat:
             try:
-                game.rules.make_agent(spec, 0)
+                make_agent(spec, 0, game=game.game)
             except Exception as err:  # noqa: BLE001 - any construction problem is a bad option
                 raise PlaySetupError(f"--opponents: {spec!r}: {err}") from None
     session = PlaySession(

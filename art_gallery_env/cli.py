@@ -6,29 +6,56 @@ import argparse
 import sys
 from typing import Any
 
-from art_gallery_env import new_game
-from art_gallery_env.env.render import render_breakdown, render_text
-from art_gallery_env.rules.actions import action_to_str
-
 
 def _demo(args: argparse.Namespace) -> int:
     """Play one seeded game between random agents and print how it ended."""
     from art_gallery_env.agents.random_agent import RandomAgent
     from art_gallery_env.arena.loop import Decision, play_game
+    from art_gallery_env.core.registry import get_game
 
-    state = new_game(args.players, args.seed, zero_is_ten=args.zero_is_ten)
+    game = get_game(args.game)
+    try:
+        state = game.setup(args.players, args.seed, _variants(args))
+    except ValueError as err:
+        args.parser.error(str(err))
     agents = [RandomAgent(seed=args.seed * 100 + seat) for seat in range(args.players)]
 
     def show(decision: Decision) -> None:
-        name = action_to_str(decision.action)
+        name = game.action_to_str(decision.action)
         print(f"decision {decision.index + 1} player {decision.seat}: {name}")
 
     result = play_game(state, agents, on_decision=show if args.verbose else None)
-    print(render_text(state, viewer=None))
+    print(game.render_text(state, None))
     print()
     print(f"{len(result.actions)} decisions, {state.round} rounds, seed {args.seed}")
-    print(render_breakdown(result.breakdown))
+    print(game.render_breakdown(result.breakdown))
     return 0
+
+
+def _variant_value(text: str) -> Any:
+    """A ``--variant`` value as JSON reads it (true, 3, "x"), else the plain string."""
+    import json
+
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text
+
+
+def _variant(text: str) -> tuple[str, Any]:
+    key, sep, value = text.partition("=")
+    if not sep or not key.strip():
+        raise argparse.ArgumentTypeError(f"expected KEY=VALUE (e.g. a=true), got {text!r}")
+    return key.strip(), _variant_value(value.strip())
+
+
+def _variants(args: argparse.Namespace) -> dict[str, Any]:
+    """The game's variants from ``--variant KEY=VALUE`` (and the ``--zero-is-ten`` shorthand);
+    the game checks the names and values."""
+    variants = dict(getattr(args, "variant", None) or [])
+    if getattr(args, "zero_is_ten", False):
+        variants["zero_is_ten"] = True
+    return variants
 
 
 def _positive_int(text: str) -> int:
@@ -56,15 +83,13 @@ def _viewer(text: str) -> int | None:
 
 
 def _check_agent_specs(
-    parser: argparse.ArgumentParser, option: str, specs: list[str], game: str
+    parser: argparse.ArgumentParser, option: str, specs: list[str], game: str | None
 ) -> None:
     """Build each agent once so that a bad name or option is reported before any game."""
     from art_gallery_env.agents.registry import agent_spec_problem
-    from art_gallery_env.arena.games import get_game
 
-    rules = get_game(game)
     for spec in specs:
-        problem = agent_spec_problem(spec, rules.make_agent, rules.agent_names)
+        problem = agent_spec_problem(spec, game=game)
         if problem is not None:
             parser.error(f"{option}: bad agent spec {spec!r}: {problem}")
 
@@ -90,7 +115,7 @@ def _eval(args: argparse.Namespace) -> int:
             agents=tuple(agents),
             games=args.games,
             seed=args.seed,
-            zero_is_ten=args.zero_is_ten,
+            variants=_variants(args),
             workers=args.workers,
             insight=args.insight,
             game=args.game,
@@ -156,7 +181,7 @@ def _play(args: argparse.Namespace) -> int:
             seat=args.seat,
             opponents=args.opponents,
             seed=args.seed,
-            zero_is_ten=args.zero_is_ten,
+            variants=_variants(args),
             resume=args.resume,
             save=args.save,
             record=args.record,
@@ -320,19 +345,36 @@ def _export(args: argparse.Namespace) -> int:
 def _add_game_option(
     command: argparse.ArgumentParser, *, resumed: bool = False, recorded: bool = False
 ) -> None:
-    from art_gallery_env.arena.games import game_names
+    from art_gallery_env.core.registry import default_game, game_names
 
     if recorded:
         help_text = "the game the record must be of (default: the record's own game)"
     else:
-        help_text = "which game (default art_gallery)"
+        help_text = f"which game (default {default_game().name})"
         if resumed:
             help_text += "; --resume plays the saved game's"
     command.add_argument(
         "--game",
         choices=game_names(),
-        default=None if recorded or resumed else "art_gallery",
+        default=None if recorded or resumed else default_game().name,
         help=help_text,
+    )
+    if not recorded:
+        _add_variant_options(command)
+
+
+def _add_variant_options(command: argparse.ArgumentParser) -> None:
+    command.add_argument(
+        "--variant",
+        type=_variant,
+        action="append",
+        metavar="KEY=VALUE",
+        help="a setup variant of the game, e.g. zero_is_ten=true (repeatable)",
+    )
+    command.add_argument(
+        "--zero-is-ten",
+        action="store_true",
+        help="shorthand for --variant zero_is_ten=true (Art Gallery's rule variant R5.6)",
     )
 
 
@@ -354,9 +396,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     demo = sub.add_parser("demo", help="play one seeded demo game and print the score breakdown")
-    demo.add_argument("--players", type=int, choices=range(2, 7), default=4, metavar="{2..6}")
+    _add_game_option(demo)
+    demo.add_argument("--players", type=int, default=4, help="players (default 4)")
     demo.add_argument("--seed", type=int, default=7)
-    demo.add_argument("--zero-is-ten", action="store_true", help="rule variant R5.6")
     demo.add_argument("--verbose", action="store_true", help="print every decision")
     demo.set_defaults(func=_demo, parser=demo)
 
@@ -407,7 +449,6 @@ def build_parser() -> argparse.ArgumentParser:
         default=default_workers(),
         help=f"worker processes (default {default_workers()})",
     )
-    ev.add_argument("--zero-is-ten", action="store_true", help="rule variant R5.6")
     ev.add_argument("--out", metavar="DIR", help="write results.json, results.csv, games.csv")
     ev.add_argument("--save-games", metavar="DIR", help="write one game record per game")
     ev.add_argument(
@@ -443,7 +484,6 @@ def build_parser() -> argparse.ArgumentParser:
         help="comma-separated agent specs, one per other seat, or one for all (default random)",
     )
     play.add_argument("--seed", type=int, default=None, help="game seed (default: random)")
-    play.add_argument("--zero-is-ten", action="store_true", help="rule variant R5.6")
     play.add_argument("--resume", metavar="FILE", help="continue a game saved with 'save PATH'")
     play.add_argument(
         "--save",

@@ -107,7 +107,7 @@ def test_terminal_human_bad_entry_then_legal_choice(tmp_path: Path) -> None:
     """A typed unknown name, a number out of range and an illegal name are refused with
     the reason and the legal choices again; a name as listed is taken."""
     seat = get_game("gallerist").setup(2, 5).current_player  # the first to choose a start
-    game = new_play_game(2, seat, "random", seed=5, zero_is_ten=False, game="gallerist")
+    game = new_play_game(2, seat, "random", seed=5, game="gallerist")
     first_legal = game.state.legal_actions()
     out = io.StringIO()
     script = "nonsense\n99\ncolony buy\n" + action_to_str(first_legal[-1]) + "\nquit\n"

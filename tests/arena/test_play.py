@@ -62,7 +62,7 @@ def test_choice_by_name_and_illegal_name(monkeypatch, capsys):
     session_out = io.StringIO()
     from art_gallery_env.arena.terminal import new_play_game
 
-    game = new_play_game(2, 0, "random", seed=1, zero_is_ten=False)
+    game = new_play_game(2, 0, "random", seed=1)
     session = PlaySession(game, stdin=io.StringIO("pick 3\nbid 9\n\nmove 0 cw\nquit\n"),
                           stdout=session_out)  # fmt: skip
     assert session.run() == 0

@@ -35,7 +35,7 @@ def _random_record(num_players: int = 3, seed: int = 9, zero_is_ten: bool = Fals
     return make_record(
         num_players=num_players,
         seed=seed,
-        zero_is_ten=zero_is_ten,
+        variants={"zero_is_ten": zero_is_ten},
         agents=["random"] * num_players,
         actions=actions,
         breakdown=state.score_breakdown(),
@@ -54,6 +54,20 @@ def test_round_trip_replays_to_the_same_final_scores(tmp_path, players, zero_is_
     assert final.score_breakdown() == record["breakdown"]
 
 
+def test_a_version_1_record_keeps_its_variants_beside_the_setup(tmp_path):
+    """Records written before variants were a dict (version 1) kept each variant as a key
+    of ``setup``, and wrote ``zero_is_ten: false`` even for the Gallerist: both still replay."""
+    record = _random_record(4, seed=4, zero_is_ten=True)
+    old = copy.deepcopy(record)
+    old["version"] = 1
+    old["setup"] = {"num_players": 4, "seed": 4, "zero_is_ten": True}
+    final = replay_record(validate_record(old))
+    assert final.zero_is_ten and final.score_breakdown() == record["breakdown"]
+    old["setup"]["zero_is_ten"] = False  # another variant: the same actions no longer fit
+    with pytest.raises(RecordFormatError):
+        assert replay_record(old).score_breakdown() == record["breakdown"]
+
+
 @pytest.mark.parametrize(
     "mutate,field",
     [
@@ -62,7 +76,9 @@ def test_round_trip_replays_to_the_same_final_scores(tmp_path, players, zero_is_
         (lambda r: r.__setitem__("version", 99), "version"),
         (lambda r: r["setup"].__setitem__("num_players", 9), "setup.num_players"),
         (lambda r: r["setup"].__setitem__("seed", "x"), "setup.seed"),
-        (lambda r: r["setup"].pop("zero_is_ten"), "setup.zero_is_ten"),
+        (lambda r: r["setup"].__setitem__("variants", []), "setup.variants"),
+        (lambda r: r["setup"]["variants"].__setitem__("zero", True), "no variant 'zero'"),
+        (lambda r: r["setup"]["variants"].__setitem__("zero_is_ten", 1), "must be a bool"),
         (lambda r: r.__setitem__("agents", ["random"]), "agents"),
         (lambda r: r["actions"].__setitem__(3, 99), "actions[3]"),
         (lambda r: r["actions"].__setitem__(0, "move"), "actions[0]"),
