@@ -77,8 +77,13 @@ class GameSpec:
     # versions: name -> (versions, latest) for agents that have versions
     agents: Mapping[str, Callable[..., Any]] = field(default_factory=dict)
     agent_versions: Mapping[str, tuple[tuple[str, ...], str]] = field(default_factory=dict)
-    # rollout policies ISMCTS may use by name: name -> factory(rng) -> (state -> action)
+    # rollout policies ISMCTS may use by name (it always offers "random"; the first listed
+    # is its default): name -> factory(params=None) -> object with choose(state, rng) -> action
     rollouts: Mapping[str, Callable[..., Any]] = field(default_factory=dict)
+    # ISMCTS's value of a game its rollout stopped early: factory(scale=None) -> (state ->
+    # one value in [0, 1] per seat); None: win shares at the end, else a logistic of each
+    # seat's margin in score_breakdown()'s totals over ``scale``
+    search_evaluator: Callable[..., Callable[[Any], list[float]]] | None = None
     capabilities: frozenset[str] = frozenset()
     # score parts averaged per agent by the evaluation: (breakdown key, column name)
     score_parts: tuple[tuple[str, str], ...] = ()
