@@ -1,16 +1,44 @@
-"""art-gallery-env: the board game Art Gallery as a PettingZoo AEC environment."""
+"""art-gallery-env: the board game Art Gallery as a PettingZoo AEC environment.
 
-from .env.aec import ENV_VERSION, env, raw_env
-from .env.observation import OBSERVATION_SIZE, decode_observation
-from .gym_envs import GYM_ENV_ID, register_envs
-from .rules.actions import NUM_ACTIONS, action_to_str, str_to_action
-from .rules.cards import CardSet, load_card_set
-from .rules.game import IllegalActionError
-from .rules.state import GameState, new_game
+Names are exported lazily (PEP 562): ``import art_gallery_env.rules`` (the engine alone:
+search, the web views, the vector engine's tests) loads neither pettingzoo nor gymnasium
+until ``env``, ``raw_env`` or another env name is asked for.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from . import env  # the subpackage, only to drop the name: see below
+from .gym_envs import GYM_ENV_ID, register_when_gymnasium_loads
+from .gym_envs import register_envs as register_envs  # public before the exports went lazy
 
 __version__ = "0.1.0"
 
-register_envs()  # gymnasium.make("art_gallery_env/ArtGallery-v0", num_players=4, ...)
+# ``art_gallery_env.env`` is the env() function, not the subpackage. The import system binds
+# a subpackage's name on the package at its first import only, so importing it here (its
+# __init__ is a docstring) and dropping the name leaves ``env`` to ``__getattr__`` for good;
+# a later ``from art_gallery_env.env.aec import ...`` does not shadow the function.
+del env
+
+register_when_gymnasium_loads()  # gymnasium.make("art_gallery_env/ArtGallery-v0", ...)
+
+_EXPORTS = {
+    "ENV_VERSION": ".env.aec",
+    "env": ".env.aec",
+    "raw_env": ".env.aec",
+    "OBSERVATION_SIZE": ".env.observation",
+    "decode_observation": ".env.observation",
+    "NUM_ACTIONS": ".rules.actions",
+    "action_to_str": ".rules.actions",
+    "str_to_action": ".rules.actions",
+    "CardSet": ".rules.cards",
+    "load_card_set": ".rules.cards",
+    "IllegalActionError": ".rules.game",
+    "GameState": ".rules.state",
+    "new_game": ".rules.state",
+}
 
 __all__ = [
     "ENV_VERSION",
@@ -29,3 +57,17 @@ __all__ = [
     "raw_env",
     "str_to_action",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """Import an exported name's module on first use, then keep the name here."""
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(module, __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

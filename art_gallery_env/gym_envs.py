@@ -1,14 +1,27 @@
 """The Gymnasium registration: ``gymnasium.make("art_gallery_env/ArtGallery-v0", ...)``.
 
-Gymnasium 1.x finds third-party envs only once the package that registers them is imported
-(it dropped 0.x's ``gymnasium.envs`` entry-point plugins), so ``import art_gallery_env``
-calls :func:`register_envs`, and ``gymnasium.make("art_gallery_env:art_gallery_env/ArtGallery-v0")``
-imports the package itself. The entry point is a string, so registering imports nothing
-above this layer: the env class (:mod:`art_gallery_env.arena.single_agent`) loads at the
-first ``make``.
+Gymnasium 1.x finds third-party envs only once the package that registers them is imported:
+it dropped 0.x's ``gymnasium.envs`` entry-point plugins (1.2 reads no entry points at all),
+so an entry point in pyproject would be dead configuration. ``import art_gallery_env``
+therefore arranges the registration, but without importing Gymnasium itself (the engine,
+``art_gallery_env.rules``, must load no RL library): :func:`register_when_gymnasium_loads`
+registers at once when Gymnasium is already imported, and otherwise right after its import
+finishes, whichever order a program imports the two in.
+``gymnasium.make("art_gallery_env:art_gallery_env/ArtGallery-v0")`` imports the package
+itself. The entry point is a string, so registering imports nothing above this layer: the
+env class (:mod:`art_gallery_env.arena.single_agent`) loads at the first ``make``.
 """
 
 from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from importlib.machinery import ModuleSpec
+from types import ModuleType
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from importlib.abc import Loader
 
 GYM_ENV_ID = "art_gallery_env/ArtGallery-v0"
 GYM_ENTRY_POINT = "art_gallery_env.arena.single_agent:SingleAgentEnv"
@@ -25,3 +38,68 @@ def register_envs() -> None:
         gymnasium.register(
             id=GYM_ENV_ID, entry_point=GYM_ENTRY_POINT, kwargs=dict(GYM_DEFAULT_KWARGS)
         )
+
+
+def register_when_gymnasium_loads() -> None:
+    """Register now if Gymnasium is imported, else as soon as it is (importing nothing)."""
+    if "gymnasium" in sys.modules:
+        register_envs()
+    elif not any(isinstance(finder, _AfterGymnasiumImport) for finder in sys.meta_path):
+        sys.meta_path.insert(0, _AfterGymnasiumImport())
+
+
+class _AfterGymnasiumImport:
+    """A meta-path finder that hands back Gymnasium's own spec with its loader wrapped, so
+    :func:`register_envs` runs once ``gymnasium/__init__`` has run (the chained-loader
+    pattern of post-import hooks). It leaves ``sys.meta_path`` after that one import; a mere
+    ``importlib.util.find_spec("gymnasium")`` (an availability check) does not use it up."""
+
+    def find_spec(
+        self, fullname: str, path: Sequence[str] | None = None, target: ModuleType | None = None
+    ) -> ModuleSpec | None:
+        if fullname != "gymnasium":
+            return None
+        spec = _find_with_other_finders(self, fullname, path, target)
+        if spec is not None and spec.loader is not None:
+            spec.loader = _RegisteringLoader(spec.loader, self)  # type: ignore[assignment]
+        return spec
+
+
+def _find_with_other_finders(
+    hook: object, fullname: str, path: Sequence[str] | None, target: ModuleType | None
+) -> ModuleSpec | None:
+    for finder in list(sys.meta_path):
+        find_spec = getattr(finder, "find_spec", None)
+        if finder is hook or find_spec is None:
+            continue
+        spec = find_spec(fullname, path, target)
+        if spec is not None:
+            return spec
+    return None
+
+
+class _RegisteringLoader:
+    """Gymnasium's loader, plus the registration after the module has run."""
+
+    def __init__(self, loader: Loader, hook: _AfterGymnasiumImport) -> None:
+        self._loader = loader
+        self._hook = hook
+
+    def create_module(self, spec: ModuleSpec) -> ModuleType | None:
+        return self._loader.create_module(spec)
+
+    def exec_module(self, module: ModuleType) -> None:
+        self._loader.exec_module(module)
+        module.__loader__ = self._loader  # the module looks as if imported plainly
+        if module.__spec__ is not None:
+            module.__spec__.loader = self._loader
+        if self._hook in sys.meta_path:
+            sys.meta_path.remove(self._hook)
+        register_envs()
+
+    def __getattr__(self, name: str) -> object:
+        """The rest of the loader's interface (``get_resource_reader``, ``is_package``...)."""
+        loader = self.__dict__.get("_loader")
+        if loader is None:  # not yet set (copy, pickle): no recursion through _loader
+            raise AttributeError(name)
+        return getattr(loader, name)

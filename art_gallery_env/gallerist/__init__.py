@@ -2,22 +2,44 @@
 solo against the Lacerda bot). Rules: ``docs/gallerist_rules.md``.
 
 The engine (``rules``) has no RL imports; ``env`` holds the PettingZoo AEC env,
-``solo`` the single-agent Gymnasium env, ``agents`` the heuristic agent.
+``solo`` the single-agent Gymnasium env, ``agents`` the heuristic agent. Names are exported
+lazily (PEP 562), so ``import art_gallery_env.gallerist.rules`` loads no RL library either.
 """
 
-from .env.aec import env, raw_env
-from .env.narration import describe_event, describe_events
-from .env.observation import OBSERVATION_SIZE, decode_observation
-from .env.observation_fields import layout_fingerprint
-from .env.render import render_breakdown, render_text
-from .rules.actions import NUM_ACTIONS, action_to_str, str_to_action
-from .rules.data import GameData, load_game_data
-from .rules.game import IllegalActionError
-from .rules.hidden import PlayerView
-from .rules.state import GameState, new_game
-from .solo import GalleristSoloEnv
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from . import env  # the subpackage, only to drop the name (as in art_gallery_env/__init__)
 
 ENV_VERSION = "gallerist_v0"
+
+# ``gallerist.env`` is the env() function: the import system binds a subpackage's name on
+# its first import only, so dropping it now leaves ``env`` to ``__getattr__`` for good.
+del env
+
+_EXPORTS = {
+    "env": ".env.aec",
+    "raw_env": ".env.aec",
+    "describe_event": ".env.narration",
+    "describe_events": ".env.narration",
+    "OBSERVATION_SIZE": ".env.observation",
+    "decode_observation": ".env.observation",
+    "layout_fingerprint": ".env.observation_fields",
+    "render_breakdown": ".env.render",
+    "render_text": ".env.render",
+    "NUM_ACTIONS": ".rules.actions",
+    "action_to_str": ".rules.actions",
+    "str_to_action": ".rules.actions",
+    "GameData": ".rules.data",
+    "load_game_data": ".rules.data",
+    "IllegalActionError": ".rules.game",
+    "PlayerView": ".rules.hidden",
+    "GameState": ".rules.state",
+    "new_game": ".rules.state",
+    "GalleristSoloEnv": ".solo",
+}
 
 __all__ = [
     "ENV_VERSION",
@@ -41,3 +63,17 @@ __all__ = [
     "render_text",
     "str_to_action",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """Import an exported name's module on first use, then keep the name here."""
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(module, __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))
