@@ -33,6 +33,7 @@ LAYERS = {
     f"{TOP}.gallerist.rules": 0,
     f"{TOP}.gallerist.env": 1,
     f"{TOP}.gallerist.agents": 3,
+    f"{TOP}.gallerist.spec": 3,  # a game's registration: above its env and its bots
     f"{TOP}.agents": 3,
     f"{TOP}.arena": 4,
     f"{TOP}.training": 5,
