@@ -212,14 +212,7 @@ def is_legal(s, t, b, action):
     phase = s.phase[b]
     player = s.current_player[b]
     if phase == MOVE:
-        if action >= NUM_MOVE_ACTIONS:
-            return False
-        v, direction = action // 2, action % 2
-        if s.hands[b, player, v] == 0 or (v == 0 and direction == 1):
-            return False
-        if s.bid_count[b, t.move_dest[s.position[b, player], action]] < BAR:
-            return True
-        return not any_open_move(s, t, b, player)
+        return is_legal_move(s, t, b, player, action)
     if phase == BID:
         return BID_BASE <= action < SHOP_BASE and s.hands[b, player, action - BID_BASE] > 0
     if phase == SHOP:
@@ -231,6 +224,19 @@ def is_legal(s, t, b, action):
     if phase == PICK:
         return action >= PICK_BASE and s.space_cards[b, action - PICK_BASE] > 0
     return False
+
+
+@kernel
+def is_legal_move(s, t, b, player, action):
+    """R4.3-R4.6 for one action in the move phase (split from is_legal to keep it short)."""
+    if action >= NUM_MOVE_ACTIONS:
+        return False
+    v, direction = action // 2, action % 2
+    if s.hands[b, player, v] == 0 or (v == 0 and direction == 1):
+        return False
+    if s.bid_count[b, t.move_dest[s.position[b, player], action]] < BAR:
+        return True
+    return not any_open_move(s, t, b, player)
 
 
 # -- apply ------------------------------------------------------------------------------
