@@ -9,6 +9,7 @@ built once on load, so an unknown name or a missing checkpoint fails here too.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Annotated, Any, Literal, get_args
 
@@ -22,6 +23,8 @@ from pydantic import (
     field_validator,
     model_validator,
 )
+
+from art_gallery_env.core.registry import GameSpec, default_game, game_names, get_game
 
 
 class ConfigError(ValueError):
@@ -85,31 +88,87 @@ def _table_sizes_from_text(value: Any) -> Any:
     return checked if isinstance(value, list) else checked[0]
 
 
+def _spec_or_none(game: Any) -> GameSpec | None:
+    """The registered game ``game`` names (None: the default game), or None if it names
+    none (the ``game`` field's own check then reports it)."""
+    try:
+        return get_game(game)
+    except (ValueError, TypeError):  # an unknown name, or not a name at all
+        return None
+
+
+def fold_variant_keys(env: Mapping[str, Any]) -> dict[str, Any]:
+    """An ``env:`` section with its game's variants under ``variants``: configs written
+    before ``variants`` existed set a variant as a key of its own (``zero_is_ten: true``),
+    and so do the configs saved in their checkpoints. Any key that is one of the chosen
+    game's variant names (and no key of the section) moves there; other keys stay, to be
+    refused as unknown."""
+    env = dict(env)
+    spec = _spec_or_none(env.get("game"))
+    if spec is None:
+        return env
+    old = {
+        k: env.pop(k) for k in list(env) if k in spec.variants and k not in EnvConfig.model_fields
+    }
+    if not old:
+        return env
+    variants = env.get("variants", {})
+    if not isinstance(variants, Mapping):
+        return env | old  # the variants field reports its type; the old keys stay unknown
+    for key, value in old.items():
+        if key in variants and variants[key] != value:
+            raise ValueError(
+                f"{key} is given twice, as env.{key} ({value!r}) and env.variants.{key} "
+                f"({variants[key]!r}); give it once, under variants"
+            )
+    env["variants"] = {**old, **variants}
+    return env
+
+
+def saved_config_as_now(saved: Mapping[str, Any]) -> dict[str, Any]:
+    """A config a checkpoint saved (``model_dump``), with its ``env:`` section as configs
+    read today: a config saved before games were named trained the default game, and one
+    saved before ``variants`` existed kept each variant as a key of its own. Nothing is
+    validated: ``--resume`` compares it with the new config key by key."""
+    saved = dict(saved)
+    env = saved.get("env")
+    if isinstance(env, Mapping):
+        env = {"game": default_game().name, **env}
+        if env["game"] is None:
+            env["game"] = default_game().name
+        saved["env"] = fold_variant_keys(env)
+    return saved
+
+
 class EnvConfig(_Strict):
     """The game trained on. ``num_players`` is one table size, or a list of them (mixed
     tables: every episode draws its size, ``player_weights`` the chance of each size,
-    equal when omitted)."""
+    equal when omitted). ``variants`` are the game's setup options (its spec names them,
+    with their defaults); a variant given as a key of its own (``zero_is_ten: true``, as
+    configs before ``variants`` did) is read as one of ``variants``."""
 
-    game: str = "art_gallery"  # arena.games: art_gallery or gallerist
+    game: str | None = None  # a registered game (core.game_names()); None: the default game
     num_players: Annotated[int | list[int], BeforeValidator(_table_sizes_from_text)] = 2
     player_weights: list[Number] | None = None
-    zero_is_ten: bool = False
+    variants: dict[str, Any] = Field(default_factory=dict)  # every variant once validated
     reward_mode: Literal["win", "score_margin"] = "score_margin"
+
+    @model_validator(mode="before")
+    @classmethod
+    def _old_variant_keys(cls, data: Any) -> Any:
+        return fold_variant_keys(data) if isinstance(data, Mapping) else data
 
     @field_validator("game")
     @classmethod
-    def _known_game(cls, value: str) -> str:
-        from art_gallery_env.arena.games import game_names
-
-        if value not in game_names():
+    def _known_game(cls, value: str | None) -> str | None:
+        if value is not None and value not in game_names():
             raise ValueError(f"unknown game {value!r}; games: {', '.join(game_names())}")
         return value
 
     @model_validator(mode="after")
     def _fits_game(self) -> EnvConfig:
-        from art_gallery_env.arena.games import get_game
-
         game = get_game(self.game)
+        self.game = game.name  # a config that names no game trains the default one
         sizes = self.num_players if isinstance(self.num_players, list) else [self.num_players]
         low = max(2, game.min_players)  # the reward modes rank the learner against others
         for n in sizes:
@@ -118,9 +177,13 @@ class EnvConfig(_Strict):
                     f"num_players: {game.title} trains at {low}..{game.max_players} players, "
                     f"got {n}"
                 )
-        if self.zero_is_ten and "zero_is_ten" not in game.variants:
-            raise ValueError(f"zero_is_ten: {game.title} has no such variant")
+        self.variants = game.check_variants(self.variants)
         return self
+
+    @property
+    def spec(self) -> GameSpec:
+        """The registered game trained on."""
+        return get_game(self.game)
 
     @model_validator(mode="after")
     def _weights_match_sizes(self) -> EnvConfig:
@@ -290,17 +353,19 @@ class TrainConfig(_Strict):
     warm_start: WarmStartConfig | None = None
 
     @model_validator(mode="after")
+    def _game_has_the_tools(self) -> TrainConfig:
+        """A tool the config asks for that its game lacks is refused in one sentence."""
+        game = get_game(self.env.game)
+        if self.algorithm == "rllib_ppo":
+            game.require("rllib", "algorithm: rllib_ppo")
+        if self.warm_start is not None:
+            game.require("warm_start", "warm_start:")
+        if self.vec_env == "vector":
+            game.require("vector", "vec_env: vector")
+        return self
+
+    @model_validator(mode="after")
     def _keys_match_algorithm(self) -> TrainConfig:
-        if self.algorithm == "rllib_ppo" and self.env.game != "art_gallery":
-            raise ValueError(
-                f"algorithm rllib_ppo trains Art Gallery only; env.game {self.env.game!r} "
-                f"is trained with algorithm maskable_ppo"
-            )
-        if self.warm_start is not None and self.env.game != "art_gallery":
-            raise ValueError(
-                f"warm_start (behaviour cloning of the heuristic) is built for Art Gallery "
-                f"only; remove it for env.game {self.env.game!r}"
-            )
         eval_sizes = self.eval.table_sizes
         if eval_sizes is not None and (
             not eval_sizes or not set(eval_sizes) <= set(self.env.table_sizes)
@@ -349,7 +414,7 @@ def config_from_dict(data: Any, source: str = "config") -> TrainConfig:
             where = ".".join(str(part) for part in e["loc"]) or "(top level)"
             message = e["msg"].removeprefix("Value error, ")
             if e["type"] == "extra_forbidden":
-                message = f"unknown key; known keys here: {_known_keys(e['loc'][:-1])}"
+                message = f"unknown key; known keys here: {_known_keys(e['loc'][:-1], data)}"
             problems.append(f"  {where}: {message}")
         raise ConfigError(f"{source}: invalid config\n" + "\n".join(problems)) from None
     problems = _agent_spec_problems("eval.opponents", config.eval.opponents, config.env.game)
@@ -362,16 +427,14 @@ def config_from_dict(data: Any, source: str = "config") -> TrainConfig:
     return config
 
 
-def _agent_spec_problems(key: str, specs: list[str], game: str) -> list[str]:
+def _agent_spec_problems(key: str, specs: list[str], game: str | None) -> list[str]:
     """Every agent spec is built once now: a typo or a missing checkpoint (or another
     game's policy) is found before training, not at the first evaluation after hours."""
     from art_gallery_env.agents.registry import agent_spec_problem
-    from art_gallery_env.arena.games import get_game
 
-    rules = get_game(game)
     problems = []
     for i, spec in enumerate(specs):
-        problem = agent_spec_problem(spec, rules.make_agent, rules.agent_names)
+        problem = agent_spec_problem(spec, game)
         if problem is not None:
             problems.append(f"  {key}[{i}]: {spec!r}: {problem}")
     return problems
@@ -388,8 +451,11 @@ def load_config(path: str | Path) -> TrainConfig:
     return config_from_dict(data, str(path))
 
 
-def _known_keys(location: tuple[Any, ...]) -> str:
+def _known_keys(location: tuple[Any, ...], data: Any = None) -> str:
+    """The keys of the section at ``location``; for ``env:`` also its game's variants
+    (``data``: the config as read, to find the game)."""
     model: type[BaseModel] = TrainConfig
+    section = data
     for part in location:
         field = model.model_fields.get(str(part))
         if field is None:
@@ -403,4 +469,10 @@ def _known_keys(location: tuple[Any, ...]) -> str:
         if not sections:
             break
         model = sections[0]
-    return ", ".join(model.model_fields)
+        section = section.get(part) if isinstance(section, Mapping) else None
+    keys = ", ".join(model.model_fields)
+    if model is EnvConfig:
+        spec = _spec_or_none(section.get("game") if isinstance(section, Mapping) else None)
+        if spec is not None:
+            keys += f" (variants of {spec.title}: {', '.join(spec.variants) or 'none'})"
+    return keys

@@ -37,7 +37,7 @@ from .checkpoints import (
     CheckpointStore,
     prune_snapshots,
 )
-from .config import TrainConfig
+from .config import TrainConfig, saved_config_as_now
 from .interrupt import GracefulStop, TrainingInterrupted
 from .warm_start import FOLDER as WARM_START
 
@@ -252,7 +252,7 @@ def _resume_start(config: TrainConfig, resume: Path) -> RunStart:
     saved = meta.get("config")
     if not isinstance(saved, dict):
         raise RunFolderError(f"{meta_path}: the checkpoint's metadata holds no config")
-    fixed, changed = config_differences(saved, config.model_dump())
+    fixed, changed = config_differences(saved_config_as_now(saved), config.model_dump())
     if fixed:
         raise RunFolderError(
             f"--resume {resume}: the config does not train what the checkpoint holds:\n"

@@ -63,7 +63,26 @@ def test_shipped_configs_are_valid(path: Path) -> None:
         ("name: [unclosed\n", r"not valid YAML"),
         (
             "name: x\ntotal_steps: 10\nenv: {zero_is_ten: 'yes'}\n",
-            r"env\.zero_is_ten: Input should be a valid boolean",
+            r"env: variant 'zero_is_ten' of Art Gallery must be a bool \(default False\), "
+            r"got 'yes'",
+        ),
+        (  # an unknown key of env: lists its keys and the game's variants
+            "name: x\ntotal_steps: 10\nenv: {zero_is_tn: true}\n",
+            r"env\.zero_is_tn: unknown key; known keys here: game, num_players, player_weights, "
+            r"variants, reward_mode \(variants of Art Gallery: zero_is_ten\)",
+        ),
+        (
+            "name: x\ntotal_steps: 10\nenv: {variants: {zero_is_tn: true}}\n",
+            r"env: Art Gallery has no variant 'zero_is_tn' \(variants: zero_is_ten\)",
+        ),
+        (
+            "name: x\ntotal_steps: 10\nenv: {zero_is_ten: true, variants: {zero_is_ten: false}}\n",
+            r"env: zero_is_ten is given twice, as env\.zero_is_ten \(True\) and "
+            r"env\.variants\.zero_is_ten \(False\)",
+        ),
+        (
+            "name: x\ntotal_steps: 10\nenv: {variants: [zero_is_ten]}\n",
+            r"env\.variants: Input should be a valid dictionary",
         ),
     ],
 )
@@ -216,3 +235,57 @@ def test_bad_table_sizes_name_the_key(env, expected) -> None:
 
     with pytest.raises(ConfigError, match=expected):
         config_from_dict({"name": "x", "total_steps": 10, "env": env})
+
+
+# -- issue 23: variants travel as a dict; a config from before still loads -----------------
+def test_a_config_names_its_variants_under_env_variants(tmp_path: Path) -> None:
+    from art_gallery_env.core.registry import default_game
+
+    path = tmp_path / "new.yaml"
+    path.write_text("name: x\ntotal_steps: 10\nenv:\n  variants: {zero_is_ten: true}\n")
+    config = load_config(path)
+    assert config.env.game == default_game().name  # no game named: the default one
+    assert config.env.variants == {"zero_is_ten": True}
+    assert config.model_dump()["env"]["variants"] == {"zero_is_ten": True}
+    path.write_text("name: x\ntotal_steps: 10\n")
+    assert load_config(path).env.variants == {"zero_is_ten": False}  # the defaults, filled in
+
+
+@pytest.mark.parametrize("value", [True, False])
+def test_a_config_from_before_variants_sets_one_as_a_key_of_env(tmp_path, value) -> None:
+    """Configs (and the configs saved in checkpoints) before 0.2 wrote ``zero_is_ten: true``
+    in ``env:``; it is read as that variant."""
+    path = tmp_path / "old.yaml"
+    path.write_text(f"name: x\ntotal_steps: 10\nenv: {{num_players: 3, zero_is_ten: {value}}}\n")
+    config = load_config(path)
+    assert config.env.variants == {"zero_is_ten": value}
+    assert config.env.num_players == 3
+    dumped = config.model_dump()["env"]
+    assert "zero_is_ten" not in dumped and dumped["variants"] == {"zero_is_ten": value}
+    from art_gallery_env.training.config import config_from_dict
+
+    again = config_from_dict({"name": "x", "total_steps": 10, "env": dumped})  # the new form
+    assert again.env == config.env
+
+
+def test_a_checkpoint_config_from_before_variants_resumes_without_fixed_changes() -> None:
+    """The config saved in tests/legacy/best.json (0.1: no env.game, env.zero_is_ten) is
+    compared with today's config of the same run as the same training."""
+    import json
+
+    from art_gallery_env.training.config import config_from_dict, saved_config_as_now
+    from art_gallery_env.training.run_folder import config_differences
+
+    legacy = Path(__file__).resolve().parents[1] / "legacy" / "best.json"
+    saved = json.loads(legacy.read_text())["config"]
+    assert "zero_is_ten" in saved["env"] and "game" not in saved["env"]  # the old form
+    # (a saved config holds every section; the rllib one only loads with rllib_ppo)
+    config = config_from_dict({k: v for k, v in saved.items() if k != "rllib"})
+    assert config.env.variants == {"zero_is_ten": saved["env"]["zero_is_ten"]}
+    fixed, _ = config_differences(saved_config_as_now(saved), config.model_dump())
+    assert fixed == []
+    other = config.model_copy(
+        update={"env": config.env.model_copy(update={"variants": {"zero_is_ten": True}})}
+    )
+    fixed, _ = config_differences(saved_config_as_now(saved), other.model_dump())
+    assert [key for key, _, _ in fixed] == ["env.variants.zero_is_ten"]  # still refused

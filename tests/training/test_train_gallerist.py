@@ -14,15 +14,25 @@ pytest.importorskip("sb3_contrib", reason="training needs the [train] extra")
 from training_helpers import tiny_config_dict  # noqa: E402
 
 from art_gallery_env.agents.policy import CheckpointError, PolicyAgent, load_policy  # noqa: E402
-from art_gallery_env.agents.registry import make_agent as art_gallery_agent  # noqa: E402
+from art_gallery_env.agents.registry import make_agent  # noqa: E402
 from art_gallery_env.agents.run_checkpoint import read_checkpoint_meta  # noqa: E402
 from art_gallery_env.arena.games import get_game  # noqa: E402
 from art_gallery_env.arena.loop import play_game  # noqa: E402
-from art_gallery_env.gallerist.agents import make_agent as gallerist_agent  # noqa: E402
 from art_gallery_env.training.config import ConfigError, config_from_dict, load_config  # noqa: E402
 from art_gallery_env.training.sb3_trainer import train  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[2]
+LEGACY_POLICY = REPO / "tests" / "legacy" / "best.safetensors"
+
+
+def gallerist_agent(spec: str, seed: int | None = None):
+    return make_agent(spec, seed, game="gallerist")
+
+
+RLLIB_MISSING = (
+    "algorithm: rllib_ppo needs Ray RLlib training (algorithm: rllib_ppo), which The Gallerist "
+    "('gallerist') does not have; games that have it: art_gallery"
+)
 
 
 def _config(run_dir: Path, **changes):
@@ -59,7 +69,7 @@ def test_trained_policy_plays_legal_gallerist_games(run_dir: Path) -> None:
 
 def test_a_gallerist_policy_is_refused_for_art_gallery(run_dir: Path) -> None:
     with pytest.raises(CheckpointError, match="game 'gallerist', not 'art_gallery'"):
-        art_gallery_agent(str(run_dir / "best.safetensors"))
+        make_agent(str(run_dir / "best.safetensors"))
     with pytest.raises(CheckpointError, match="not 'art_gallery'"):
         PolicyAgent(run_dir / "latest.zip", game="art_gallery")
 
@@ -80,18 +90,33 @@ def test_resume_keeps_training_the_gallerist(run_dir: Path, tmp_path: Path) -> N
             ["env.game", "unknown game", "art_gallery, gallerist"],
         ),
         ({"env": {"game": "gallerist", "num_players": 5}}, ["Gallerist trains at 2..4", "got 5"]),
-        ({"env": {"game": "gallerist", "zero_is_ten": True}}, ["zero_is_ten", "no such variant"]),
-        (
-            {"env": {"game": "gallerist"}, "eval": {"opponents": ["ismcts"]}},
-            ["eval.opponents[0]", "unknown Gallerist agent"],
+        (  # another game's variant is no key of this game's env section
+            {"env": {"game": "gallerist", "zero_is_ten": True}},
+            ["env.zero_is_ten: unknown key", "(variants of The Gallerist: none)"],
         ),
         (
+            {"env": {"game": "gallerist", "variants": {"zero_is_ten": True}}},
+            ["env: The Gallerist has no variant 'zero_is_ten' (variants: none)"],
+        ),
+        (
+            {"env": {"game": "gallerist"}, "eval": {"opponents": ["heurstic"]}},
+            ["eval.opponents[0]", "unknown agent 'heurstic' for The Gallerist"],
+        ),
+        (  # another game's policy cannot be a Gallerist opponent
+            {"env": {"game": "gallerist"}, "eval": {"opponents": [str(LEGACY_POLICY)]}},
+            ["eval.opponents[0]", "a policy for the game 'art_gallery', not 'gallerist'"],
+        ),
+        (  # a tool the game lacks: its capabilities say so, in one sentence
             {"env": {"game": "gallerist"}, "algorithm": "rllib_ppo", "n_envs": 2},
-            ["rllib_ppo trains Art Gallery only"],
+            [RLLIB_MISSING],
         ),
         (
             {"env": {"game": "gallerist"}, "warm_start": {"bc_games": 2}},
-            ["warm_start", "Art Gallery only"],
+            ["warm_start: needs a teacher to clone before PPO (warm_start:), which The Gallerist"],
+        ),
+        (
+            {"env": {"game": "gallerist"}, "vec_env": "vector"},
+            ["vec_env: vector needs a compiled batched engine", "games that have it: art_gallery"],
         ),
     ],
 )
@@ -108,3 +133,22 @@ def test_config_game_defaults_to_art_gallery_and_the_quick_config_trains_the_gal
     quick = load_config(REPO / "configs" / "gallerist_quick.yaml")
     assert quick.env.game == "gallerist" and quick.env.num_players == 2
     assert quick.algorithm == "maskable_ppo"
+
+
+def test_the_cli_prints_a_missing_capability_in_one_line_without_a_traceback(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from art_gallery_env.cli import main
+
+    path = tmp_path / "cfg.yaml"
+    path.write_text(
+        f"name: x\ntotal_steps: 256\nalgorithm: rllib_ppo\nrun_dir: {tmp_path / 'run'}\n"
+        "env: {game: gallerist}\n"
+    )
+    with pytest.raises(SystemExit) as exit_info:
+        main(["train", str(path)])
+    err = capsys.readouterr().err
+    assert exit_info.value.code == 2
+    assert "Traceback" not in err
+    assert [line for line in err.splitlines() if RLLIB_MISSING in line], err
+    assert not (tmp_path / "run").exists()
