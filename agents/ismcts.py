@@ -1,28 +1,30 @@
-"""Single-observer information-set Monte Carlo tree search (Cowling, Powley & Whitehouse 2012).
+"""Single-observer information-set Monte Carlo tree search (Cowling, Powley & Whitehouse 2012),
+over the engine protocol (:mod:`art_gallery_env.core.protocol`), for any registered game.
 
 One tree per decision, for the acting seat's information set. Every iteration:
 
 1. **determinize**: sample a full state consistent with what the seat has seen
-   (:meth:`PlayerView.determinize`, R8);
+   (the seat view's ``determinize``);
 2. **select**: walk down the tree along actions legal in that world; among a node's
    children whose actions are legal now, pick the highest UCB value
    ``mean + c * sqrt(ln(availability) / visits)``, where *availability* counts the
    iterations in which the child's action was legal (ISMCTS' subset-armed bandit);
 3. **expand** one untried legal action;
-4. **roll out** with the random or a heuristic policy (the latest version by default,
-   ``rollout=heuristic:v1`` for version 1) until the end of the round
-   (``rounds=1``, the default) or of the game (``rounds=0``), then
-5. **evaluate**: at the game's end each seat's win share (R7.5); after a truncated rollout
-   a win chance per seat from the score margin, ``sigmoid((own - best rival) / scale)``,
-   where a seat's score is R7 (rows, souvenirs, hand / 4, start card) plus a share of the
-   open chains that may still grow;
+4. **roll out** with a rollout policy of the game (``GameSpec.rollouts``: its first by
+   default, e.g. Art Gallery's latest heuristic) or uniformly at random (``rollout=random``,
+   every game) until the end of the round (``rounds=1``, the default) or of the game
+   (``rounds=0``), then
+5. **evaluate**: with the game's ``GameSpec.search_evaluator`` (Art Gallery's: win shares
+   at the end, a logistic of the R7 score margin after a truncated rollout), or by default
+   each seat's win share at the end and ``sigmoid((own total - best rival's) / scale)`` of
+   ``score_breakdown()`` so far after a truncated rollout;
 6. **back up** each node's reward for the seat that chose its action.
 
-Children are keyed by (seat, action): in a distribution phase, whose decision comes next can
-depend on hidden bids. The agent plays the root child with the most visits. It only ever
-reads its :class:`PlayerView` and its own seeded RNG, so the same seed gives the same
-decision in any two states of one information set (with an iteration budget; a time budget
-depends on the machine's speed).
+Children are keyed by (seat, action): whose decision comes next can depend on hidden
+information (Art Gallery's face-down bids). The agent plays the root child with the most
+visits. It only ever reads its seat view and its own seeded RNG, so the same seed gives the
+same decision in any two states of one information set (with an iteration budget; a time
+budget depends on the machine's speed).
 """
 
 from __future__ import annotations
@@ -30,20 +32,19 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
-from art_gallery_env.rules.hidden import PlayerView
-from art_gallery_env.rules.scoring import souvenir_points, start_card_points, win_shares
-from art_gallery_env.rules.state import GameState
+from art_gallery_env.core.protocol import EngineState, SeatView
+from art_gallery_env.core.registry import GameSpec, get_game
+from art_gallery_env.core.scoring import win_shares
 
 from .base import Agent, legal_from_mask
-from .heuristic import heuristic_policy
-from .heuristic_v1 import BidParams, HeuristicV1Params, HeuristicV1Policy
 
-ROLLOUTS = ("random", "heuristic", "heuristic:v1")
-_KEY = 64  # child key = seat * _KEY + action
+RANDOM_ROLLOUT = "random"
+DEFAULT_SCALE = 4.0  # the default evaluator's spread of a score margin, in points
 
 
 class _Node:
@@ -56,63 +57,72 @@ class _Node:
         self.total = 0.0
 
 
-class Evaluator:
-    """Per-seat values in [0, 1] of a (possibly unfinished) game."""
+class RandomRollout:
+    """``rollout=random``: a uniformly random legal action (every game)."""
 
-    def __init__(
-        self,
-        scale: float = 4.0,
-        potential: float = 0.3,
-        hand_weight: float = 0.25,
-        policy: HeuristicV1Policy | None = None,
-    ):
-        self.scale = scale
-        self.potential = potential
-        self.hand_weight = hand_weight
-        self._summary = (policy or heuristic_policy()).summary  # R7.1, cached per collection
+    def choose(self, state: EngineState, rng: random.Random) -> int:
+        return rng.choice(state.legal_actions())
 
-    def scores(self, state: GameState) -> list[float]:
-        """R7 estimate per seat: rows + souvenirs + hand + start card + open-chain potential.
 
-        Unlike the final score, the hand counts every card the seat owns (hand, face-up and
-        face-down cards) at ``hand_weight`` per pip, and open chains count a share."""
-        out = []
-        for p in range(state.num_players):
-            collection = state.collections[p]
-            best, _, open_sum = self._summary(collection, state.cards)
-            hand = state.hands[p]
-            moved = state.moved[p]
-            pips = sum(v * (hand[v] + moved[v]) for v in range(len(hand)))
-            for owner, v in (bid for bids in state.bids for bid in bids):
-                if owner == p:
-                    pips += v
-            value = sum(best) + self.potential * sum(open_sum)
-            value += souvenir_points(state.tiles_held[p], collection)
-            value += self.hand_weight * pips + start_card_points(state, p)
-            out.append(value)
-        return out
+class MarginEvaluator:
+    """The default evaluator: win shares at the game's end, else per seat
+    ``sigmoid((own total - best rival's total) / scale)`` of the score so far (with one
+    seat, its own total)."""
 
-    def rewards(self, state: GameState) -> list[float]:
+    def __init__(self, scale: float | None = None) -> None:
+        self.scale = DEFAULT_SCALE if scale is None else scale
+
+    def __call__(self, state: EngineState) -> list[float]:
+        breakdown = state.score_breakdown()
         if state.is_over:
-            return win_shares(state.score_breakdown())
-        n = state.num_players
-        scores = self.scores(state)
+            return win_shares(breakdown)
+        totals = [row["total"] for row in breakdown]
         rewards = []
-        for p in range(n):
-            rival = max(scores[q] for q in range(n) if q != p)
-            x = (scores[p] - rival) / self.scale
+        for p, total in enumerate(totals):
+            rival = max((t for q, t in enumerate(totals) if q != p), default=0)
+            x = (total - rival) / self.scale
             rewards.append(1.0 / (1.0 + math.exp(-x)) if x > -30 else 0.0)
         return rewards
+
+
+def rollout_names(game: str | None = None) -> tuple[str, ...]:
+    """The rollouts ISMCTS offers for ``game``: ``random`` and the game's own."""
+    return (RANDOM_ROLLOUT, *(r for r in get_game(game).rollouts if r != RANDOM_ROLLOUT))
+
+
+def default_rollout(game: str | None = None) -> str:
+    """The game's first rollout policy, or ``random`` for a game that lists none."""
+    return next(iter(get_game(game).rollouts), RANDOM_ROLLOUT)
+
+
+def make_rollout(spec: GameSpec, rollout: str, params: Any = None) -> Any:
+    """The rollout policy named ``rollout`` of ``spec``'s game (an object with ``choose``)."""
+    if rollout == RANDOM_ROLLOUT and rollout not in spec.rollouts:
+        if params is not None:
+            raise ValueError("rollout=random takes no rollout parameters")
+        return RandomRollout()
+    if rollout not in spec.rollouts:
+        raise ValueError(
+            f"rollout must be one of {', '.join(rollout_names(spec.name))}, got {rollout!r}"
+        )
+    return spec.rollouts[rollout](params)
+
+
+def make_evaluator(spec: GameSpec, scale: float | None) -> Callable[[EngineState], list[float]]:
+    factory = spec.search_evaluator or MarginEvaluator
+    return factory(scale)
 
 
 class ISMCTSAgent(Agent):
     """Single-observer ISMCTS with availability-aware UCB (see the module docstring).
 
     Budget: ``iters`` iterations per decision, or ``seconds`` of search per decision (then
-    ``iters`` is an upper bound if also given). ``rollout`` is ``"random"``,
-    ``"heuristic"`` (the latest version, with ``heuristic`` parameters if given) or
-    ``"heuristic:v1"``; ``rounds`` is how many round ends a rollout runs to before the
-    evaluation (0: play to the game's end); ``c`` is the UCB exploration constant.
+    ``iters`` is an upper bound if also given). ``game``: the registered game it plays
+    (None: the default game). ``rollout`` names one of :func:`rollout_names` (None: the
+    game's default), built with ``rollout_params`` if given (e.g. Art Gallery's heuristic
+    weights); ``rounds`` is how many round ends a rollout runs to before the evaluation
+    (0: play to the game's end); ``c`` is the UCB exploration constant; ``scale`` the
+    evaluator's spread of a score margin (None: the game's default).
     """
 
     name = "ismcts"
@@ -124,40 +134,32 @@ class ISMCTSAgent(Agent):
         iters: int | None = None,
         seconds: float | None = None,
         c: float = 0.2,
-        rollout: str = "heuristic",
+        rollout: str | None = None,
         rounds: int = 1,
-        scale: float = 4.0,
-        heuristic: BidParams | None = None,
+        scale: float | None = None,
+        rollout_params: Any = None,
+        game: str | None = None,
     ) -> None:
         if iters is None and seconds is None:
             iters = 400
-        if iters is not None and (isinstance(iters, bool) or not isinstance(iters, int)):
-            raise ValueError(f"iters must be a positive int, got {iters!r}")
-        if iters is not None and iters < 1:
-            raise ValueError(f"iters must be a positive int, got {iters!r}")
-        if seconds is not None and not (isinstance(seconds, (int, float)) and seconds > 0):
-            raise ValueError(f"seconds must be a positive number, got {seconds!r}")
-        if rollout not in ROLLOUTS:
-            raise ValueError(f"rollout must be one of {', '.join(ROLLOUTS)}, got {rollout!r}")
+        _check_budget(iters, seconds)
         if not isinstance(rounds, int) or rounds < 0:
             raise ValueError(f"rounds must be an int >= 0 (0: play to the end), got {rounds!r}")
         if not c >= 0:
             raise ValueError(f"c must be a number >= 0, got {c!r}")
-        if not scale > 0:
+        if scale is not None and not scale > 0:
             raise ValueError(f"scale must be a number > 0, got {scale!r}")
+        spec = get_game(game)
+        self.game = spec.name
         self.iters = iters
         self.seconds = seconds
         self.c = float(c)
-        self.rollout = rollout
+        self.rollout = default_rollout(spec.name) if rollout is None else rollout
         self.rounds = rounds
-        if rollout == "heuristic:v1":
-            heuristic = heuristic or HeuristicV1Params()
-            if not isinstance(heuristic, HeuristicV1Params):
-                raise ValueError(
-                    f"rollout=heuristic:v1 needs HeuristicV1Params, got {type(heuristic).__name__}"
-                )
-        self.policy = heuristic_policy(heuristic)
-        self.evaluator = Evaluator(scale=scale, policy=self.policy)
+        self.policy = make_rollout(spec, self.rollout, rollout_params)
+        self.evaluator = make_evaluator(spec, scale)
+        self._state_type = spec.state_type
+        self._key = spec.num_actions  # child key = seat * num_actions + action
         self.last_iterations = 0
         self.reset(seed)
 
@@ -171,13 +173,13 @@ class ISMCTSAgent(Agent):
         return state
 
     def act(
-        self, observation: np.ndarray, action_mask: np.ndarray, view: PlayerView | None = None
+        self, observation: np.ndarray, action_mask: np.ndarray, view: SeatView | None = None
     ) -> int:
         legal = legal_from_mask(action_mask).tolist()
         if view is None:
             raise ValueError(
-                "ISMCTSAgent needs a PlayerView of its seat (act(obs, mask, view)); "
-                "it cannot search from the observation vector alone"
+                "ISMCTSAgent needs its seat's view (a SeatView, e.g. the game's PlayerView: "
+                "act(obs, mask, view)); it cannot search from the observation vector alone"
             )
         self._root = None
         if len(legal) == 1:
@@ -189,10 +191,10 @@ class ISMCTSAgent(Agent):
         return action
 
     # -- search ----------------------------------------------------------------------
-    def search(self, view: PlayerView) -> int:
+    def search(self, view: SeatView) -> int:
         rng = self._rng
         root = _Node()
-        me = view.player
+        me = view.seat
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         limit = self.iters if self.iters is not None else 1 << 62
         done = 0
@@ -200,20 +202,35 @@ class ISMCTSAgent(Agent):
             if deadline is not None and done and time.perf_counter() >= deadline:
                 break
             world = view.determinize(rng)
+            if not done:
+                self._check_world(world)
             self._iterate(root, world, rng)
             done += 1
         self.last_iterations = done
         self._root = (root, me)
         best, best_key = None, (-1, -1.0)
-        for key, child in root.children.items():
-            if key // _KEY != me:
-                continue
+        for action, child in self._own_children(root, me):
             rank = (child.visits, child.total / child.visits if child.visits else 0.0)
             if rank > best_key:
-                best, best_key = key % _KEY, rank
+                best, best_key = action, rank
         if best is None:  # cannot happen with at least one iteration
             raise RuntimeError("search ended without trying an action")
         return best
+
+    def _check_world(self, world: EngineState) -> None:
+        """A world of another game than the one this agent was built for (its rollouts and
+        evaluator would misread it) is an error naming both."""
+        expected = self._state_type
+        if expected is not object and not isinstance(world, expected):
+            raise ValueError(
+                f"ISMCTSAgent was built for the game {self.game!r} but was given a "
+                f"{type(world).__name__}; build it with make_agent(spec, seed, game=...)"
+            )
+
+    def _own_children(self, root: _Node, me: int) -> list[tuple[int, _Node]]:
+        """(action, child) of the root's children that are ``me``'s own actions."""
+        key = self._key
+        return [(k % key, child) for k, child in root.children.items() if k // key == me]
 
     def explain(self, top: int = 8) -> dict[str, Any] | None:
         """The last search's root: the ``top`` own actions by visits, with each one's mean
@@ -221,9 +238,7 @@ class ISMCTSAgent(Agent):
         if self._root is None:
             return {"kind": "search", "agent": self.name, "iterations": 0, "top": []}
         root, me = self._root
-        children = [
-            (key % _KEY, child) for key, child in root.children.items() if key // _KEY == me
-        ]
+        children = self._own_children(root, me)
         # the order the agent ranks them in (visits, then mean reward): the chosen one first
         children.sort(key=lambda item: (-item[1].visits, -(item[1].total / max(1, item[1].visits))))
         return {
@@ -240,17 +255,18 @@ class ISMCTSAgent(Agent):
             ],
         }
 
-    def _iterate(self, root: _Node, world: GameState, rng: random.Random) -> None:
+    def _iterate(self, root: _Node, world: EngineState, rng: random.Random) -> None:
         c = self.c
         log = math.log
         sqrt = math.sqrt
+        key = self._key
         end_round = world.round + self.rounds if self.rounds else 1 << 30
         path: list[tuple[_Node, int]] = []
         node = root
         while not world.is_over and world.round < end_round:
             player = world.current_player
             legal = world.legal_actions()
-            base = player * _KEY
+            base = player * key
             children = node.children
             untried = []
             best_child, best_action, best_ucb = None, -1, -1e300
@@ -274,18 +290,19 @@ class ISMCTSAgent(Agent):
             world.apply(best_action)
             path.append((best_child, player))
             node = best_child
-        self._rollout(world, end_round, rng)
-        rewards = self.evaluator.rewards(world)
+        choose = self.policy.choose
+        while not world.is_over and world.round < end_round:
+            world.apply(choose(world, rng))
+        rewards = self.evaluator(world)
         for child, player in path:
             child.visits += 1
             child.total += rewards[player]
 
-    def _rollout(self, world: GameState, end_round: int, rng: random.Random) -> None:
-        if self.rollout == "random":
-            choice = rng.choice
-            while not world.is_over and world.round < end_round:
-                world.apply(choice(world.legal_actions()))
-        else:
-            choose = self.policy.choose
-            while not world.is_over and world.round < end_round:
-                world.apply(choose(world, rng))
+
+def _check_budget(iters: int | None, seconds: float | None) -> None:
+    if iters is not None and (isinstance(iters, bool) or not isinstance(iters, int)):
+        raise ValueError(f"iters must be a positive int, got {iters!r}")
+    if iters is not None and iters < 1:
+        raise ValueError(f"iters must be a positive int, got {iters!r}")
+    if seconds is not None and not (isinstance(seconds, (int, float)) and seconds > 0):
+        raise ValueError(f"seconds must be a positive number, got {seconds!r}")

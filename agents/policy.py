@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from art_gallery_env.rules.hidden import PlayerView
+from art_gallery_env.core.protocol import SeatView
 
 from .base import Agent, legal_from_mask
 from .policy_format import (
@@ -97,7 +97,7 @@ class PolicyAgent(Agent):
         self._last: tuple[np.ndarray, float | None] | None = None
 
     def act(
-        self, observation: np.ndarray, action_mask: np.ndarray, view: PlayerView | None = None
+        self, observation: np.ndarray, action_mask: np.ndarray, view: SeatView | None = None
     ) -> int:
         legal_from_mask(action_mask)
         mask = np.asarray(action_mask).astype(bool)

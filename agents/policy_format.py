@@ -5,41 +5,39 @@ Checkpoint format (``.safetensors``, see ``docs/agents.md``): the tensors of an 
 for ``i = 0..L-1``, plus one JSON string in the safetensors metadata under the key
 ``art_gallery_policy``::
 
-    {"format": "art-gallery-policy", "version": 1,
-     "obs_size": 2221, "num_actions": 47, "hidden_sizes": [64, 64], "activation": "tanh",
+    {"format": "art-gallery-policy", "version": 1, "game": "<a registered game>",
+     "obs_size": <its size>, "num_actions": <its actions>, "hidden_sizes": [64, 64],
+     "activation": "tanh",
      "layout_fingerprint": "<layout_fingerprint()>", "name": "...", ...}
 
-The network maps the observation vector to 47 action logits. Loading never unpickles
-anything, and inference needs only numpy and ``safetensors`` (the ``[tools]`` extra), not
-torch. :mod:`.policy` plays it (and SB3 zips, through :mod:`.run_checkpoint`).
+``game`` names the registered game whose observations the policy reads (a header without
+one is the default game's, :func:`~art_gallery_env.core.registry.default_game`: every file
+written before games were named); its size, action count and layout fingerprint must be
+that game's (``GameSpec.layout_fingerprint``). The network maps the observation vector to
+one logit per action. Loading never unpickles anything, and inference needs only numpy and
+``safetensors`` (the ``[tools]`` extra), not torch. :mod:`.policy` plays it (and SB3 zips,
+through :mod:`.run_checkpoint`).
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from art_gallery_env.env.observation import FIELDS, OBSERVATION_SIZE
+from art_gallery_env.core.registry import UnknownGameError, default_game, game_names, get_game
 from art_gallery_env.files import atomic_write_bytes
-from art_gallery_env.rules.actions import NUM_ACTIONS
 
 FORMAT = "art-gallery-policy"
 VERSION = 1
 METADATA_KEY = "art_gallery_policy"
 ACTIVATIONS = ("tanh", "relu", "identity")
 SUFFIX = ".safetensors"
-
-
-DEFAULT_GAME = "art_gallery"  # the game of a header that names none (every file before 0.2)
-GAMES = ("art_gallery", "gallerist")
 
 
 class CheckpointError(ValueError):
@@ -57,33 +55,30 @@ class PolicyLayout:
     fingerprint: str
 
 
-@cache
-def policy_layout(game: str = DEFAULT_GAME) -> PolicyLayout:
-    """The layout of ``game``'s observation and action encoding."""
-    if game == "art_gallery":
-        return PolicyLayout(game, OBSERVATION_SIZE, NUM_ACTIONS, layout_fingerprint())
-    if game == "gallerist":
-        from art_gallery_env.gallerist.env import observation_fields
-        from art_gallery_env.gallerist.rules.actions import NUM_ACTIONS as GALLERIST_ACTIONS
-
-        return PolicyLayout(
-            game,
-            observation_fields.OBSERVATION_SIZE,
-            GALLERIST_ACTIONS,
-            observation_fields.layout_fingerprint(),
-        )
-    raise CheckpointError(f"unknown game {game!r}; policies exist for: {', '.join(GAMES)}")
+def header_game(meta: Mapping[str, Any]) -> str:
+    """The game a header names; one that names none is the default game's (older files)."""
+    return meta["game"] if "game" in meta else default_game().name
 
 
-def layout_fingerprint() -> str:
-    """A stable id of the observation and action layout a policy was trained on.
+def policy_layout(game: str | None = None) -> PolicyLayout:
+    """The layout of ``game``'s observation and action encoding (None: the default game);
+    a game nobody registered is a :class:`CheckpointError` naming the registered ones."""
+    try:
+        spec = get_game(game)
+    except UnknownGameError:
+        raise CheckpointError(
+            f"unknown game {game!r}; policies exist for: {', '.join(game_names())}"
+        ) from None
+    return PolicyLayout(
+        spec.name, spec.observation_size, spec.num_actions, spec.layout_fingerprint()
+    )
 
-    sha256 of the field names and shapes, in order, and the number of actions; any change
-    to either layout changes it, so an old checkpoint is rejected instead of misread.
-    """
-    layout = [[f.name, list(f.shape)] for f in FIELDS] + [NUM_ACTIONS]
-    text = json.dumps(layout, separators=(",", ":"))
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+def layout_fingerprint(game: str | None = None) -> str:
+    """A stable id of the observation and action layout a policy of ``game`` (None: the
+    default game) was trained on: any change to either layout changes it, so an old
+    checkpoint is rejected instead of misread (``GameSpec.layout_fingerprint``)."""
+    return policy_layout(game).fingerprint
 
 
 def _activation(name: str):
@@ -95,7 +90,7 @@ def _activation(name: str):
 
 
 class MLPPolicy:
-    """Numpy inference of the checkpoint's MLP: observation(s) -> 47 logits.
+    """Numpy inference of the checkpoint's MLP: observation(s) -> one logit per action.
 
     ``value_weights`` is an optional critic (observation -> one value) with the same
     activation; the weights-only file holds none, an SB3 zip's policy carries one."""
@@ -117,8 +112,8 @@ class MLPPolicy:
 
     @property
     def game(self) -> str:
-        """The game whose observations this policy reads (``art_gallery``, ``gallerist``)."""
-        return self.meta.get("game", DEFAULT_GAME)
+        """The registered game whose observations this policy reads."""
+        return header_game(self.meta)
 
     def logits(self, observation: np.ndarray) -> np.ndarray:
         return self._forward(self.layers, observation)
@@ -148,12 +143,12 @@ def _float32_layers(
     ]
 
 
-def _layout_header(game: str = DEFAULT_GAME) -> dict[str, Any]:
+def _layout_header(game: str | None = None) -> dict[str, Any]:
     layout = policy_layout(game)
     return {
         "format": FORMAT,
         "version": VERSION,
-        "game": game,
+        "game": layout.game,
         "obs_size": layout.obs_size,
         "num_actions": layout.num_actions,
         "layout_fingerprint": layout.fingerprint,
@@ -164,8 +159,8 @@ def save_policy_weights(
     weights: Mapping[str, np.ndarray], meta: Mapping[str, Any], path: str | os.PathLike[str]
 ) -> Path:
     """Write an MLP checkpoint: ``weights`` named ``layers.{i}.weight``/``.bias``; ``meta``
-    needs ``hidden_sizes`` and ``activation``, and may name its ``game`` (default Art
-    Gallery); the layout fields of that game are filled in here.
+    needs ``hidden_sizes`` and ``activation``, and may name its ``game`` (default: the
+    default game); the layout fields of that game are filled in here.
 
     The file is checked by loading it back, so a bad export fails here and not at play time.
     """
@@ -173,7 +168,7 @@ def save_policy_weights(
     path = Path(path)
     if path.suffix != SUFFIX:
         raise CheckpointError(f"{path}: a policy checkpoint must end in {SUFFIX}")
-    header = {**_layout_header(meta.get("game", DEFAULT_GAME)), **dict(meta)}
+    header = {**_layout_header(meta.get("game")), **dict(meta)}
     tensors = {name: np.ascontiguousarray(a, dtype=np.float32) for name, a in weights.items()}
     _check(str(path), header, tensors)
     data = safetensors_numpy.save(tensors, metadata={METADATA_KEY: json.dumps(header)})
@@ -228,7 +223,7 @@ def policy_from_torch_mlp(
     from the observation to one value with the same activation, becomes its value head."""
     weights, meta = torch_mlp_weights(module, activation=activation)
     extra = dict(extra_meta or {})
-    header = {**_layout_header(extra.get("game", DEFAULT_GAME)), **meta, **extra}
+    header = {**_layout_header(extra.get("game")), **meta, **extra}
     tensors = {name: np.ascontiguousarray(a, dtype=np.float32) for name, a in weights.items()}
     obs_size = header["obs_size"]
     value = None
@@ -313,9 +308,9 @@ def check_header(where: str, meta: dict[str, Any]) -> list[int]:
             f"{where}: format {meta.get('format')!r} version {meta.get('version')!r} is not "
             f"supported (expected {FORMAT!r} version {VERSION})"
         )
-    game = meta.get("game", DEFAULT_GAME)
-    if game not in GAMES:
-        raise CheckpointError(f"{where}: game {game!r} is not one of {', '.join(GAMES)}")
+    game = header_game(meta)
+    if game not in game_names():
+        raise CheckpointError(f"{where}: game {game!r} is not one of {', '.join(game_names())}")
     layout = policy_layout(game)
     if meta.get("layout_fingerprint") != layout.fingerprint:
         raise CheckpointError(

@@ -2,10 +2,10 @@
 
 The exported graph (opset :data:`OPSET`) takes
 
-* ``observation``: float32 ``[N, 2221]``, the env's observation vectors, and
-* ``action_mask``: float32 ``[N, 47]``, 1 for a legal action and 0 for an illegal one,
+* ``observation``: float32 ``[N, obs_size]``, the game's observation vectors, and
+* ``action_mask``: float32 ``[N, num_actions]``, 1 for a legal action and 0 for an illegal one,
 
-and returns ``masked_logits``: float32 ``[N, 47]``, the MLP's logits where the mask is
+and returns ``masked_logits``: float32 ``[N, num_actions]``, the MLP's logits where the mask is
 nonzero and ``-inf`` elsewhere, so ``argmax`` is the greedy legal action and ``softmax``
 the policy. It is built from the numpy weights with the ``onnx`` helper API (no torch):
 one ``Gemm`` (``x @ W.T + b``) per layer, ``Tanh``/``Relu`` between them, ``Where`` for the
@@ -29,11 +29,11 @@ import numpy as np
 from art_gallery_env.files import atomic_write_bytes
 
 from .policy_format import (
-    DEFAULT_GAME,
     METADATA_KEY,
     CheckpointError,
     MLPPolicy,
     check_header,
+    header_game,
 )
 
 ONNX_SUFFIX = ".onnx"
@@ -96,7 +96,7 @@ def policy_to_onnx(policy: MLPPolicy) -> Any:
         graph,
         opset_imports=[helper.make_opsetid("", OPSET)],
         producer_name="art-gallery-env",
-        doc_string="Art Gallery policy: observation + action mask -> masked logits",
+        doc_string=f"{policy.game} policy: observation + action mask -> masked logits",
     )
     model.ir_version = min(model.ir_version, 9)  # readable by onnxruntime >= 1.16
     helper.set_model_props(model, {METADATA_KEY: json.dumps(policy.meta)})
@@ -131,7 +131,7 @@ class OnnxPolicy:
 
     @property
     def game(self) -> str:
-        return self.meta.get("game", DEFAULT_GAME)
+        return header_game(self.meta)
 
     def __init__(self, path: str | os.PathLike[str], *, threads: int = 1) -> None:
         ort = _require("onnxruntime")
@@ -163,7 +163,7 @@ class OnnxPolicy:
         self._all_legal = np.ones((1, self._num_actions), np.float32)
 
     def masked_logits(self, observation: np.ndarray, action_mask: np.ndarray) -> np.ndarray:
-        """The graph's output for one observation ``[2221]`` or a batch ``[N, 2221]``."""
+        """The graph's output for one observation ``[obs_size]`` or a batch ``[N, obs_size]``."""
         obs = np.asarray(observation, dtype=np.float32)
         single = obs.ndim == 1
         mask = np.asarray(action_mask, dtype=np.float32)

@@ -1,10 +1,10 @@
-"""Uniformly random legal play: the floor every other agent must beat."""
+"""Uniformly random legal play, in any game: the floor every other agent must beat."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from art_gallery_env.rules.hidden import PlayerView
+from art_gallery_env.core.protocol import SeatView
 
 from .base import Agent, legal_from_mask
 
@@ -19,7 +19,7 @@ class RandomAgent(Agent):
         self._rng = np.random.default_rng(seed)
 
     def act(
-        self, observation: np.ndarray, action_mask: np.ndarray, view: PlayerView | None = None
+        self, observation: np.ndarray, action_mask: np.ndarray, view: SeatView | None = None
     ) -> int:
         legal = legal_from_mask(action_mask)
         return int(self._rng.choice(legal))

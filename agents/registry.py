@@ -1,5 +1,10 @@
-"""Agents by name, so command lines accept ``random``, ``heuristic``, ``heuristic:v1``,
-``ismcts:iters=400`` or a checkpoint path.
+"""Agents by name, for any registered game, so command lines accept ``random``,
+``ismcts:iters=400``, a game's own agents (``heuristic``, ``heuristic:v1``) or a checkpoint path.
+
+The generic agents (``random``, ``ismcts``, ``policy`` and checkpoint paths) serve every game;
+a game's own agents come from its spec (``GameSpec.agents``: name -> factory(seed=None,
+**string options), and ``GameSpec.agent_versions`` for those with versions). Every function
+takes ``game``, a registered game's name (None: the default game, ``get_game(None)``).
 
 A spec is ``name`` or ``name:item,item,...`` where an item is ``key=value`` or, for an agent
 that has versions, a version tag ``v1``, ``v2``, ... (``heuristic:v1,card_cost=0.4``; the tag is
@@ -17,11 +22,11 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from art_gallery_env.core.registry import GameSpec, get_game
+
 from .base import Agent
-from .heuristic import HEURISTIC_VERSIONS, LATEST_HEURISTIC, HeuristicAgent
-from .ismcts import ROLLOUTS, ISMCTSAgent
+from .ismcts import ISMCTSAgent, rollout_names
 from .policy import PolicyAgent
-from .policy_format import DEFAULT_GAME
 from .random_agent import RandomAgent
 
 AgentFactory = Callable[..., Agent]
@@ -59,20 +64,10 @@ def _unknown(agent: str, options: dict[str, Any], valid: list[str]) -> None:
         raise ValueError(f"unknown option {bad[0]!r} for agent {agent!r}; valid options: {shown}")
 
 
-def make_random(seed: int | None = None, **options: str) -> Agent:
+def make_random(seed: int | None = None, *, game: str | None = None, **options: str) -> Agent:
+    """Uniformly random legal play (any game: it reads only the action mask); no options."""
     _unknown("random", options, [])
     return RandomAgent(seed=seed)
-
-
-def make_heuristic(seed: int | None = None, version: str | None = None, **options: str) -> Agent:
-    """Options: any weight of the version's parameters (:class:`~.heuristic.HeuristicParams`,
-    :class:`~.heuristic_v1.HeuristicV1Params` for ``v1``), e.g. ``heuristic:card_cost=0.4``."""
-    version = version or LATEST_HEURISTIC
-    params_class = HEURISTIC_VERSIONS[version]
-    label = "heuristic" if version == LATEST_HEURISTIC else f"heuristic:{version}"
-    _unknown(label, options, params_class.names())
-    params = params_class().with_options(**{k: _to_float(k, v) for k, v in options.items()})
-    return HeuristicAgent(seed=seed, params=params)
 
 
 _ISMCTS_OPTIONS = {
@@ -85,39 +80,42 @@ _ISMCTS_OPTIONS = {
 }
 
 
-def make_ismcts(seed: int | None = None, **options: str) -> Agent:
-    """Options: iters=N, seconds=S, c=X, rollout=random|heuristic|heuristic:v1, rounds=K,
-    scale=X."""
+def make_ismcts(seed: int | None = None, *, game: str | None = None, **options: str) -> Agent:
+    """Options: iters=N, seconds=S, c=X, rollout=random or one of the game's rollouts
+    (Art Gallery's: heuristic, heuristic:v1), rounds=K, scale=X."""
     _unknown("ismcts", options, list(_ISMCTS_OPTIONS))
     kwargs = {key: _ISMCTS_OPTIONS[key](key, value) for key, value in options.items()}
-    if "rollout" in kwargs and kwargs["rollout"] not in ROLLOUTS:
+    rollouts = rollout_names(game)
+    if "rollout" in kwargs and kwargs["rollout"] not in rollouts:
         raise ValueError(
-            f"option rollout={kwargs['rollout']!r} must be one of {', '.join(ROLLOUTS)}"
+            f"option rollout={kwargs['rollout']!r} must be one of {', '.join(rollouts)}"
         )
-    return ISMCTSAgent(seed=seed, **kwargs)
+    return ISMCTSAgent(seed=seed, game=game, **kwargs)
 
 
-def make_policy(seed: int | None = None, *, game: str = DEFAULT_GAME, **options: str) -> Agent:
+def make_policy(seed: int | None = None, *, game: str | None = None, **options: str) -> Agent:
     """Options: path=FILE (required), deterministic=true|false. The checkpoint must be a
     policy for ``game`` (another game's policy cannot read this game's observations)."""
     _unknown("policy", options, ["path", "deterministic"])
     if "path" not in options:
         raise ValueError("agent 'policy' needs path=FILE (or pass the checkpoint path itself)")
     deterministic = _to_bool("deterministic", options.get("deterministic", "true"))
-    return PolicyAgent(options["path"], seed=seed, deterministic=deterministic, game=game)
+    return PolicyAgent(
+        options["path"], seed=seed, deterministic=deterministic, game=get_game(game).name
+    )
 
 
+# The generic agents, for every game. Their factories take ``game`` (the game's name).
 _REGISTRY: dict[str, AgentFactory] = {
     "random": make_random,
-    "heuristic": make_heuristic,
     "ismcts": make_ismcts,
     "policy": make_policy,
 }
+_GAME_AWARE = {"random", "ismcts", "policy"}  # factories that take ``game``
 
-# Agents with versions: name -> (versions, the latest). Their factory takes ``version``.
-_VERSIONS: dict[str, tuple[tuple[str, ...], str]] = {
-    "heuristic": (tuple(HEURISTIC_VERSIONS), LATEST_HEURISTIC),
-}
+# Generic agents with versions: name -> (versions, the latest). Their factory takes
+# ``version``. A game's own come from ``GameSpec.agent_versions``.
+_VERSIONS: dict[str, tuple[tuple[str, ...], str]] = {}
 
 VERSION_TAG = re.compile(r"v\d+")
 
@@ -125,22 +123,36 @@ VERSION_TAG = re.compile(r"v\d+")
 def register(
     name: str, factory: AgentFactory, versions: tuple[str, ...] = (), latest: str | None = None
 ) -> None:
-    """Add an agent; with ``versions`` its factory also gets ``version`` (``latest`` if the
-    spec names none; default: the last of ``versions``)."""
+    """Add an agent for every game; with ``versions`` its factory also gets ``version``
+    (``latest`` if the spec names none; default: the last of ``versions``). A game's own
+    agents are listed in its spec instead (``GameSpec.agents``)."""
     _REGISTRY[name] = factory
+    _GAME_AWARE.discard(name)
     if versions:
         _VERSIONS[name] = (tuple(versions), latest or versions[-1])
     else:
         _VERSIONS.pop(name, None)
 
 
-def agent_names() -> list[str]:
-    return sorted(_REGISTRY)
+def _factories(spec: GameSpec) -> dict[str, AgentFactory]:
+    """The agents of ``spec``'s game: the generic ones and the game's own (which win a
+    name both have)."""
+    return {**_REGISTRY, **spec.agents}
 
 
-def agent_versions(name: str) -> tuple[str, ...]:
-    """The versions of a registered agent (empty if it has none)."""
-    return _VERSIONS.get(name, ((), ""))[0]
+def _versions(spec: GameSpec) -> dict[str, tuple[tuple[str, ...], str]]:
+    versions = {k: v for k, v in _VERSIONS.items() if k not in spec.agents}
+    return {**versions, **spec.agent_versions}
+
+
+def agent_names(game: str | None = None) -> list[str]:
+    """The agents ``game`` (None: the default game) can be played by, sorted."""
+    return sorted(_factories(get_game(game)))
+
+
+def agent_versions(name: str, game: str | None = None) -> tuple[str, ...]:
+    """The versions of an agent of ``game`` (empty if it has none)."""
+    return _versions(get_game(game)).get(name, ((), ""))[0]
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
@@ -164,17 +176,19 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
     return name.strip(), options
 
 
-def _check_version(name: str, options: dict[str, str], spec: str) -> None:
-    """A ``version`` option must name a version of an agent that has versions."""
+def _check_version(
+    name: str, options: dict[str, str], spec: str, known: dict[str, tuple[tuple[str, ...], str]]
+) -> None:
+    """A ``version`` option must name a version of an agent that has versions (``known``)."""
     if "version" not in options:
         return
     version = options["version"]
-    if name not in _VERSIONS:
-        versioned = ", ".join(sorted(_VERSIONS)) or "(none)"
+    if name not in known:
+        versioned = ", ".join(sorted(known)) or "(none)"
         raise ValueError(
             f"agent {name!r} has no versions (in {spec!r}); agents with versions: {versioned}"
         )
-    versions, latest = _VERSIONS[name]
+    versions, latest = known[name]
     if version not in versions:
         raise ValueError(
             f"unknown version {version!r} of agent {name!r}; versions: {', '.join(versions)} "
@@ -192,42 +206,42 @@ def checkpoint_spec(spec: str) -> tuple[str, dict[str, str]] | None:
     return None
 
 
-def make_agent(spec: str, seed: int | None = None) -> Agent:
-    """Build an agent from a registry spec or a checkpoint path."""
+def make_agent(spec: str, seed: int | None = None, *, game: str | None = None) -> Agent:
+    """Build an agent of ``game`` (None: the default game) from a spec or a checkpoint path."""
+    rules = get_game(game)
     checkpoint = checkpoint_spec(spec)
     if checkpoint is not None:
         path, options = checkpoint
-        _check_version("policy", options, spec)
-        return make_policy(seed=seed, path=path, **options)
+        _check_version("policy", options, spec, _versions(rules))
+        return make_policy(seed=seed, game=rules.name, path=path, **options)
     name, options = parse_spec(spec)
-    if name not in _REGISTRY:
+    factories = _factories(rules)
+    if name not in factories:
         raise ValueError(
-            f"unknown agent {name!r}; known agents: {', '.join(agent_names())}, "
-            f"or the path of a checkpoint (.safetensors, .onnx, or .zip from art-gallery train)"
+            f"unknown agent {name!r} for {rules.title}; known agents: "
+            f"{', '.join(sorted(factories))}, or the path of a checkpoint (.safetensors, .onnx, "
+            f"or .zip from art-gallery train)"
         )
     if "seed" in options:
         raise ValueError(
             f"'seed' is not an agent option (in {spec!r}); the caller passes the seed "
             f"(make_agent(spec, seed))"
         )
-    _check_version(name, options, spec)
-    return _REGISTRY[name](seed=seed, **options)
+    _check_version(name, options, spec, _versions(rules))
+    if name in _GAME_AWARE and name not in rules.agents:
+        return factories[name](seed=seed, game=rules.name, **options)
+    return factories[name](seed=seed, **options)
 
 
-def agent_spec_problem(
-    spec: str,
-    make: Callable[[str, int | None], Agent] | None = None,
-    names: Callable[[], list[str]] | None = None,
-) -> str | None:
-    """None if ``spec`` builds an agent, else what is wrong with it, naming the choices.
-    The tools check every spec this way before the first game (a checkpoint path is
-    loaded once, so a missing or broken file is found too). ``make``/``names``: another
-    game's registry (default Art Gallery's)."""
+def agent_spec_problem(spec: str, game: str | None = None) -> str | None:
+    """None if ``spec`` builds an agent of ``game`` (None: the default game), else what is
+    wrong with it, naming the choices. The tools check every spec this way before the first
+    game (a checkpoint path is loaded once, so a missing or broken file is found too)."""
     try:
-        (make or make_agent)(spec, 0)
+        make_agent(spec, 0, game=game)
     except Exception as err:  # noqa: BLE001 - any construction failure is a bad spec
         message = str(err)
         if "known agents" not in message and "valid options" not in message:
-            message += f" (known agents: {', '.join((names or agent_names)())})"
+            message += f" (known agents: {', '.join(agent_names(game))})"
         return message
     return None

@@ -15,9 +15,9 @@ from pathlib import Path
 from typing import Any
 
 from .policy_format import (
-    DEFAULT_GAME,
     CheckpointError,
     MLPPolicy,
+    header_game,
     policy_from_torch_mlp,
     policy_layout,
 )
@@ -52,7 +52,7 @@ def read_meta_file(meta_path: str | Path, checkpoint: str | Path | None = None) 
         raise CheckpointError(f"{meta_path}: not readable JSON: {err}") from None
     if not isinstance(meta, dict) or meta.get("format") != FORMAT:
         raise CheckpointError(f"{meta_path}: not an art-gallery-env checkpoint metadata file")
-    layout = policy_layout(meta.get("game", DEFAULT_GAME))
+    layout = policy_layout(header_game(meta))
     if meta.get("layout_fingerprint") != layout.fingerprint:
         raise CheckpointError(
             f"{checkpoint or meta_path}: trained for observation/action layout "
@@ -110,7 +110,7 @@ def load_zip_policy(zip_path: str | Path) -> MLPPolicy:
     as its value head (the web app shows its estimate)."""
     model, meta = load_sb3_model(zip_path)
     name = f"{meta.get('config', {}).get('name', 'policy')}@{Path(zip_path).stem}"
-    extra = {"name": name, "game": meta.get("game", DEFAULT_GAME)}
+    extra = {"name": name, "game": header_game(meta)}
     return policy_from_torch_mlp(
         actor_network(model), extra_meta=extra, critic=critic_network(model)
     )

@@ -18,7 +18,7 @@ import platform
 import random
 import time
 
-from art_gallery_env.agents.heuristic import HEURISTIC_VERSIONS, heuristic_policy
+from art_gallery_env.art_gallery.heuristic import HEURISTIC_VERSIONS, heuristic_policy
 from art_gallery_env.rules.state import GameState, new_game
 
 

@@ -16,8 +16,8 @@ import random
 import statistics
 import time
 
-from art_gallery_env.agents.heuristic import HeuristicPolicy
-from art_gallery_env.agents.ismcts import ROLLOUTS, ISMCTSAgent
+from art_gallery_env.agents.ismcts import ISMCTSAgent, rollout_names
+from art_gallery_env.art_gallery.heuristic import HeuristicPolicy
 from art_gallery_env.rules.hidden import PlayerView
 from art_gallery_env.rules.state import GameState, new_game
 
@@ -65,7 +65,7 @@ def main(argv: list[str] | None = None) -> int:
     print("|---|---|---|---|---|")
     for n in args.players:
         positions = sample_positions(n, args.positions, args.seed)
-        for rollout in ROLLOUTS:
+        for rollout in rollout_names():
             rate, mean, worst = measure(positions, rollout, args.iters)
             print(f"| {n} | {rollout} | {rate:,.0f} | {mean * 1000:.1f} | {worst * 1000:.1f} |")
     return 0

@@ -30,7 +30,12 @@ def _agents() -> dict[str, Any]:
 
 
 def build() -> GameSpec:
-    from art_gallery_env.art_gallery.bots import HEURISTIC_VERSIONS, LATEST_HEURISTIC, rollouts
+    from art_gallery_env.art_gallery.bots import (
+        HEURISTIC_VERSIONS,
+        LATEST_HEURISTIC,
+        ROLLOUTS,
+        search_evaluator,
+    )
     from art_gallery_env.env.aec import ENV_VERSION, REWARD_MODES, final_rewards
     from art_gallery_env.env.narration import describe_choice, describe_events
     from art_gallery_env.env.observation import OBSERVATION_SIZE
@@ -73,7 +78,8 @@ def build() -> GameSpec:
         variants_of=lambda state: {"zero_is_ten": state.zero_is_ten},
         agents=_agents(),
         agent_versions={"heuristic": (tuple(HEURISTIC_VERSIONS), LATEST_HEURISTIC)},
-        rollouts=rollouts(),
+        rollouts=ROLLOUTS,
+        search_evaluator=search_evaluator,
         capabilities=frozenset({"vector", "web", "svg", "openspiel", "warm_start", "rllib"}),
         score_parts=(
             ("row_total", "rows"),

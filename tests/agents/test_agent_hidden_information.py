@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 from agent_test_helpers import mid_round_state, twin_state
 
-from art_gallery_env.agents import HeuristicAgent, HeuristicV1Params, ISMCTSAgent
+from art_gallery_env.agents import ISMCTSAgent
+from art_gallery_env.art_gallery.heuristic import HeuristicAgent, HeuristicV1Params
 from art_gallery_env.env.observation import ObservationEncoder
 from art_gallery_env.rules.actions import NUM_ACTIONS
 from art_gallery_env.rules.hidden import PlayerView

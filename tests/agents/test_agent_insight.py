@@ -10,9 +10,10 @@ import numpy as np
 import pytest
 from agent_test_helpers import mid_round_state
 
-from art_gallery_env.agents import HeuristicAgent, ISMCTSAgent, PolicyAgent, RandomAgent
+from art_gallery_env.agents import ISMCTSAgent, PolicyAgent, RandomAgent
 from art_gallery_env.agents.policy import masked_softmax
 from art_gallery_env.arena.records import RecordFormatError, load_record, validate_record
+from art_gallery_env.art_gallery.heuristic import HeuristicAgent
 from art_gallery_env.cli import main
 from art_gallery_env.env.seat import SeatObserver
 

@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 from agent_test_helpers import play_seeded
 
-from art_gallery_env.agents import HeuristicAgent, ISMCTSAgent, RandomAgent, make_agent
+from art_gallery_env.agents import ISMCTSAgent, RandomAgent, make_agent
+from art_gallery_env.art_gallery.heuristic import HeuristicAgent
 from art_gallery_env.env.aec import raw_env
 
 

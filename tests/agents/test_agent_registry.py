@@ -4,19 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from art_gallery_env.agents import (
+from art_gallery_env.agents import ISMCTSAgent, RandomAgent, agent_names, make_agent, registry
+from art_gallery_env.agents.registry import agent_versions, parse_spec, register
+from art_gallery_env.art_gallery.heuristic import (
     HeuristicAgent,
     HeuristicParams,
     HeuristicPolicy,
     HeuristicV1Params,
     HeuristicV1Policy,
-    ISMCTSAgent,
-    RandomAgent,
-    agent_names,
-    make_agent,
-    registry,
 )
-from art_gallery_env.agents.registry import agent_versions, parse_spec, register
 
 
 def test_names() -> None:
@@ -85,7 +81,7 @@ def test_versions_of_a_registered_agent(monkeypatch) -> None:
 @pytest.mark.parametrize(
     ("spec", "message"),
     [
-        ("nobody", "unknown agent 'nobody'; known agents: heuristic, ismcts, policy, random"),
+        ("nobody", "unknown agent 'nobody' for Art Gallery; known agents: heuristic, ismcts, pol"),
         ("ismcts:budget=3", "valid options: iters, seconds, c, rollout, rounds, scale"),
         ("ismcts:iters=lots", "iters='lots' must be an integer"),
         ("ismcts:iters=0", "iters must be a positive int"),
@@ -129,7 +125,9 @@ def test_ismcts_rollout_versions() -> None:
     agent = make_agent("ismcts:iters=2,rollout=heuristic:v1")
     assert agent.rollout == "heuristic:v1" and type(agent.policy) is HeuristicV1Policy
     with pytest.raises(ValueError, match="rollout=heuristic:v1 needs HeuristicV1Params"):
-        ISMCTSAgent(iters=2, rollout="heuristic:v1", heuristic=HeuristicParams())
+        ISMCTSAgent(iters=2, rollout="heuristic:v1", rollout_params=HeuristicParams())
+    tuned = ISMCTSAgent(iters=2, rollout="heuristic", rollout_params=HeuristicV1Params())
+    assert type(tuned.policy) is HeuristicV1Policy  # the version the parameters belong to
 
 
 def test_policies_refuse_the_other_versions_parameters() -> None:

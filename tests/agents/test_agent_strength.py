@@ -7,7 +7,8 @@ import time
 import pytest
 from agent_test_helpers import mid_round_state, play_seeded
 
-from art_gallery_env.agents import HeuristicAgent, HeuristicV1Params, ISMCTSAgent, RandomAgent
+from art_gallery_env.agents import ISMCTSAgent, RandomAgent
+from art_gallery_env.art_gallery.heuristic import HeuristicAgent, HeuristicV1Params
 from art_gallery_env.rules.hidden import PlayerView
 
 

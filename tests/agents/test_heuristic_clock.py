@@ -9,9 +9,12 @@ import random
 import pytest
 from agent_test_helpers import mid_round_state, twin_state
 
-from art_gallery_env.agents import HeuristicPolicy, HeuristicV1Policy
-from art_gallery_env.agents.clock import read_clock, standings, tiles_to_end
-from art_gallery_env.agents.heuristic import ClockTurnTable
+from art_gallery_env.art_gallery.clock import read_clock, standings, tiles_to_end
+from art_gallery_env.art_gallery.heuristic import (
+    ClockTurnTable,
+    HeuristicPolicy,
+    HeuristicV1Policy,
+)
 from art_gallery_env.rules.actions import SHOP_BASE, SHOP_CHOICE_PILES
 from art_gallery_env.rules.board import PILE_SIZES, SHOP_AREA
 from art_gallery_env.rules.game import game_end_reason, shop_card_value

@@ -55,6 +55,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from art_gallery_env.core.agent import Agent, legal_from_mask
 from art_gallery_env.rules.actions import (
     NUM_CARD_VALUES,
     PILE_MARKS,
@@ -70,7 +71,6 @@ from art_gallery_env.rules.scoring import (
 )
 from art_gallery_env.rules.state import GameState
 
-from .base import Agent, legal_from_mask
 from .clock import Clock, logistic, read_clock, standings
 from .heuristic_v1 import (
     SOUVENIR_MATCH_BONUS,
