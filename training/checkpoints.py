@@ -30,7 +30,7 @@ from typing import Any
 
 from art_gallery_env.agents.policy_format import policy_layout
 from art_gallery_env.agents.run_checkpoint import FORMAT, VERSION
-from art_gallery_env.arena.games import DEFAULT_GAME, get_game
+from art_gallery_env.core.registry import get_game
 from art_gallery_env.files import atomic_symlink, atomic_write_json, fsync_tree, sha256_file
 
 _PACKAGES = (
@@ -67,14 +67,16 @@ def package_versions() -> dict[str, str]:
     return versions
 
 
-def checkpoint_header(game: str = DEFAULT_GAME) -> dict[str, Any]:
-    """The fields every run checkpoint's metadata starts with (``game``: what it plays)."""
+def checkpoint_header(game: str | None = None) -> dict[str, Any]:
+    """The fields every run checkpoint's metadata starts with (``game``: what it plays;
+    None: the default game)."""
+    spec = get_game(game)
     return {
         "format": FORMAT,
         "version": VERSION,
-        "game": game,
-        "env_version": get_game(game).env_version,
-        "layout_fingerprint": policy_layout(game).fingerprint,
+        "game": spec.name,
+        "env_version": spec.env_version,
+        "layout_fingerprint": policy_layout(spec.name).fingerprint,
         "versions": package_versions(),
     }
 

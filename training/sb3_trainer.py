@@ -16,6 +16,7 @@ from typing import Any
 
 from art_gallery_env.agents.policy import export_torch_mlp
 from art_gallery_env.agents.run_checkpoint import actor_network, load_sb3_model
+from art_gallery_env.core.registry import get_game
 from art_gallery_env.files import atomic_write_bytes
 from art_gallery_env.processes import (
     QuietWorker,
@@ -44,16 +45,17 @@ def _pool_factory(config: TrainConfig, snapshot_dir: str, seed: int) -> Opponent
 
 
 def check_vec_env(config: TrainConfig) -> None:
-    """``vec_env: vector`` needs numba (the compiled engine) and plays Art Gallery."""
+    """``vec_env: vector`` needs a game with a compiled engine (its ``vector``
+    capability), and numba to import that engine."""
     if config.vec_env != "vector":
         return
-    if config.env.game != "art_gallery":
-        raise ConfigError(
-            f"vec_env: vector plays Art Gallery only (its compiled engine); env.game "
-            f"{config.env.game!r} trains with vec_env: subproc or dummy"
-        )
+    spec = get_game(config.env.game)
     try:
-        import art_gallery_env.vector  # noqa: F401 - imported for the check only
+        spec.require("vector", "vec_env: vector")
+    except ValueError as err:
+        raise ConfigError(f"{err}; use vec_env: subproc or dummy") from None
+    try:
+        spec.extension("vector")  # imported for the check only
     except ImportError:
         raise ConfigError(
             "vec_env: vector needs numba (the compiled engine): pip install "
@@ -74,9 +76,10 @@ def build_vec_env(config: TrainConfig, snapshot_dir: Path) -> Any:
             config.env.table_sizes,
             factory(config.seed * 1000),
             player_weights=config.env.table_weights,
-            zero_is_ten=config.env.zero_is_ten,
+            variants=config.env.variants,
             reward_mode=config.env.reward_mode,
             seed=config.seed * 1000,
+            game=config.env.game,
         )
         return VecMonitor(vector, info_keywords=("won",))
     fns = [
@@ -86,7 +89,7 @@ def build_vec_env(config: TrainConfig, snapshot_dir: Path) -> Any:
             config.seed * 1000,
             i,
             player_weights=config.env.table_weights,
-            zero_is_ten=config.env.zero_is_ten,
+            variants=config.env.variants,
             reward_mode=config.env.reward_mode,
             game=config.env.game,
         )

@@ -75,7 +75,7 @@ def evaluate_policy_file(
                 agents=(str(weights), *([opponent] * (n - 1))),
                 games=games or config.eval.games,
                 seed=seed,
-                zero_is_ten=config.env.zero_is_ten,
+                variants=config.env.variants,
                 workers=workers or config.eval.workers,
                 game=config.env.game,
             )

@@ -20,7 +20,7 @@ import gymnasium as gym
 
 from art_gallery_env.agents.base import Agent
 from art_gallery_env.agents.policy_format import CheckpointError
-from art_gallery_env.arena.games import DEFAULT_GAME, get_game
+from art_gallery_env.agents.registry import make_agent
 from art_gallery_env.arena.single_agent import SingleAgentEnv
 
 SNAPSHOT_SUFFIX = ".safetensors"
@@ -40,7 +40,7 @@ class OpponentPool:
         max_snapshots: int = 10,
         seed: int | None = None,
         rescan_every: int = 20,
-        game: str = DEFAULT_GAME,
+        game: str | None = None,
     ) -> None:
         unknown = set(weights) - {"self_play", "heuristic", "random"}
         if unknown:
@@ -48,7 +48,7 @@ class OpponentPool:
                 f"unknown pool entries {sorted(unknown)}; use self_play, heuristic, random"
             )
         self.weights = dict(weights)
-        self.make_agent = get_game(game).make_agent  # snapshots and specs of this game
+        self.game = game  # the snapshots and agents are this game's (None: the default)
         self.snapshot_dir = Path(snapshot_dir) if snapshot_dir else None
         self.max_snapshots = max_snapshots
         self.rescan_every = rescan_every
@@ -86,7 +86,7 @@ class OpponentPool:
             path = self._rng.choice(self._snapshots)
             if path not in self._loaded:
                 try:
-                    self._loaded[path] = self.make_agent(str(path), None)
+                    self._loaded[path] = make_agent(str(path), None, game=self.game)
                 except CheckpointError:
                     if path.exists():
                         raise
@@ -98,7 +98,7 @@ class OpponentPool:
         if kind == "self_play":
             kind = "random"  # only self-play configured and no snapshot yet
         if kind not in self._fixed:
-            self._fixed[kind] = self.make_agent(kind, self._rng.randrange(2**31))
+            self._fixed[kind] = make_agent(kind, self._rng.randrange(2**31), game=self.game)
         return self._fixed[kind]
 
 
@@ -109,7 +109,7 @@ class SelfPlayEnv(SingleAgentEnv):
     def __init__(
         self, num_players: int | list[int] = 2, pool: OpponentPool | None = None, **kwargs: Any
     ) -> None:
-        game = kwargs.get("game", DEFAULT_GAME)
+        game = kwargs.get("game")
         pool = pool or OpponentPool({"random": 1.0}, seed=kwargs.get("seed"), game=game)
         super().__init__(num_players, pool, **kwargs)
         self.pool = pool

@@ -197,6 +197,10 @@ def test_resume_trains_with_the_new_configs_ppo_settings(tmp_path, tiny_config, 
         ({"env": {"num_players": 3}}, ["env.num_players", "2", "3"]),
         ({"network": {"hidden_sizes": [16]}}, ["network.hidden_sizes", "[8]", "[16]"]),
         ({"network": {"activation": "relu"}}, ["network.activation", "tanh", "relu"]),
+        (
+            {"env": {"variants": {"zero_is_ten": True}}},
+            ["env.variants.zero_is_ten: checkpoint False, config True"],
+        ),
     ],
 )
 def test_resume_with_another_game_or_network_is_refused(tmp_path, tiny_config, change, words):
@@ -208,6 +212,27 @@ def test_resume_with_another_game_or_network_is_refused(tmp_path, tiny_config, c
     for word in words:
         assert word in str(info.value)
     assert (run / "latest.json").read_bytes() == before
+
+
+def test_a_checkpoint_saved_before_variants_resumes(tmp_path, tiny_config, capsys):
+    """Checkpoints before 0.2 saved ``env`` with no ``game`` and each variant as a key of
+    its own; --resume reads that config as today's and continues the run."""
+    run = tmp_path / "run"
+    train(tiny_config(run, 128), progress_bar=False)
+    meta_path = (run / "latest.json").resolve()
+    meta = json.loads(meta_path.read_text())
+    env = meta["config"]["env"]
+    del env["game"]
+    env.update(env.pop("variants"))  # {"num_players": 2, ..., "zero_is_ten": False}
+    meta_path.write_text(json.dumps(meta))
+    capsys.readouterr()
+    train(tiny_config(run, 256), resume=run / "latest.zip", progress_bar=False)
+    out = capsys.readouterr().out
+    assert "resuming" in out and "config change on resume: env" not in out
+    assert _check_whole(run, "latest") == 256
+    assert json.loads((run / "latest.json").read_text())["config"]["env"]["variants"] == {
+        "zero_is_ten": False
+    }
 
 
 @pytest.mark.parametrize("total", [64, 128])
