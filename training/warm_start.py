@@ -37,11 +37,11 @@ from art_gallery_env.agents.base import Agent
 from art_gallery_env.agents.registry import make_agent
 from art_gallery_env.arena.evaluate import derive_seed
 from art_gallery_env.arena.loop import play_game
-from art_gallery_env.env.aec import final_rewards
+from art_gallery_env.core.registry import GameSpec, default_game, get_game
+from art_gallery_env.core.scoring import final_rewards
 from art_gallery_env.files import atomic_write_bytes
-from art_gallery_env.rules.state import new_game
 
-from .config import TrainConfig, WarmStartConfig
+from .config import TrainConfig, WarmStartConfig, fold_variant_keys
 
 DATA_FILE = "bc_data.npz"
 FOLDER = "warm_start"
@@ -93,13 +93,16 @@ def collect(
     games: int,
     seed: int = 0,
     reward_mode: str = "score_margin",
-    zero_is_ten: bool = False,
+    variants: dict[str, Any] | None = None,
     explore: float = 0.0,
     student: Agent | None = None,
+    game: str | None = None,
 ) -> dict[str, np.ndarray]:
-    """``games`` games at each table size, one row per decision, labelled by the teacher.
-    Without a ``student`` the teacher plays every seat; with one, the student plays seat
-    ``game % size`` (``student`` marks its rows)."""
+    """``games`` games of ``game`` (None: the default game) at each table size, one row
+    per decision, labelled by the teacher. Without a ``student`` the teacher plays every
+    seat; with one, the student plays seat ``game % size`` (``student`` marks its rows)."""
+    spec = get_game(game)
+    rewards_of = spec.final_rewards or final_rewards
     obs, masks, actions, values, game_ids, players, by_student = [], [], [], [], [], [], []
     game_id = 0
     for n in sizes:
@@ -107,14 +110,14 @@ def collect(
             rows: list[tuple] = []
             agents = []
             for seat in range(n):
-                agent = make_agent(teacher, seed=derive_seed(seed, n, g, seat))
+                agent = make_agent(teacher, derive_seed(seed, n, g, seat), game=spec.name)
                 agent.reset(derive_seed(seed, n, g, seat, "reset"))
                 rng = random.Random(derive_seed(seed, n, g, seat, "explore"))
                 plays = student if seat == g % n else None
                 agents.append(_Recorder(agent, seat, rows, explore, rng, plays))
-            state = new_game(n, derive_seed(seed, n, g), zero_is_ten=zero_is_ten)
-            result = play_game(state, agents)
-            rewards = final_rewards(result.breakdown, reward_mode)
+            state = spec.setup(n, derive_seed(seed, n, g), variants)
+            result = play_game(state, agents, spec.make_observer(state))
+            rewards = rewards_of(result.breakdown, reward_mode)
             for o, m, a, seat, is_student in rows:
                 obs.append(o)
                 masks.append(m)
@@ -135,24 +138,43 @@ def collect(
     }
 
 
-def load_or_collect(run_dir: Path, config: TrainConfig) -> dict[str, np.ndarray]:
-    """The cached dataset of this run folder if it was made with the same settings, else
-    a new one (saved atomically before it is used)."""
+def cache_key(config: TrainConfig) -> dict[str, Any]:
+    """What the teacher's dataset depends on: a cached one is reused only if it matches."""
     ws = config.warm_start
     assert ws is not None
-    key = {
+    return {
+        "game": config.env.game,
         "teacher": ws.teacher,
         "games": ws.bc_games,
         "sizes": config.env.table_sizes,
         "seed": config.seed,
         "reward_mode": config.env.reward_mode,
-        "zero_is_ten": config.env.zero_is_ten,
+        "variants": get_game(config.env.game).check_variants(config.env.variants),
         "explore": ws.explore,
     }
+
+
+def read_cache_key(key: dict[str, Any]) -> dict[str, Any]:
+    """A cached dataset's key as :func:`cache_key` writes it. Caches written before games
+    were named hold no ``game`` (they are the default game's) and keep each variant as a
+    key of its own, as configs did."""
+    key = {"game": default_game().name, **key}
+    key = fold_variant_keys(key)
+    spec: GameSpec = get_game(key["game"])
+    key["variants"] = spec.check_variants(key.get("variants"))
+    return key
+
+
+def load_or_collect(run_dir: Path, config: TrainConfig) -> dict[str, np.ndarray]:
+    """The cached dataset of this run folder if it was made with the same settings, else
+    a new one (saved atomically before it is used)."""
+    ws = config.warm_start
+    assert ws is not None
+    key = cache_key(config)
     path = run_dir / FOLDER / DATA_FILE
     if path.is_file():
         with np.load(path) as cached:
-            if json.loads(str(cached["key"])) == key:
+            if _same_key(str(cached["key"]), key):
                 print(f"warm start: reusing {path} ({len(cached['action']):,} decisions)")
                 data = {k: cached[k] for k in cached.files if k != "key"}
                 # caches written before DAgger lack the column; the teacher played them all
@@ -165,8 +187,9 @@ def load_or_collect(run_dir: Path, config: TrainConfig) -> dict[str, np.ndarray]
         ws.bc_games,
         config.seed,
         key["reward_mode"],
-        key["zero_is_ten"],
+        key["variants"],
         ws.explore,
+        game=key["game"],
     )
     buffer = io.BytesIO()
     np.savez(buffer, key=np.asarray(json.dumps(key)), **data)
@@ -178,6 +201,14 @@ def load_or_collect(run_dir: Path, config: TrainConfig) -> dict[str, np.ndarray]
         flush=True,
     )
     return data
+
+
+def _same_key(text: str, key: dict[str, Any]) -> bool:
+    """Whether a cache's stored key (JSON) is ``key`` (a key that cannot be read is not)."""
+    try:
+        return read_cache_key(json.loads(text)) == key
+    except (ValueError, TypeError, KeyError):
+        return False
 
 
 def split(data: dict[str, np.ndarray], holdout: float, seed: int = 0) -> tuple[dict, dict]:
@@ -304,9 +335,10 @@ def dagger(
             ws.dagger_games,
             derive_seed(config.seed, "dagger", r),
             config.env.reward_mode,
-            config.env.zero_is_ten,
+            config.env.variants,
             ws.explore,
             student=_student(model, config.env.game),
+            game=config.env.game,
         )
         own = {k: v[more["student"]] for k, v in more.items()}
         on_own_states = agreement(model.policy, own)

@@ -88,6 +88,33 @@ def test_dataset_is_cached_in_the_run_folder(tmp_path, monkeypatch):
         warm_start.load_or_collect(tmp_path, other)
 
 
+def test_a_cache_written_before_variants_is_reused(tmp_path, monkeypatch):
+    """A cache from before games were named keys its variants as keys of their own (as
+    configs did) and names no game: it is the default game's, and is reused."""
+    config = config_from_dict(
+        tiny_config_dict(tmp_path, 64, warm_start={"bc_games": 1}, env={"num_players": [2]})
+    )
+    data = warm_start.load_or_collect(tmp_path, config)
+    key = warm_start.cache_key(config)
+    old_key = {k: v for k, v in key.items() if k not in ("game", "variants")}
+    old_key.update(key["variants"])  # {"teacher": ..., "zero_is_ten": False, ...}
+    path = tmp_path / warm_start.FOLDER / warm_start.DATA_FILE
+
+    def write(stored_key: dict) -> None:
+        np.savez(path, key=np.asarray(json.dumps(stored_key)), **data)
+
+    def fail(*args, **kwargs):
+        raise AssertionError("collected again")
+
+    write(old_key)
+    monkeypatch.setattr(warm_start, "collect", fail)
+    assert np.array_equal(warm_start.load_or_collect(tmp_path, config)["obs"], data["obs"])
+    for changed in ({"zero_is_ten": True}, {"game": "gallerist"}, {"zero_is_tn": False}):
+        write({**old_key, **changed})  # another variant, another game, an unreadable key
+        with pytest.raises(AssertionError, match="collected again"):
+            warm_start.load_or_collect(tmp_path, config)
+
+
 def test_a_warm_started_run_saves_and_evaluates_step_zero(tmp_path):
     from art_gallery_env.training.sb3_trainer import train
 
