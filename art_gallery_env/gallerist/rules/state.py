@@ -293,14 +293,12 @@ def new_game(
     start_player: int | None = None,
     data: GameData | None = None,
 ) -> GameState:
-    """Set up a game (G2; solo G17.1 for one player); everything random comes from ``seed``."""
+    """Set up a game (G2; solo G17.1 for one player); everything random comes from ``seed``.
+
+    The steps run in the order below, which is also the order in which they draw from the
+    one ``rng``: reordering them would change every seeded game."""
     n = check_num_players(num_players)
-    if start_player is not None and (
-        isinstance(start_player, bool)
-        or not isinstance(start_player, int)
-        or not 0 <= start_player < n
-    ):
-        raise ValueError(f"start_player must be a seat in 0..{n - 1} or None, got {start_player!r}")
+    _check_start_player(start_player, n)
     d = data or default_game_data()
     rng = random.Random(seed)
     s = GameState()
@@ -310,22 +308,64 @@ def new_game(
     s.over = False
     s.round_active = False  # G15.3: a location action was taken this round
     s.kicked = None
+    _setup_visitors(s, rng)
+    _setup_tickets(s)
+    _setup_contracts(s, rng)
+    first_blue = _setup_artists(s, rng)
+    _setup_discovered_artist(s, rng, first_blue)
+    _setup_signature_tokens(s)
+    aside = _setup_works(s, rng)
+    _setup_work_visitors(s)
+    _setup_promotion_tokens(s)
+    rep = _setup_market(s, rng)
+    _setup_easels(s, rng, aside)
+    _setup_plaza_and_lobbies(s)
+    _setup_location_tiles(s, rep)
+    _setup_player_boards(s, rng)
+    _setup_lacerda(s)
+    _setup_start_player(s, rng, start_player, seed)
+    _game.advance(s)
+    return s
 
-    # G2.1 visitors: the bag holds the box's visitors minus those removed for this count
+
+def _check_start_player(start_player: int | None, n: int) -> None:
+    """``start_player`` is None or a seat; a bool is refused although it is an int."""
+    if start_player is not None and (
+        isinstance(start_player, bool)
+        or not isinstance(start_player, int)
+        or not 0 <= start_player < n
+    ):
+        raise ValueError(f"start_player must be a seat in 0..{n - 1} or None, got {start_player!r}")
+
+
+def _setup_visitors(s: GameState, rng: random.Random) -> None:
+    """G2.1: the bag holds the box's visitors minus those removed for this player count."""
+    d, n = s.data, s.num_players
     s.box_visitors = [d.visitors_removed[n - 1]] * NUM_COLOURS
     s.bag = [c for c in range(NUM_COLOURS) for _ in range(d.visitors[c] - s.box_visitors[c])]
     rng.shuffle(s.bag)
     s.plaza = [0] * NUM_COLOURS
-    # G2.2 tickets
+
+
+def _setup_tickets(s: GameState) -> None:
+    """G2.2: tickets in the box office by player count, the rest in the box."""
+    d, n = s.data, s.num_players
     s.box_office = [d.tickets_per_colour[n - 1]] * NUM_COLOURS
     s.box_tickets = [d.tickets_in_box - k for k in s.box_office]
     s.ticket_discard = [0] * NUM_COLOURS
-    # G2.3 contracts: four face-up display stacks
-    s.deck = list(range(len(d.contracts)))
+
+
+def _setup_contracts(s: GameState, rng: random.Random) -> None:
+    """G2.3: a shuffled deck and four face-up display stacks."""
+    s.deck = list(range(len(s.data.contracts)))
     rng.shuffle(s.deck)
     s.display = [[s.deck.pop()] for _ in range(4)]
     s.contract_discard = []
-    # G2.4-G2.6 artists: one tile per (form, colour) slot; the first blue one drawn is known
+
+
+def _setup_artists(s: GameState, rng: random.Random) -> int:
+    """G2.4: one tile per (form, colour) slot; returns the slot of the first blue one placed."""
+    d = s.data
     tiles = list(range(len(d.artists)))
     rng.shuffle(tiles)
     s.artist_tile = [EMPTY] * NUM_ARTIST_SLOTS
@@ -341,13 +381,19 @@ def new_game(
         else:
             s.box_artists.append(t)
     s.box_artists.sort()
+    return first_blue
+
+
+def _setup_discovered_artist(s: GameState, rng: random.Random, first_blue: int) -> None:
+    """G2.5: the first blue artist starts discovered, the others get a bonus tile, red ones a
+    Collector from the bag; every artist's promotion is public."""
+    d = s.data
     s.discovered = [i == first_blue for i in range(NUM_ARTIST_SLOTS)]
     s.fame = [
         d.artists[s.artist_tile[i]].initial_fame if s.discovered[i] else 0
         for i in range(NUM_ARTIST_SLOTS)
     ]
     s.promotion = [d.artists[t].promotion for t in s.artist_tile]
-    s.tokens = [2] * NUM_ARTIST_SLOTS
     s.celebrity = [False] * NUM_ARTIST_SLOTS
     bonus_tiles = list(range(len(d.artist_bonus_tiles)))
     rng.shuffle(bonus_tiles)
@@ -357,10 +403,19 @@ def new_game(
     s.box_bonus_tiles = sorted(bonus_tiles)
     s.artist_collector = [False] * NUM_ARTIST_SLOTS
     for i in range(NUM_ARTIST_SLOTS):
-        if i % 2 == RED and COLLECTOR in s.bag:  # G2.5: a Collector from the bag on each red artist
+        if i % 2 == RED and COLLECTOR in s.bag:
             s.bag.remove(COLLECTOR)
             s.artist_collector[i] = True
-    # G2.7 works: one face-up stack per form; the top of each is set aside for the easels
+
+
+def _setup_signature_tokens(s: GameState) -> None:
+    """G2.6: two signature tokens per artist."""
+    s.tokens = [2] * NUM_ARTIST_SLOTS
+
+
+def _setup_works(s: GameState, rng: random.Random) -> list[int]:
+    """G2.7: one shuffled face-up stack per form; returns the top works set aside for G2.11."""
+    d = s.data
     s.work_artist = [EMPTY] * len(d.works)
     s.masterpiece = [False] * len(d.works)
     s.stacks = []
@@ -370,13 +425,25 @@ def new_game(
         rng.shuffle(stack)
         aside.append(stack.pop())
         s.stacks.append(stack)
-    # G2.8 visitors on the top works
+    return aside
+
+
+def _setup_work_visitors(s: GameState) -> None:
+    """G2.8: visitors from the bag on each top work, one per ticket icon."""
     s.work_visitors = [[0] * NUM_COLOURS for _ in range(NUM_FORMS)]
     for form in range(NUM_FORMS):
         place_work_visitors(s, form)
-    # G2.9 promotion tokens
-    s.promo_tokens = [d.promotion_tokens] * MAX_PROMOTION  # index level - 1
-    # G2.10 the market's reputation tiles (G9.5: fewer tiles, columns 1 and 3, for 1-2 players)
+
+
+def _setup_promotion_tokens(s: GameState) -> None:
+    """G2.9: promotion tokens on their levels (index level - 1)."""
+    s.promo_tokens = [s.data.promotion_tokens] * MAX_PROMOTION
+
+
+def _setup_market(s: GameState, rng: random.Random) -> list[int]:
+    """G2.10: reputation tiles on the market's upper part (G9.5: fewer, in columns 1 and 3,
+    for 1-2 players); returns the shuffled tiles left for G2.13."""
+    d, n = s.data, s.num_players
     rep = list(range(len(d.reputation_tiles)))
     rng.shuffle(rep)
     s.market_tiles = [EMPTY] * MARKET_UPPER_SPACES
@@ -387,21 +454,36 @@ def new_game(
                 s.market_tiles[MARKET_UPPER_ROWS * col + row] = rep.pop()
     s.market_upper = [EMPTY] * MARKET_UPPER_SPACES
     s.market_lower = [EMPTY] * MARKET_LOWER_SPACES
-    # G2.11 easels
+    return rep
+
+
+def _setup_easels(s: GameState, rng: random.Random, aside: list[int]) -> None:
+    """G2.11: set-aside works on the easels by player count, the others back to the box."""
+    count = s.data.easels[s.num_players - 1]
     rng.shuffle(aside)
-    s.easels = aside[: d.easels[n - 1]]
-    s.box_works = sorted(aside[d.easels[n - 1] :])
-    # G2.12 Plaza and Lobbies
+    s.easels = aside[:count]
+    s.box_works = sorted(aside[count:])
+
+
+def _setup_plaza_and_lobbies(s: GameState) -> None:
+    """G2.12: four visitors from the bag to the Plaza, one to each player's Lobby."""
     for _ in range(4):
         bag_to(s, s.plaza)
-    s.lobby = [[0] * NUM_COLOURS for _ in range(n)]
-    for p in range(n):
+    s.lobby = [[0] * NUM_COLOURS for _ in range(s.num_players)]
+    for p in range(s.num_players):
         bag_to(s, s.lobby[p])
-    # G2.13 one reputation tile beside each location
+
+
+def _setup_location_tiles(s: GameState, rep: list[int]) -> None:
+    """G2.13: one reputation tile beside each location; the rest go back to the box."""
     s.location_tiles = [rep.pop() for _ in range(NUM_LOCATIONS)]
     s.box_tiles = sorted(rep)
     s.tile_discard = []
-    # G2.15 player boards
+
+
+def _setup_player_boards(s: GameState, rng: random.Random) -> None:
+    """G2.15: money, influence, assistants, empty boards and the secret cards."""
+    d, n = s.data, s.num_players
     s.money = [d.start_money] * n
     s.influence = [d.start_influence] * n
     s.tickets = [[0] * NUM_COLOURS for _ in range(n)]
@@ -426,20 +508,27 @@ def new_game(
     s.dealer = [dealers.pop() for _ in range(n)]
     s.box_curators, s.box_dealers = sorted(curators), sorted(dealers)
     s.occupant = [EMPTY] * NUM_LOCATIONS
-    # G17.1 Lacerda starts off the board with all his assistants
+
+
+def _setup_lacerda(s: GameState) -> None:
+    """G17.1: Lacerda starts off the board with all his assistants (none outside solo)."""
     s.lacerda_pos = EMPTY
     s.lacerda_kicked = False
-    s.lacerda_supply = d.assistants if s.solo else 0
+    s.lacerda_supply = s.data.assistants if s.solo else 0
     s.lacerda_next_lower = False
-    # G2.14 start player; start locations are chosen in reverse player order
+
+
+def _setup_start_player(
+    s: GameState, rng: random.Random, start_player: int | None, seed: int | None
+) -> None:
+    """G2.14: the start player, then start locations chosen in reverse player order."""
+    n = s.num_players
     first = rng.randrange(n) if start_player is None else start_player
     s.start_player = s.current_player = first
     s.frames = [(F_TURN, first, EXEC_UNUSED)]
     s.frames += [(F_START, (first + k) % n) for k in range(n)]  # the last seat chooses first
     s.events = [("setup", {"seed": seed, "num_players": n, "start_player": first})]
     s._legal = None
-    _game.advance(s)
-    return s
 
 
 from . import game as _game  # noqa: E402 - game imports this module; bound late on purpose
