@@ -11,7 +11,7 @@
 
 from __future__ import annotations
 
-import operator
+from ..core.errors import check_action_id as _check_action_id
 
 NUM_ACTIONS = 47
 NUM_CARD_VALUES = 9  # action cards 0..8 (R1.3)
@@ -68,14 +68,7 @@ def pick_action(value: int) -> int:
 
 def check_action_id(action: object) -> int:
     """``action`` as a plain int in 0..46 (numpy ints allowed); ValueError naming it else."""
-    if not isinstance(action, bool):
-        try:
-            index = operator.index(action)  # type: ignore[arg-type]
-        except TypeError:
-            index = None
-        if index is not None and 0 <= index < NUM_ACTIONS:
-            return index
-    raise ValueError(f"action must be an int in 0..{NUM_ACTIONS - 1}, got {action!r}")
+    return _check_action_id(action, NUM_ACTIONS)
 
 
 def action_kind(action: int) -> str:

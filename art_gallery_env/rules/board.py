@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from functools import cache
 
+from ..core.errors import check_num_players as _check_num_players
+
 SHOP_AREA = 0
 MARKER_BAR_SIZE = 6  # R2.2, R4.5
 TURNS_PER_ROUND = 4  # R4.1
@@ -26,15 +28,8 @@ def empty_piles_ending_game(num_players: int) -> int:
 
 
 def check_num_players(num_players: object) -> int:
-    if (
-        not isinstance(num_players, int)
-        or isinstance(num_players, bool)
-        or not MIN_PLAYERS <= num_players <= MAX_PLAYERS
-    ):
-        raise ValueError(
-            f"num_players must be an int in {MIN_PLAYERS}..{MAX_PLAYERS}, got {num_players!r}"
-        )
-    return num_players
+    """``num_players`` if it is an int in 2..6; ValueError naming the range else."""
+    return _check_num_players(num_players, MIN_PLAYERS, MAX_PLAYERS)
 
 
 def step(area: int, steps: int, direction: int, num_areas: int) -> int:

@@ -12,6 +12,7 @@ from functools import cache
 from operator import add
 from typing import TYPE_CHECKING
 
+from ..core.errors import IllegalActionError  # every game's (tools catch one type)
 from .actions import (
     BID_BASE,
     NUM_ACTIONS,
@@ -47,10 +48,6 @@ if TYPE_CHECKING:
 
 _VALUES = range(NUM_CARD_VALUES)
 _NO_CARDS = (0,) * NUM_CARD_VALUES
-
-
-class IllegalActionError(ValueError):
-    """An action that the current player may not take; the state is left untouched."""
 
 
 # -- legal actions ---------------------------------------------------------------------

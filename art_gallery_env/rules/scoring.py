@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from ..core.scoring import win_shares, winners  # noqa: F401 - R7.5, as in every game
 from .cards import NUM_ROWS, CardSet
 
 if TYPE_CHECKING:
@@ -138,14 +139,3 @@ def score_breakdown(state: GameState) -> list[dict[str, Any]]:
     for row, rank in zip(rows, ranks([(row["total"], row["tiles"]) for row in rows])):
         row["rank"] = rank
     return rows
-
-
-def winners(breakdown: list[dict[str, Any]]) -> list[int]:
-    """R7.5: the players sharing rank 1."""
-    return [row["player"] for row in breakdown if row["rank"] == 1]
-
-
-def win_shares(breakdown: list[dict[str, Any]]) -> list[float]:
-    """R7.5 as a share per player: 1/k for each of k tied winners, 0 for the others."""
-    top = winners(breakdown)
-    return [1.0 / len(top) if row["player"] in top else 0.0 for row in breakdown]

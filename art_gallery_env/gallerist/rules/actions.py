@@ -33,7 +33,7 @@ policy shared by all seats reads them the same way.
 
 from __future__ import annotations
 
-import operator
+from art_gallery_env.core.errors import check_action_id as _check_action_id
 
 from .data import MAX_EASELS, NUM_CONTRACT_SLOTS, NUM_REPUTATION_SPACES
 
@@ -88,14 +88,7 @@ assert SELL_BASE == CONTRACT_BASE + 4 * NUM_CONTRACT_SLOTS
 
 def check_action_id(action: object) -> int:
     """``action`` as a plain int in 0..112 (numpy ints allowed); ValueError naming it else."""
-    if not isinstance(action, bool):
-        try:
-            index = operator.index(action)  # type: ignore[arg-type]
-        except TypeError:
-            index = None
-        if index is not None and 0 <= index < NUM_ACTIONS:
-            return index
-    raise ValueError(f"action must be an int in 0..{NUM_ACTIONS - 1}, got {action!r}")
+    return _check_action_id(action, NUM_ACTIONS)
 
 
 def _names() -> list[str]:

@@ -7,6 +7,8 @@ state (which binds the flow module late): the import graph stays acyclic.
 
 from __future__ import annotations
 
+from art_gallery_env.core.errors import check_num_players as _check_num_players
+
 from .data import MARKET_COLUMNS, MARKET_LOWER_ROWS, MARKET_UPPER_ROWS, MAX_PLAYERS
 
 NUM_LOCATIONS = 4
@@ -70,8 +72,5 @@ EXEC_UNUSED, EXEC_MOVING, EXEC_USED = range(3)
 
 
 def check_num_players(num_players: object) -> int:
-    if isinstance(num_players, bool) or not isinstance(num_players, int):
-        raise ValueError(f"num_players must be an int in 1..{MAX_PLAYERS}, got {num_players!r}")
-    if not 1 <= num_players <= MAX_PLAYERS:
-        raise ValueError(f"num_players must be in 1..{MAX_PLAYERS}, got {num_players}")
-    return num_players
+    """``num_players`` if it is an int in 1..4 (1: the solo game); ValueError else."""
+    return _check_num_players(num_players, 1, MAX_PLAYERS)

@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from art_gallery_env.core.errors import IllegalActionError  # every game's (tools catch one)
+
 from .actions import NUM_ACTIONS, action_to_str, check_action_id
 from .data import INVESTOR, VIP
 from .decisions import decide
@@ -60,10 +62,6 @@ __all__ = [
     "end_conditions",
     "legal_for",
 ]
-
-
-class IllegalActionError(ValueError):
-    """An action that the current player may not take; the state is left untouched."""
 
 
 def apply_action(s: GameState, action: int) -> None:

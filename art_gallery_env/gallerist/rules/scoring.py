@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from art_gallery_env.core.scoring import winners  # noqa: F401 - re-exported
+
 from .data import (
     COLLECTOR,
     INVESTOR,
@@ -270,7 +272,3 @@ def solo_level(s: GameState, row: dict[str, Any]) -> int:
         ):
             reached = level
     return reached
-
-
-def winners(breakdown: list[dict[str, Any]]) -> list[int]:
-    return [row["player"] for row in breakdown if row["rank"] == 1]
