@@ -116,23 +116,44 @@ def _check_counted_components(s: GameState) -> None:
 
 def _check_placed_components(s: GameState) -> None:
     """G1.2-G1.10: every work, tile, card and token is in exactly one place."""
-    d = s.data
+    _check_works(s)
+    _check_signature_tokens(s)
+    _check_reputation_tiles(s)
+    _check_cards(s)
+    _check_promotion_tokens(s)
+
+
+def _check_works(s: GameState) -> None:
+    """G1.3: each work is in a stack, on an easel, in the box or with one player."""
     works = [w for st in s.stacks for w in st] + s.easels + s.box_works
     works += (
         [w for g in s.gallery for w in g]
         + [w for x in s.sold for w in x]
         + [w for w in s.renowned if w != EMPTY]
     )
-    _exactly_once("works (G1.3)", works, len(d.works))
+    _exactly_once("works (G1.3)", works, len(s.data.works))
+
+
+def _check_signature_tokens(s: GameState) -> None:
+    """G6.4: a token is at its artist, on a commission space or under a work in a gallery."""
     signatures = (
         sum(s.tokens) + sum(1 for c in s.commission if c != EMPTY) + sum(len(g) for g in s.gallery)
     )
     if signatures != 2 * NUM_ARTIST_SLOTS:
         _fail("signature tokens", f"{signatures} in play, expected {2 * NUM_ARTIST_SLOTS} (G6.4)")
+
+
+def _check_reputation_tiles(s: GameState) -> None:
+    """G1.7: on the market, beside a location, in the box, discarded or with a player."""
     tiles = [t for t in s.market_tiles if t != EMPTY] + [t for t in s.location_tiles if t != EMPTY]
     tiles += s.box_tiles + s.tile_discard + [t for t in s.start_tile + s.pending_tile if t != EMPTY]
     tiles += [t for sp in s.spaces for t in sp if t != EMPTY]
-    _exactly_once("reputation tiles (G1.7)", tiles, len(d.reputation_tiles))
+    _exactly_once("reputation tiles (G1.7)", tiles, len(s.data.reputation_tiles))
+
+
+def _check_cards(s: GameState) -> None:
+    """G1.2, G1.8-G1.10: contracts, secret cards, artist tiles and artist bonus tiles."""
+    d = s.data
     contracts = s.deck + [c for st in s.display for c in st] + s.contract_discard
     contracts += [slot[0] for slots in s.contracts for slot in slots if slot[1] != SLOT_EMPTY]
     _exactly_once("contracts (G1.8)", contracts, len(d.contracts))
@@ -144,6 +165,12 @@ def _check_placed_components(s: GameState) -> None:
         [b for b in s.artist_bonus if b != EMPTY] + s.box_bonus_tiles,
         len(d.artist_bonus_tiles),
     )
+
+
+def _check_promotion_tokens(s: GameState) -> None:
+    """G1.10: per level, the tokens on artists above their printed promotion plus those on
+    the board are the level's full set."""
+    d = s.data
     for level in range(1, MAX_PROMOTION + 1):
         placed = sum(
             1
@@ -159,6 +186,13 @@ def _check_placed_components(s: GameState) -> None:
 
 
 def _check_player(s: GameState, p: int) -> None:
+    """Player ``p``'s supplies (money, influence, counts, office) and board."""
+    _check_player_supplies(s, p)
+    _check_player_board(s, p)
+
+
+def _check_player_supplies(s: GameState, p: int) -> None:
+    """Money, influence, tickets, visitors and assistants are on their tracks."""
     d = s.data
     if s.money[p] < 0:
         _fail(f"money[{p}]", f"{s.money[p]} is negative (G10.4)")
@@ -170,6 +204,11 @@ def _check_player(s: GameState, p: int) -> None:
         _fail(f"player {p}", "a negative ticket or visitor count")
     if s.desks[p] > d.desks or min(s.desks[p], s.queue[p], s.removed[p]) < 0:
         _fail(f"desks[{p}]", f"{s.desks[p]} assistants in an office of {d.desks} desks (G8.1)")
+
+
+def _check_player_board(s: GameState, p: int) -> None:
+    """Gallery, contracts, commission and Collectors follow G4.4, G6 and G7."""
+    d = s.data
     if len(s.gallery[p]) > d.gallery_slots + 1:
         _fail(f"gallery[{p}]", f"{len(s.gallery[p])} works; at most {d.gallery_slots + 1} (G6.5)")
     if sum(1 for slot in s.contracts[p] if slot[1] == SLOT_UP) > 3:
