@@ -92,27 +92,49 @@ def check_action_id(action: object) -> int:
 
 
 def _names() -> list[str]:
+    """All 113 names in id order, built per block of the table above."""
+    names = _turn_names() + _choice_names() + _board_names() + _move_bonus_easel_names()
+    assert len(names) == NUM_ACTIONS
+    return names
+
+
+def _turn_names() -> list[str]:
+    """Ids 0..18: location actions, start locations, done and the assistant left behind."""
     names = [f"{LOCATIONS[a // 2]} {ACTION_NAMES[a]}" for a in range(8)]
     names += [f"start {loc}" for loc in LOCATIONS]
     names.append("done")
     names += ["assistant none", "assistant desk"] + [f"assistant {loc}" for loc in LOCATIONS]
-    names += [f"artist {f} {c}" for f in FORM_WORDS for c in ARTIST_COLOUR_WORDS]
+    return names
+
+
+def _choice_names() -> list[str]:
+    """Ids 19..34: artists, spending influence, ticket and visitor colours, redrawing."""
+    names = [f"artist {f} {c}" for f in FORM_WORDS for c in ARTIST_COLOUR_WORDS]
     names.append("spend influence fame")
     names += [f"ticket {c}" for c in COLOUR_WORDS]
     names += [f"visitor {c}" for c in COLOUR_WORDS]
     names.append("redraw contracts")
-    names += [f"contract {d} slot {s}" for d in range(4) for s in range(NUM_CONTRACT_SLOTS)]
+    return names
+
+
+def _board_names() -> list[str]:
+    """Ids 35..91: contracts, sales, hiring, the market, reputation spaces, orientation."""
+    names = [f"contract {d} slot {s}" for d in range(4) for s in range(NUM_CONTRACT_SLOTS)]
     names += [f"sell {w} contract {s}" for w in range(4) for s in range(NUM_CONTRACT_SLOTS)]
     names += [f"hire {k}" for k in range(1, 5)]
     names += [f"reputation {c} {r}" for c in range(3) for r in range(4)]
     names += [f"auction {c} {r}" for c in range(3) for r in range(3)]
     names += [f"space {i}" for i in range(NUM_REPUTATION_SPACES)]
     names += ["orient influence", "orient money"]
+    return names
+
+
+def _move_bonus_easel_names() -> list[str]:
+    """Ids 92..112: moving visitors, contract bonuses, a renowned work from an easel."""
     sources = ["plaza"] + [f"lobby {r}" for r in range(4)]
-    names += [f"move {c} {s}" for c in COLOUR_WORDS for s in sources]
+    names = [f"move {c} {s}" for c in COLOUR_WORDS for s in sources]
     names += [f"bonus {s}" for s in range(NUM_CONTRACT_SLOTS)]
     names += [f"easel {e}" for e in range(MAX_EASELS)]
-    assert len(names) == NUM_ACTIONS
     return names
 
 
