@@ -186,25 +186,8 @@ class ObservationEncoder:
 
     def encode(self, s: GameState, observer: int) -> np.ndarray:
         """The observation of ``observer`` (float32, the layout of FIELDS)."""
-        if s.data.fingerprint != self._fingerprint:
-            self.reset()
-            self._fingerprint = s.data.fingerprint
-        n = s.num_players
-        table = (n, observer)
-        seats = self._rel.get(table)
-        if seats is None:
-            seats = self._rel[table] = (
-                [(p - observer) % n for p in range(n)],  # absolute -> relative
-                [(observer + r) % n for r in range(n)],  # relative -> absolute
-            )
-        rel, order = seats
-        memo = self._memos.get(table)
-        if memo is None:
-            memo = self._memos[table] = _Memo(np.zeros(OBSERVATION_SIZE, dtype=np.float32))
+        memo, rel, order = self._memo_for(s, observer)
         v, seen = memo.vector, memo.seen
-        if seen.get("table") != n:
-            v[:_DECISION] = _template(n)[:_DECISION]
-            seen["table"] = n
         _write_decision(s, v)
         pieces = _pieces_inputs(s)
         if seen.get("pieces") != pieces:
@@ -220,24 +203,41 @@ class ObservationEncoder:
         )  # fmt: skip
         works = (s.stacks, s.work_visitors, s.easels, artists)
         self._shared_block("works", works, WORKS, s, v, seen)
-        visitors = (
-            s.plaza, s.bag, s.lobby, s.gallery_visitors, s.tickets, s.box_office,
-            s.ticket_discard,
-        )  # fmt: skip
-        if seen.get("visitors") != visitors:
-            v[VISITORS[0] : VISITORS[1]] = _visitors(s, order)
-            seen["visitors"] = (
-                s.plaza[:], s.bag[:], _copy2(s.lobby), _copy2(s.gallery_visitors),
-                _copy2(s.tickets), s.box_office[:], s.ticket_discard[:],
-            )  # fmt: skip
+        _update_visitors(s, v, seen, order)
         self._shared_block("display", (s.display, len(s.deck), s.promo_tokens), DISPLAY, s, v, seen)
-        market = (s.market_tiles, s.market_upper, s.market_lower, s.location_tiles)
-        if seen.get("market") != market:
-            v[MARKET[0] : MARKET[1]] = 0.0
-            write_market(s, v, rel)
-            seen["market"] = (
-                s.market_tiles[:], s.market_upper[:], s.market_lower[:], s.location_tiles[:],
-            )  # fmt: skip
+        _update_market(s, v, seen, rel)
+        self._update_seat_boards(s, v, seen, order)
+        self._update_economy(s, v, seen, order)
+        _update_own_cards(s, v, seen, observer)
+        return v.copy()
+
+    def _memo_for(self, s: GameState, observer: int) -> tuple[_Memo, list[int], list[int]]:
+        """The memo of (table size, observer), its seat maps (absolute -> relative and
+        back), and its fixed parts written once per table size; other component data
+        first forgets every memo."""
+        if s.data.fingerprint != self._fingerprint:
+            self.reset()
+            self._fingerprint = s.data.fingerprint
+        n = s.num_players
+        table = (n, observer)
+        seats = self._rel.get(table)
+        if seats is None:
+            seats = self._rel[table] = (
+                [(p - observer) % n for p in range(n)],  # absolute -> relative
+                [(observer + r) % n for r in range(n)],  # relative -> absolute
+            )
+        memo = self._memos.get(table)
+        if memo is None:
+            memo = self._memos[table] = _Memo(np.zeros(OBSERVATION_SIZE, dtype=np.float32))
+        if memo.seen.get("table") != n:
+            memo.vector[:_DECISION] = _template(n)[:_DECISION]
+            memo.seen["table"] = n
+        return memo, seats[0], seats[1]
+
+    def _update_seat_boards(
+        self, s: GameState, v: np.ndarray, seen: dict[str, Any], order: list[int]
+    ) -> None:
+        """Each seat's board fields, shifted to its relative seat, when any seat's changed."""
         boards = self._seat_boards(s)
         versions = tuple([record[1] for record in boards])
         if seen.get("seats") != versions:
@@ -246,6 +246,11 @@ class ObservationEncoder:
                 index, values = boards[p][2]
                 v[_SEAT_SHIFT[r][index]] = values
             seen["seats"] = versions
+
+    def _update_economy(
+        self, s: GameState, v: np.ndarray, seen: dict[str, Any], order: list[int]
+    ) -> None:
+        """Money, influence, assistants, tiles and public scores, when any input changed."""
         parts = self._score_parts(s)
         economy = (
             s.money, s.influence, s.desks, s.queue, s.removed, s.start_tile, s.pending_tile,
@@ -254,13 +259,6 @@ class ObservationEncoder:
         if seen.get("economy") != economy:
             _write_economy(s, v, order, parts)
             seen["economy"] = tuple([_copy(x) for x in economy])
-        own = (s.curator[observer], s.dealer[observer], s.gallery[observer],
-               s.renowned[observer], s.sold[observer])  # fmt: skip
-        if seen.get("own") != own:
-            v[OWN_CARDS[0] : OWN_CARDS[1]] = 0.0
-            write_own_cards(s, v, observer)
-            seen["own"] = (own[0], own[1], own[2][:], own[3], own[4][:])
-        return v.copy()
 
     def _common(self, name: str, inputs: tuple) -> tuple[int, list[Any]]:
         """A version number of ``inputs`` (flat lists) shared by all seats' records, and
@@ -368,6 +366,41 @@ _SHARED_PARTS = {
     "display": (write_display, lambda inputs: (_copy2(inputs[0]), inputs[1], inputs[2][:])),
 }
 """Writer and input copier of each observer-independent part."""
+
+
+def _update_visitors(s: GameState, v: np.ndarray, seen: dict[str, Any], order: list[int]) -> None:
+    """Visitors and tickets everywhere, when any count changed."""
+    visitors = (
+        s.plaza, s.bag, s.lobby, s.gallery_visitors, s.tickets, s.box_office,
+        s.ticket_discard,
+    )  # fmt: skip
+    if seen.get("visitors") != visitors:
+        v[VISITORS[0] : VISITORS[1]] = _visitors(s, order)
+        seen["visitors"] = (
+            s.plaza[:], s.bag[:], _copy2(s.lobby), _copy2(s.gallery_visitors),
+            _copy2(s.tickets), s.box_office[:], s.ticket_discard[:],
+        )  # fmt: skip
+
+
+def _update_market(s: GameState, v: np.ndarray, seen: dict[str, Any], rel: list[int]) -> None:
+    """The market and the tiles beside the locations, when any changed."""
+    market = (s.market_tiles, s.market_upper, s.market_lower, s.location_tiles)
+    if seen.get("market") != market:
+        v[MARKET[0] : MARKET[1]] = 0.0
+        write_market(s, v, rel)
+        seen["market"] = (
+            s.market_tiles[:], s.market_upper[:], s.market_lower[:], s.location_tiles[:],
+        )  # fmt: skip
+
+
+def _update_own_cards(s: GameState, v: np.ndarray, seen: dict[str, Any], observer: int) -> None:
+    """The observer's secret cards and their goals, when its cards or works changed."""
+    own = (s.curator[observer], s.dealer[observer], s.gallery[observer],
+           s.renowned[observer], s.sold[observer])  # fmt: skip
+    if seen.get("own") != own:
+        v[OWN_CARDS[0] : OWN_CARDS[1]] = 0.0
+        write_own_cards(s, v, observer)
+        seen["own"] = (own[0], own[1], own[2][:], own[3], own[4][:])
 
 
 def _write_economy(
