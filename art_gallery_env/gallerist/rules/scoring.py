@@ -196,11 +196,7 @@ def score_breakdown(s: GameState, cards: bool = True) -> list[dict[str, Any]]:
         renowned = renowned_value(s, s.renowned[p]) if s.renowned[p] != EMPTY else 0
         rep_money, rep_influence = reputation_scores(s, p)
         exhibition = sum(sales_value(s, s.work_artist[w]) for w in s.gallery[p]) + renowned
-        curator_done, dealer_done = card_goals(s, p) if cards else ([], [])
-        curator_goals = d.curators[s.curator[p]].goals
-        dealer_goals = d.dealers[s.dealer[p]].goals
-        curator = sum(g.value for g, ok in zip(curator_goals, curator_done, strict=False) if ok)
-        dealer = sum(g.value for g, ok in zip(dealer_goals, dealer_done, strict=False) if ok)
+        curator, dealer, curator_done, dealer_done, curator_top = _card_money(s, p, cards)
         final_influence = min(d.influence_max, s.influence[p] + rep_influence)
         influence_money = d.influence_money[final_influence]
         row = {
@@ -218,8 +214,7 @@ def score_breakdown(s: GameState, cards: bool = True) -> list[dict[str, Any]]:
             "gallery_visitors": sum(s.gallery_visitors[p]),
             "assistants_in_play": assistants_in_play(s, p),
             "curator_goals": sum(curator_done),
-            "curator_top": bool(curator_done)
-            and curator_done[max(range(len(curator_goals)), key=lambda i: curator_goals[i].value)],
+            "curator_top": curator_top,
             "dealer_goals": sum(dealer_done),
             "reputation_tiles": sum(1 for t in s.spaces[p] if t != EMPTY),
             "masterpieces": sum(1 for w in s.gallery[p] + s.sold[p] if s.masterpiece[w]),
@@ -235,14 +230,37 @@ def score_breakdown(s: GameState, cards: bool = True) -> list[dict[str, Any]]:
             + influence_money
         )
         if s.solo:
-            row["lacerda_majorities"] = majorities.get(LACERDA, 0)
-            row["goal_level"] = solo_level(s, row)
-            row["goal_name"] = (
-                d.solo_goals[row["goal_level"] - 1].name if row["goal_level"] else "none"
-            )
+            _add_solo_goal(s, row, majorities)
         rows.append(row)
     assign_ranks(rows)
     return rows
+
+
+def _card_money(
+    s: GameState, p: int, cards: bool
+) -> tuple[int, int, list[bool], list[bool], bool]:
+    """G16.5-G16.6: the money of the Curator and Art Dealer goals reached, which goals
+    those are, and whether the Curator's highest goal is one (all 0 / none if not
+    ``cards``)."""
+    d = s.data
+    curator_done, dealer_done = card_goals(s, p) if cards else ([], [])
+    curator_goals = d.curators[s.curator[p]].goals
+    dealer_goals = d.dealers[s.dealer[p]].goals
+    curator = sum(g.value for g, ok in zip(curator_goals, curator_done, strict=False) if ok)
+    dealer = sum(g.value for g, ok in zip(dealer_goals, dealer_done, strict=False) if ok)
+    curator_top = bool(curator_done) and curator_done[
+        max(range(len(curator_goals)), key=lambda i: curator_goals[i].value)
+    ]
+    return curator, dealer, curator_done, dealer_done, curator_top
+
+
+def _add_solo_goal(s: GameState, row: dict[str, Any], majorities: dict[int, int]) -> None:
+    """G17.6: Lacerda's majority money and the solo goal reached, added to the player's row."""
+    row["lacerda_majorities"] = majorities.get(LACERDA, 0)
+    row["goal_level"] = solo_level(s, row)
+    row["goal_name"] = (
+        s.data.solo_goals[row["goal_level"] - 1].name if row["goal_level"] else "none"
+    )
 
 
 def assign_ranks(rows: list[dict[str, Any]]) -> None:

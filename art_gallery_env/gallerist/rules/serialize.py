@@ -175,8 +175,25 @@ def state_to_dict(s: GameState) -> dict[str, Any]:
 def read_state(s: GameState, data: Any, game_data: GameData | None = None) -> None:
     """Fill the blank state ``s`` from ``data`` (see ``GameState.from_dict``), checking
     every field and then the rules' invariants."""
-    from .invariants import InconsistentStateError, check_invariants
+    d, n = _read_header(data, game_data)
+    s.data, s.num_players, s.solo = d, n, n == 1
+    for name, (shape, *bounds) in _fields(d, n).items():
+        setattr(s, name, _read(data, name, shape, bounds))
+    for name in _SCALAR_BOOLS:
+        value = data.get(name)
+        if not isinstance(value, bool):
+            raise StateFormatError(f"{name}: expected true or false, got {value!r}")
+        setattr(s, name, value)
+    s.contracts = _read_contracts(data.get("contracts"), n, len(d.contracts) - 1)
+    s.kicked = _read_kicked(data.get("kicked"), n)
+    s.frames = _read_frames(data.get("frames"), n)
+    s.events = _read_events(data.get("events"))
+    s._legal = None
+    _check_loaded(s)
 
+
+def _read_header(data: Any, game_data: GameData | None) -> tuple[GameData, int]:
+    """Format, version, the component data it was saved with, and the player count."""
     if not isinstance(data, dict):
         raise StateFormatError("state: expected a JSON object")
     if data.get("format") != FORMAT:
@@ -197,19 +214,14 @@ def read_state(s: GameState, data: Any, game_data: GameData | None = None) -> No
         check_num_players(n)
     except ValueError as err:
         raise StateFormatError(f"num_players: {err}") from None
-    s.data, s.num_players, s.solo = d, n, n == 1
-    for name, (shape, *bounds) in _fields(d, n).items():
-        setattr(s, name, _read(data, name, shape, bounds))
-    for name in _SCALAR_BOOLS:
-        value = data.get(name)
-        if not isinstance(value, bool):
-            raise StateFormatError(f"{name}: expected true or false, got {value!r}")
-        setattr(s, name, value)
-    s.contracts = _read_contracts(data.get("contracts"), n, len(d.contracts) - 1)
-    s.kicked = _read_kicked(data.get("kicked"), n)
-    s.frames = _read_frames(data.get("frames"), n)
-    s.events = _read_events(data.get("events"))
-    s._legal = None
+    return d, n
+
+
+def _check_loaded(s: GameState) -> None:
+    """The loaded fields together: sizes the field shapes leave open, then the invariants
+    and the pending decision, each failure as a StateFormatError."""
+    from .invariants import InconsistentStateError, check_invariants
+
     if len(s.easels) > MAX_EASELS or len(s.gallery) and max(len(g) for g in s.gallery) > 4:
         raise StateFormatError("easels/gallery: too many works")
     try:
