@@ -96,6 +96,9 @@ class GameSpec:
     # game's AEC env gives as its final rewards); the default mode comes first
     reward_modes: tuple[str, ...] = ("win", "score_margin")
     final_rewards: Callable[[list[dict[str, Any]], str], list[float]] | None = None
+    # the modes at one table size, where they differ by size (a solo game ranks no seats):
+    # num_players -> modes, the default first; None: reward_modes at every size
+    reward_modes_at: Callable[[int], tuple[str, ...]] | None = None
     # the game of a record, checkpoint or config that names none (files from before 0.2)
     legacy_default: bool = False
     # the module of this game's optional tools, by capability ("vector": its compiled
@@ -112,10 +115,20 @@ class GameSpec:
                 f"got {num_players!r}"
             ) from None
 
-    def check_reward_mode(self, reward_mode: object) -> str:
-        if reward_mode not in self.reward_modes:
+    def reward_modes_for(self, num_players: int | None = None) -> tuple[str, ...]:
+        """The reward modes at ``num_players`` (None: the game's multi-seat modes)."""
+        if num_players is None or self.reward_modes_at is None:
+            return tuple(self.reward_modes)
+        return tuple(self.reward_modes_at(num_players))
+
+    def check_reward_mode(self, reward_mode: object, num_players: int | None = None) -> str:
+        modes = self.reward_modes_for(num_players)
+        if reward_mode not in modes:
+            at = ""
+            if num_players is not None and self.reward_modes_at is not None:
+                at = f" with {num_players} player{'' if num_players == 1 else 's'}"
             raise ValueError(
-                f"reward_mode for {self.title} must be one of {list(self.reward_modes)}, "
+                f"reward_mode for {self.title} must be one of {list(modes)}{at}, "
                 f"got {reward_mode!r}"
             )
         return reward_mode  # type: ignore[return-value]

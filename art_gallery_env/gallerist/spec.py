@@ -20,7 +20,11 @@ def _make_env(num_players: int = 2, variants: dict[str, Any] | None = None, **op
 def build() -> GameSpec:
     from art_gallery_env.gallerist import ENV_VERSION
     from art_gallery_env.gallerist.agents.registry import make_heuristic
-    from art_gallery_env.gallerist.env.aec import MULTI_REWARD_MODES, gallerist_rewards
+    from art_gallery_env.gallerist.env.aec import (
+        MULTI_REWARD_MODES,
+        SOLO_REWARD_MODES,
+        gallerist_rewards,
+    )
     from art_gallery_env.gallerist.env.narration import describe_events
     from art_gallery_env.gallerist.env.observation_fields import (
         OBSERVATION_SIZE,
@@ -62,6 +66,7 @@ def build() -> GameSpec:
         agents={"heuristic": make_heuristic},
         reward_modes=MULTI_REWARD_MODES,
         final_rewards=gallerist_rewards,
+        reward_modes_at=lambda n: SOLO_REWARD_MODES if n == 1 else MULTI_REWARD_MODES,
         score_parts=(
             ("money", "money"),
             ("exhibition", "exhibition"),
