@@ -186,5 +186,6 @@ def test_the_graph_is_read_correctly() -> None:
     edges = graph()
     assert f"{TOP}.rules.game" in edges[f"{TOP}.rules.state"]
     assert f"{TOP}.arena.single_agent" in edges[f"{TOP}.training.selfplay"]
-    assert f"{TOP}.arena.loop" in edges[f"{TOP}.arena.single_agent"]
+    assert f"{TOP}.core.single_agent" in edges[f"{TOP}.arena.single_agent"]
+    assert f"{TOP}.core.loop" in edges[f"{TOP}.core.single_agent"]
     assert len(edges) > 40

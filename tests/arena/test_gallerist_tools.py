@@ -194,10 +194,11 @@ def test_single_agent_env_plays_the_gallerist() -> None:
         SingleAgentEnv(2, game="gallerist", reward_mode="level")
     with pytest.raises(ValueError, match="1..4 players, got 5"):
         SingleAgentEnv(5, game="gallerist")
-    with pytest.raises(ValueError, match="needs 2..4 players .* GalleristSoloEnv"):
-        SingleAgentEnv(1, game="gallerist")
-    with pytest.raises(ValueError, match="no zero_is_ten"):
-        SingleAgentEnv(2, game="gallerist", zero_is_ten=True)
+    solo = SingleAgentEnv(1, game="gallerist", seed=2)  # the solo game: the same env
+    assert solo.reward_mode == "level" and solo.reset()[1]["learner_seat"] == 0
+    assert solo.opponents == {} and solo.state.num_players == 1
+    with pytest.raises(ValueError, match="no variant 'zero_is_ten'"):
+        SingleAgentEnv(2, game="gallerist", variants={"zero_is_ten": True})
     with pytest.raises(ValueError, match="unknown Gallerist agent 'ismcts'"):
         SingleAgentEnv(2, "ismcts", game="gallerist")
     # Art Gallery's registry still builds Art Gallery's agents for the default game
