@@ -1,0 +1,305 @@
+"""The one PettingZoo AEC base env every game's ``raw_env`` derives from.
+
+:class:`TurnBasedAEC` owns what every turn-based game does the same way, as Pgx's
+``core.Env`` and RLCard's ``Env`` own stepping and the finished game: ``reset`` (its seed
+checks and the atomic seed stream: a reset that fails changes nothing, not even the seed
+stream), ``options={"state": ...}`` with the checks that the saved game fits the env,
+``options={"start_player": k}``, the calls made before any reset, the illegal-action
+policy (``raise``, or ``terminate`` with -1 to the offender), ``step``, the finish (final
+rewards through the game's :attr:`GameSpec.final_rewards <.registry.GameSpec>`, scores in
+infos), ``last``/``agent_iter``/``observe``/``action_mask`` and the render dispatch.
+
+A game's ``raw_env`` names its registered game (``game_name``) and adds only what is its
+own: its seat observer (observation and mask), its spaces if they are not the usual
+``Dict(observation=Box, action_mask=Box)``, its drawn render modes and its constructor
+options (card sets, component data). Rewards come only at the end of a game.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator, Mapping
+from typing import Any, ClassVar
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+from .env_checks import (
+    ILLEGAL_ACTION_MODES,
+    ILLEGAL_ACTION_REWARD,
+    check_choice,
+    check_options,
+    check_saved_state,
+    check_seed,
+)
+from .errors import IllegalActionError, check_num_players
+from .registry import GameSpec, get_game
+from .scoring import final_rewards
+
+TEXT_RENDER_MODES = ("ansi", "human")
+
+
+class TurnBasedAEC(AECEnv):
+    """A registered game as a PettingZoo AEC env; subclass it per game (see the module)."""
+
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": list(TEXT_RENDER_MODES),
+        "name": "turn_based_v0",
+        "is_parallelizable": False,
+    }
+    game_name: ClassVar[str] = ""  # the game's name in the registry
+    info_key: ClassVar[str] = "phase"  # the infos' key naming the pending decision's kind
+    # how a saved state's data mismatch reads: "card set", and the fix ("card_set=state.cards")
+    data_label: ClassVar[str] = "data"
+    data_hint: ClassVar[str] = ""
+
+    def __init__(
+        self,
+        num_players: int = 2,
+        *,
+        variants: Mapping[str, Any] | None = None,
+        reward_mode: str | None = None,
+        render_mode: str | None = None,
+        illegal_action: str = "raise",
+        render_viewer: int | str | None = "current",
+    ) -> None:
+        super().__init__()
+        game = self.game_spec
+        self.num_players = check_num_players(num_players, game.min_players, game.max_players)
+        self.reward_mode = self._check_reward_mode(reward_mode)
+        self.illegal_action = check_choice("illegal_action", illegal_action, ILLEGAL_ACTION_MODES)
+        if render_mode is not None:
+            check_choice("render_mode", render_mode, self.metadata["render_modes"])
+        if render_viewer not in ("current", None) and not (
+            isinstance(render_viewer, int) and 0 <= render_viewer < num_players
+        ):
+            raise ValueError(
+                f"render_viewer must be 'current', None (spectator) or a seat in "
+                f"0..{num_players - 1}, got {render_viewer!r}"
+            )
+        self.variants = game.check_variants(variants)  # every variant, defaults filled in
+        self.render_mode = render_mode
+        self.render_viewer = render_viewer
+        self.possible_agents = [f"player_{i}" for i in range(num_players)]
+        self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
+        self.seats: Any = None  # the game's seat observer, made with the first game
+        obs_space, action_space = self._observation_space(), self._action_space()
+        self.observation_spaces = {a: obs_space for a in self.possible_agents}
+        self.action_spaces = {a: action_space for a in self.possible_agents}
+        self._seed_rng = random.Random()
+        self.state: Any = None
+
+    # -- what a game adds --------------------------------------------------------------
+    @property
+    def game_spec(self) -> GameSpec:
+        """The game's spec (looked up, not stored: an env stays picklable)."""
+        return get_game(self.game_name)
+
+    def _make_seats(self, state: Any) -> Any:
+        """The game's seat observer (observation and mask) for the env's games."""
+        return self.game_spec.make_observer(state)
+
+    def _setup_options(self) -> dict[str, Any]:
+        """Keyword arguments of the game's ``new_game`` besides the variants (its data)."""
+        return {}
+
+    def _data_fingerprint(self) -> tuple[str, str] | None:
+        """(name, fingerprint) of the env's data, which a saved state must share; None:
+        the game has no data to check."""
+        return None
+
+    def _observation_space(self) -> spaces.Space:
+        game = self.game_spec
+        return spaces.Dict(
+            {
+                "observation": spaces.Box(0.0, np.inf, (game.observation_size,), np.float32),
+                "action_mask": spaces.Box(0, 1, (game.num_actions,), np.int8),
+            }
+        )
+
+    def _action_space(self) -> spaces.Space:
+        return spaces.Discrete(self.game_spec.num_actions)
+
+    def _render_frame(self, mode: str, viewer: int | None) -> Any:
+        """A render mode other than text (a drawing): the games that have one say so."""
+        raise NotImplementedError(f"{type(self).__name__} does not draw render_mode={mode!r}")
+
+    # -- construction checks -----------------------------------------------------------
+    def _check_reward_mode(self, reward_mode: str | None) -> str:
+        """None: the game's first mode at this table size."""
+        game = self.game_spec
+        modes = game.reward_modes_for(self.num_players)
+        if reward_mode is None:
+            return modes[0]
+        if reward_mode not in modes:
+            at = f" for {self.num_players} player(s)" if game.reward_modes_at else ""
+            raise ValueError(f"reward_mode{at} must be one of {list(modes)}, got {reward_mode!r}")
+        return reward_mode
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    # -- AEC API ---------------------------------------------------------------------
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """New game; ``seed`` fixes it entirely. ``options={"start_player": k}`` names the
+        start player, ``options={"state": state}`` continues a saved game (one of this env's
+        player count, variants and data; a finished one leaves every agent terminated with
+        its final reward); other keys are ignored (PettingZoo's API test passes its own).
+        A reset that fails changes nothing, not even the seed stream."""
+        seed = check_seed(seed)
+        options = check_options(options)
+        seed_rng = random.Random(seed) if seed is not None else self._seed_rng
+        if "state" in options:
+            state = check_saved_state(
+                self.game_spec,
+                options["state"],
+                [self.num_players],
+                self.variants,
+                self._data_fingerprint(),
+                self.data_label,
+                self.data_hint,
+            )
+        else:
+            # On a copy of the seed stream: it moves on only once the game is set up.
+            trial_rng = random.Random()
+            trial_rng.setstate(seed_rng.getstate())
+            game_seed = seed if seed is not None else trial_rng.getrandbits(63)
+            state = self._new_game(game_seed, options.get("start_player"))
+            seed_rng.setstate(trial_rng.getstate())
+        self._seed_rng = seed_rng
+        self.state = state
+        self._start()
+
+    def _new_game(self, seed: int, start_player: int | None) -> Any:
+        options = self._setup_options()
+        if start_player is not None:
+            options["start_player"] = start_player
+        return self.game_spec.new_game(self.num_players, seed, **self.variants, **options)
+
+    def _start(self) -> None:
+        """Fresh rewards, flags and infos for the game in ``self.state``."""
+        if self.seats is None:
+            self.seats = self._make_seats(self.state)
+        self.seats.reset()
+        self.agents = self.possible_agents[:]
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos = {a: {} for a in self.agents}
+        self._info_phase: str | None = None
+        if self.state.is_over:  # a finished saved game: as after its last step
+            self._finish()
+        else:
+            self._after_action()
+
+    def _require_reset(self, call: str) -> None:
+        if self.state is None:
+            raise RuntimeError(f"call reset() before {call}(): the env has no game yet")
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        self._require_reset("last")
+        return super().last(observe)
+
+    def agent_iter(self, max_iter: int = 2**63) -> Iterator[str]:
+        self._require_reset("agent_iter")
+        return super().agent_iter(max_iter)
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        self._require_reset("observe")
+        player = self.agent_name_mapping[agent]
+        return {
+            "observation": self.seats.observation(self.state, player),
+            "action_mask": self.seats.action_mask(self.state, player),
+        }
+
+    def action_mask(self, agent: str) -> np.ndarray:
+        """1 for each legal action of ``agent``; all 0 when it is not its turn."""
+        if self.state is None:
+            return np.zeros(self.game_spec.num_actions, dtype=np.int8)
+        return self.seats.action_mask(self.state, self.agent_name_mapping[agent])
+
+    def step(self, action: int | None) -> None:
+        self._require_reset("step")
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        self._cumulative_rewards[agent] = 0.0
+        try:
+            self.state.apply(action)
+        except IllegalActionError:
+            if self.illegal_action == "raise":
+                raise
+            self._end_on_illegal_action(agent)
+            return
+        # Rewards come only at the end (they stay 0 until then, so there is nothing to
+        # clear or accumulate at the other steps).
+        if self.state.is_over:
+            self._finish()
+        else:
+            self._after_action()
+        if self.render_mode == "human":
+            self.render()
+
+    def _final_rewards(self, breakdown: list[dict[str, Any]]) -> list[float]:
+        rewards = self.game_spec.final_rewards or final_rewards
+        return rewards(breakdown, self.reward_mode)
+
+    def _finish(self) -> None:
+        """The game is over: final rewards, every agent terminated, the breakdown in infos."""
+        breakdown = self.state.score_breakdown()
+        for a, r in zip(self.possible_agents, self._final_rewards(breakdown)):
+            self.rewards[a] = r
+            self.terminations[a] = True
+        for a, b in zip(self.possible_agents, breakdown):
+            self.infos[a] = {self.info_key: "game_over", "score": b, "breakdown": breakdown}
+        self._after_action()
+        self._accumulate_rewards()
+
+    def _after_action(self) -> None:
+        self.agent_selection = self.possible_agents[self.state.current_player]
+        phase = self.state.phase_name
+        if not self.state.is_over and phase != self._info_phase:  # new dicts only on change
+            self._info_phase = phase
+            for a in self.agents:
+                self.infos[a] = {self.info_key: phase}
+
+    def _end_on_illegal_action(self, agent: str) -> None:
+        """PettingZoo's convention: the offender gets -1, everybody else 0, the game ends."""
+        for a in self.agents:
+            self.rewards[a] = ILLEGAL_ACTION_REWARD if a == agent else 0.0
+            self.terminations[a] = True
+            self.infos[a] = {self.info_key: self.state.phase_name, "illegal_action": agent}
+        self._accumulate_rewards()
+
+    def render(self) -> Any:
+        """``ansi``: text; ``human``: prints the text; other modes are the game's drawings.
+        Each shows what ``render_viewer`` may see: the seat to act by default, everything
+        once the game is over."""
+        self._require_reset("render")
+        if self.render_mode is None:
+            import gymnasium
+
+            gymnasium.logger.warn("render() called without a render_mode; pass render_mode=")
+            return None
+        viewer = self.render_viewer
+        if viewer == "current":
+            viewer = None if self.state.is_over else self.state.current_player
+        if self.render_mode not in TEXT_RENDER_MODES:
+            return self._render_frame(self.render_mode, viewer)
+        game = self.game_spec
+        text = game.render_text(self.state, viewer)
+        if self.state.is_over:
+            text += "\n" + game.render_breakdown(self.state.score_breakdown())
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass
