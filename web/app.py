@@ -5,10 +5,11 @@ a refused request changes nothing):
 
 =========================================  ==============================================
 ``GET  /``                                 the page (plain HTML, JS and CSS in ``static/``)
-``GET  /api/setup``                        table sizes, agent specs and checkpoints to offer
+``GET  /api/setup``                        every game: table sizes, variants, agents and
+                                           checkpoints to offer
 ``GET  /api/games``                        the server's games
-``POST /api/games``                        a new game: ``{players, seat, opponents, seed?,
-                                           zero_is_ten?}``
+``POST /api/games``                        a new game: ``{game?, players, seat, opponents,
+                                           seed?, variants?}``
 ``GET  /api/games/{id}``                   the person's view (board, choices, what happened)
 ``POST /api/games/{id}/actions``           ``{action, decision?}``: the person's decision
 ``GET  /api/games/{id}/log``               every event so far, as the person's seat saw it
@@ -19,8 +20,10 @@ a refused request changes nothing):
 ``GET  /api/replays/{id}?step=&viewer=``   one step of a record, as a seat or spectator saw it
 =========================================  ==============================================
 
-Requests are handled in FastAPI's thread pool; each game has a lock, so one game's decisions
-are applied one at a time while other games go on.
+Every registered game is served (:func:`~art_gallery_env.core.registry.game_names`); what
+the page shows of one comes from its spec and its web view (:mod:`.views`), so no game is
+named here. Requests are handled in FastAPI's thread pool; each game has a lock, so one
+game's decisions are applied one at a time while other games go on.
 """
 
 from __future__ import annotations
@@ -34,43 +37,87 @@ from fastapi import Body, FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 
+from art_gallery_env.agents.policy_format import METADATA_KEY
 from art_gallery_env.agents.registry import agent_names
-from art_gallery_env.env.svg import SEAT_COLOURS
-from art_gallery_env.rules.board import MAX_PLAYERS, MIN_PLAYERS
+from art_gallery_env.arena.records import record_game
+from art_gallery_env.core.registry import GameSpec, default_game, game_names, get_game
 
 from .games import GameStore, WebError
 from .replays import RecordLibrary, seat_names, states_at
-from .views import game_log, game_summary, game_view, released_insight, replay_step
+from .views import (
+    game_log,
+    game_summary,
+    game_view,
+    released_insight,
+    replay_step,
+    web_of,
+)
 
 STATIC = Path(str(resources.files(__package__) / "static"))
-AGENT_CHOICES = [
+AGENT_CHOICES = [  # offered for every game that has the agent, in this order
     ("random", "random: uniformly random legal moves"),
     ("heuristic", "heuristic: rule-based"),
     ("ismcts:iters=50", "ismcts:iters=50: quick search"),
     ("ismcts", "ismcts: search, 400 iterations (slower)"),
 ]
+NOT_OFFERED = {"policy"}  # needs path=FILE: the checkpoints are offered instead
 CHECKPOINT_SUFFIXES = (".safetensors", ".zip")
+MAX_HEADER_BYTES = 1_000_000  # a safetensors header larger than this is not read for its game
+MIN_PLAYERS = min(get_game(name).min_players for name in game_names())
+MAX_PLAYERS = max(get_game(name).max_players for name in game_names())
 
 
 class NewGame(BaseModel):
-    """``opponents``: one agent spec per other seat, in seat order, or one for all."""
+    """``game``: a registered game (default: the default game); ``opponents``: one agent
+    spec per other seat, in seat order, or one for all; ``variants``: the game's variants
+    by name (unnamed ones keep their defaults)."""
 
     model_config = ConfigDict(strict=True, extra="forbid")
+    game: str | None = None
     players: int = Field(ge=MIN_PLAYERS, le=MAX_PLAYERS)
     seat: int = 0
-    opponents: list[str] = Field(min_length=1, max_length=MAX_PLAYERS)
+    opponents: list[str] = Field(default_factory=list, max_length=MAX_PLAYERS)
     seed: int | None = Field(default=None, ge=0, lt=2**63)
-    zero_is_ten: bool = False
+    variants: dict[str, Any] | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _top_level_variants(cls, data: Any) -> Any:
+        """A variant given as a top-level key (``{"players": 4, "<variant>": true}``, the
+        body before ``variants`` existed) folds into ``variants``; other unknown keys stay
+        errors."""
+        if not isinstance(data, dict):
+            return data
+        spec = _named_game(data.get("game"))
+        if spec is None:  # a bad game name: the endpoint says so
+            return data
+        fields = cls.model_fields
+        legacy = {k: v for k, v in data.items() if k in spec.variants and k not in fields}
+        variants = data.get("variants")
+        if not legacy or not isinstance(variants, dict | None):
+            return data
+        rest = {k: v for k, v in data.items() if k not in legacy}
+        return {**rest, "variants": {**legacy, **(variants or {})}}
+
+
+def _named_game(name: Any) -> GameSpec | None:
+    """The registered game ``name`` names (None: the default game), or None if none."""
+    if name is not None and not isinstance(name, str):
+        return None
+    try:
+        return get_game(name)
+    except ValueError:
+        return None
 
 
 class Action(BaseModel):
-    """``action``: an action id (0..46) or its name (``"bid 4"``); ``decision``: the
-    number of decisions the page saw, so a repeated click is refused, not applied twice."""
+    """``action``: an action id or its name (``action_to_str``); ``decision``: the number
+    of decisions the page saw, so a repeated click is refused, not applied twice."""
 
     model_config = ConfigDict(strict=True, extra="forbid")
     action: int | str
@@ -107,12 +154,17 @@ def create_app(
 
     @app.get("/api/setup")
     def setup() -> dict[str, Any]:
-        return {
-            "players": list(range(MIN_PLAYERS, MAX_PLAYERS + 1)),
-            "agents": [{"spec": spec, "label": label} for spec, label in AGENT_CHOICES],
-            "agent_names": agent_names(),
-            "checkpoints": _checkpoints(checkpoint_folder),
-            "colours": list(SEAT_COLOURS),
+        checkpoints = _checkpoints(checkpoint_folder)
+        games = [_game_setup(get_game(name), checkpoints) for name in game_names()]
+        default = next(g for g in games if g["name"] == default_game().name)
+        return {  # the default game's set-up at the top level too (the page before games)
+            "games": games,
+            "default_game": default["name"],
+            "players": default["players"],
+            "agents": default["agents"],
+            "agent_names": default["agent_names"],
+            "checkpoints": checkpoints,
+            "colours": default["colours"],
             "skipped_games": store.skipped,
         }
 
@@ -128,7 +180,9 @@ def _game_routes(app: FastAPI, store: GameStore) -> None:
 
     @app.post("/api/games", status_code=201)
     def new_game(body: NewGame) -> dict[str, Any]:
-        game = store.create(body.players, body.seat, body.opponents, body.seed, body.zero_is_ten)
+        game = store.create(
+            body.players, body.seat, body.opponents, body.seed, body.variants, body.game
+        )
         with game.lock:
             return game_view(game)
 
@@ -186,7 +240,8 @@ def _replay_routes(app: FastAPI, library: RecordLibrary) -> None:
         if step > steps:
             raise WebError(422, f"step: must be in 0..{steps}, got {step}")
         names = seat_names(record["agents"])
-        view = replay_step(record, states_at(record, step), step, seat, names)
+        spec = record_game(record)
+        view = replay_step(spec, record, states_at(record, step), step, seat, names)
         view.update(
             {
                 "id": record_id,
@@ -199,22 +254,87 @@ def _replay_routes(app: FastAPI, library: RecordLibrary) -> None:
         return view
 
 
+def _game_setup(spec: GameSpec, checkpoints: list[dict[str, Any]]) -> dict[str, Any]:
+    """What the set-up form offers for one game."""
+    web = web_of(spec)
+    names = agent_names(spec.name)
+    agents = [
+        {"spec": agent, "label": label}
+        for agent, label in AGENT_CHOICES
+        if agent.partition(":")[0] in names
+    ]
+    offered = {a["spec"].partition(":")[0] for a in agents} | NOT_OFFERED
+    agents += [{"spec": name, "label": name} for name in names if name not in offered]
+    labels = web.variant_labels
+    return {
+        "name": spec.name,
+        "title": spec.title,
+        "players": list(range(spec.min_players, spec.max_players + 1)),
+        "variants": [
+            {
+                "name": name,
+                "default": default,
+                "type": type(default).__name__,
+                "label": labels.get(name, f"Variant: {name.replace('_', ' ')}"),
+            }
+            for name, default in spec.variants.items()
+        ],
+        "agents": agents,
+        "agent_names": names,
+        "checkpoints": [c for c in checkpoints if c["game"] == spec.name],
+        "colours": web.colours,
+        "drawn_board": web.drawn,
+        "board_note": None
+        if web.drawn
+        else f"{spec.title} has no drawn board here: the board is shown as text.",
+    }
+
+
 def _checkpoints(folder: Path | None) -> list[dict[str, Any]]:
-    """Checkpoint files in ``folder`` as agent specs (their path) with a label."""
+    """Checkpoint files in ``folder`` as agent specs (their path) with a label and the game
+    they play (a checkpoint of a game nobody registered is left out)."""
     if folder is None or not folder.is_dir():
         return []
     found = []
+    registered = set(game_names())
     for path in sorted(folder.iterdir()):
         if path.suffix in CHECKPOINT_SUFFIXES and path.is_file():
             label = f"checkpoint {path.name}"
             meta = _training_meta(path.with_suffix(".json"))
-            if meta.get("game", "art_gallery") != "art_gallery":
-                continue  # another game's policy (e.g. gallerist_2p): it cannot play here
+            game = _checkpoint_game(path, meta)
+            if game not in registered:
+                continue
             players = _trained_players(meta)
             if players:
                 label += f" (trained at {players} players)"
-            found.append({"spec": str(path), "label": label})
+            found.append({"spec": str(path), "label": label, "game": game})
     return found
+
+
+def _checkpoint_game(path: Path, meta: dict[str, Any]) -> str:
+    """The game a checkpoint plays: its training metadata's, else its policy header's,
+    else (files from before games were named) the default game."""
+    game = meta.get("game")
+    if game is None:
+        env = meta.get("config", {}).get("env") if isinstance(meta.get("config"), dict) else None
+        game = env.get("game") if isinstance(env, dict) else None
+    if game is None and path.suffix == ".safetensors":
+        game = _header_game(path)
+    return game if isinstance(game, str) else default_game().name
+
+
+def _header_game(path: Path) -> str | None:
+    """The ``game`` of a safetensors policy header, read without loading the weights."""
+    try:
+        with path.open("rb") as handle:
+            size = int.from_bytes(handle.read(8), "little")
+            if not 0 < size <= MAX_HEADER_BYTES:
+                return None
+            header = json.loads(handle.read(size))
+        meta = json.loads(header["__metadata__"][METADATA_KEY])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    return meta.get("game") if isinstance(meta, dict) else None
 
 
 def _training_meta(path: Path) -> dict[str, Any]:

@@ -6,10 +6,16 @@ every agent's. The actions and the seed are the truth: loading a file replays th
 game (the engine is deterministic), so a server killed at any moment restarts with every
 game at its last saved decision. The engine state is stored too, for other readers.
 
-Agents play through :func:`art_gallery_env.arena.loop.play` until it is the person's turn.
+Any registered game plays here: a game is set up, observed, played by agents and parsed
+through its :class:`~art_gallery_env.core.registry.GameSpec` (``get_game(game.game)``), so
+this module names no game. Agents play through :func:`art_gallery_env.arena.loop.play`
+until it is the person's turn.
 Before each of its decisions an agent is reset with a seed derived from the game's seed,
 its seat and the decision's index, so a decision depends only on what the seat knows and
 that seed: a restarted server, which builds the agents afresh, continues identically.
+
+A saved game is version 2 (``game`` and ``variants``); version 1 files, from before games
+were named, are the default game's, their variant flags top-level keys (read too).
 """
 
 from __future__ import annotations
@@ -20,9 +26,10 @@ import re
 import secrets
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 from art_gallery_env.agents.base import Agent
@@ -31,15 +38,13 @@ from art_gallery_env.arena.evaluate import derive_seed
 from art_gallery_env.arena.loop import AgentError, Decision, play
 from art_gallery_env.arena.records import make_record
 from art_gallery_env.arena.terminal import HUMAN
-from art_gallery_env.env.seat import SeatObserver
+from art_gallery_env.core.errors import IllegalActionError
+from art_gallery_env.core.registry import GameSpec, default_game, get_game
 from art_gallery_env.files import atomic_write_json
-from art_gallery_env.rules.actions import action_to_str, check_action_id, str_to_action
-from art_gallery_env.rules.board import MAX_PLAYERS, MIN_PLAYERS
-from art_gallery_env.rules.game import IllegalActionError
-from art_gallery_env.rules.state import GameState, new_game
 
 GAME_FORMAT = "art-gallery-env/web-game"
-GAME_VERSION = 1
+GAME_VERSION = 2
+READ_VERSIONS = (1, 2)  # 1: before games were named (the default game, variants top-level)
 GAME_ID = re.compile(r"^[0-9a-f]{16}$")
 log = logging.getLogger("art_gallery_env.web")
 
@@ -71,14 +76,15 @@ def short_spec(spec: str) -> str:
 
 @dataclass
 class WebGame:
-    """One game: the engine state, who sits where, and every decision so far."""
+    """One game: which game, the engine state, who sits where, and every decision so far."""
 
     id: str
     seat: int  # the person's seat
     agents: list[str]  # per seat; HUMAN at ``seat``
     seed: int
-    zero_is_ten: bool
-    state: GameState
+    game: str  # a registered game's name
+    variants: dict[str, Any]  # every variant of the game with its value
+    state: Any
     actions: list[int] = field(default_factory=list)
     deciders: list[int] = field(default_factory=list)  # the seat that made each decision
     rounds: list[int] = field(default_factory=list)  # the round each decision was made in
@@ -88,7 +94,11 @@ class WebGame:
     updated: float = field(default_factory=time.time)
     lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
     bots: dict[int, Agent] = field(default_factory=dict, repr=False, compare=False)
-    observer: SeatObserver | None = field(default=None, repr=False, compare=False)
+    observer: Any = field(default=None, repr=False, compare=False)
+
+    @property
+    def rules(self) -> GameSpec:
+        return get_game(self.game)
 
     @property
     def num_players(self) -> int:
@@ -113,7 +123,8 @@ class WebGame:
             "seat": self.seat,
             "agents": self.agents,
             "seed": self.seed,
-            "zero_is_ten": self.zero_is_ten,
+            "game": self.game,
+            "variants": self.variants,
             "created": self.created,
             "updated": self.updated,
             "actions": self.actions,
@@ -127,28 +138,36 @@ class WebGame:
     def record(self) -> dict[str, Any]:
         """The game record (``art-gallery replay`` reads it) with the agents' insight."""
         over = self.state.is_over
+        name, fingerprint = self.rules.data_fingerprint(self.state)
         return make_record(
             num_players=self.num_players,
             seed=self.seed,
-            zero_is_ten=self.zero_is_ten,
+            variants=self.variants,
             agents=self.agents,
             actions=self.actions,
             breakdown=self.state.score_breakdown() if over else None,
-            card_set=self.state.cards,
+            card_set=SimpleNamespace(name=name, fingerprint=fingerprint),
             extra={"web_game": self.id, "human_seat": self.seat},
             insight=self.insight,
+            game=self.game,
         )
 
 
 def parse_action(action: int | str, game: WebGame) -> int:
     """The action id of a request's ``action`` (an id or a name such as ``"bid 4"``)."""
-    legal = game.state.legal_actions()
+    spec = game.rules
     try:
-        return str_to_action(action) if isinstance(action, str) else check_action_id(action)
+        if isinstance(action, str):
+            return spec.str_to_action(action)
+        return spec.check_action_id(action)
     except ValueError as err:
-        raise WebError(
-            422, f"action: {err}", legal=[{"action": a, "label": action_to_str(a)} for a in legal]
-        ) from None
+        raise WebError(422, f"action: {err}", legal=legal_list(game)) from None
+
+
+def legal_list(game: WebGame) -> list[dict[str, Any]]:
+    """The legal actions now, each with its name (an error about an action lists them)."""
+    spec = game.rules
+    return [{"action": a, "label": spec.action_to_str(a)} for a in game.state.legal_actions()]
 
 
 class GameStore:
@@ -187,31 +206,32 @@ class GameStore:
         seat: int,
         opponents: Sequence[str],
         seed: int | None = None,
-        zero_is_ten: bool = False,
+        variants: Mapping[str, Any] | None = None,
+        game: str | None = None,
     ) -> WebGame:
-        """A new game with the person at ``seat``; agents play until it is their turn."""
-        if not MIN_PLAYERS <= num_players <= MAX_PLAYERS:
+        """A new game of ``game`` (None: the default game) with the person at ``seat``;
+        agents play until it is their turn."""
+        spec, variants = _check_game(game, variants)
+        if not spec.min_players <= num_players <= spec.max_players:
             raise WebError(
-                422, f"players: must be in {MIN_PLAYERS}..{MAX_PLAYERS}, got {num_players}"
+                422,
+                f"players: {spec.title} is played by {spec.min_players}..{spec.max_players} "
+                f"players, got {num_players}",
             )
         if not 0 <= seat < num_players:
             raise WebError(422, f"seat: must be in 0..{num_players - 1}, got {seat}")
-        specs = [s.strip() for s in opponents]
-        if len(specs) == 1:
-            specs *= num_players - 1
-        if len(specs) != num_players - 1 or not all(specs):
-            raise WebError(
-                422,
-                f"opponents: {num_players} players need {num_players - 1} agent specs "
-                f"(one per other seat) or one for all, got {len(specs)}",
-            )
-        agents = specs[:seat] + [HUMAN] + specs[seat:]
-        for spec in specs:
-            _check_spec(spec)
+        agents = _seat_agents(num_players, seat, opponents)
+        for p, agent in enumerate(agents):
+            if p != seat:
+                _check_spec(agent, spec.name)
         if seed is None:
             seed = secrets.randbits(63)
-        state = new_game(num_players, seed, zero_is_ten=zero_is_ten)
-        game = WebGame(secrets.token_hex(8), seat, agents, seed, zero_is_ten, state)
+        state = spec.setup(num_players, seed, variants)
+        game_ = WebGame(secrets.token_hex(8), seat, agents, seed, spec.name, variants, state)
+        return self._start(game_)
+
+    def _start(self, game: WebGame) -> WebGame:
+        """Keep a new game, save it and let the agents play until the person's turn."""
         with game.lock:
             self.save(game)
             with self._lock:
@@ -235,13 +255,13 @@ class GameStore:
         if not game.your_turn:  # pragma: no cover - advance() stops only at the person's turn
             raise WebError(409, f"it is seat {game.state.current_player}'s turn, not yours")
         action_id = parse_action(action, game)
-        legal = game.state.legal_actions()
-        if action_id not in legal:
+        if action_id not in game.state.legal_actions():
+            name, legal = game.rules.action_to_str(action_id), legal_list(game)
             raise WebError(
                 422,
-                f"action: {action_to_str(action_id)} ({action_id}) is not legal now; legal: "
-                + ", ".join(f"{action_to_str(a)} ({a})" for a in legal),
-                legal=[{"action": a, "label": action_to_str(a)} for a in legal],
+                f"action: {name} ({action_id}) is not legal now; legal: "
+                + ", ".join(f"{a['label']} ({a['action']})" for a in legal),
+                legal=legal,
             )
         seen = len(game.state.events)
         before = game.state.round
@@ -256,7 +276,7 @@ class GameStore:
         saving after each decision. Call with ``game.lock`` held."""
         state = game.state
         if game.observer is None:
-            game.observer = SeatObserver(state.cards)
+            game.observer = game.rules.make_observer(state)
         while not state.is_over and state.current_player != game.seat:
             seat = state.current_player
             bot = self._bot(game, seat)
@@ -277,7 +297,7 @@ class GameStore:
     def _bot(self, game: WebGame, seat: int) -> Agent:
         bot = game.bots.get(seat)
         if bot is None:
-            bot = game.bots[seat] = make_agent(game.agents[seat], seed=0)
+            bot = game.bots[seat] = make_agent(game.agents[seat], seed=0, game=game.game)
         return bot
 
     def save(self, game: WebGame) -> None:
@@ -294,11 +314,45 @@ def _remember(
     game.insight.append(insight)
 
 
-def _check_spec(spec: str) -> None:
+def _check_game(
+    game: str | None, variants: Mapping[str, Any] | None
+) -> tuple[GameSpec, dict[str, Any]]:
+    """The registered game and its full variants; a bad name or variant is a 422 that
+    names the legal choices."""
+    try:
+        spec = get_game(game)
+    except ValueError as err:
+        raise WebError(422, f"game: {err}") from None
+    try:
+        return spec, spec.check_variants(variants)
+    except ValueError as err:
+        message = f"variants: {err}"
+        if "(variants:" not in message:  # a bad value: name the variants and their defaults
+            have = ", ".join(f"{k} (default {v!r})" for k, v in spec.variants.items())
+            message += f"; variants of {spec.title}: {have}"
+        raise WebError(422, message, variants=dict(spec.variants)) from None
+
+
+def _seat_agents(num_players: int, seat: int, opponents: Sequence[str]) -> list[str]:
+    """Per seat: ``opponents`` in seat order (one spec for all is repeated), HUMAN at
+    ``seat``. A game of one player has no opponents."""
+    specs = [s.strip() for s in opponents]
+    if len(specs) == 1:
+        specs *= num_players - 1
+    if len(specs) != num_players - 1 or not all(specs):
+        raise WebError(
+            422,
+            f"opponents: {num_players} players need {num_players - 1} agent specs "
+            f"(one per other seat) or one for all, got {len(specs)}",
+        )
+    return specs[:seat] + [HUMAN] + specs[seat:]
+
+
+def _check_spec(spec: str, game: str) -> None:
     if spec == HUMAN:
         raise WebError(422, "opponents: 'human' plays only at your own seat")
     try:
-        make_agent(spec, seed=0)
+        make_agent(spec, seed=0, game=game)
     except Exception as err:  # noqa: BLE001 - any construction failure is a bad spec
         raise WebError(422, f"opponents: bad agent spec {spec!r}: {err}") from None
 
@@ -309,12 +363,14 @@ def load_game(path: str | Path) -> WebGame:
     data = json.loads(path.read_text(encoding="utf-8"))
     if not isinstance(data, dict) or data.get("format") != GAME_FORMAT:
         raise ValueError(f"format: expected {GAME_FORMAT!r}")
-    if data.get("version") != GAME_VERSION:
-        raise ValueError(f"version: {data.get('version')!r} is not {GAME_VERSION}")
+    if data.get("version") not in READ_VERSIONS:
+        versions = ", ".join(map(str, READ_VERSIONS))
+        raise ValueError(f"version: {data.get('version')!r} is not one of {versions}")
     game_id, seat, agents = data["id"], data["seat"], data["agents"]
     if not isinstance(game_id, str) or not GAME_ID.match(game_id) or path.stem != game_id:
         raise ValueError(f"id: {game_id!r} is not a game id matching the file name")
-    state = new_game(len(agents), data["seed"], zero_is_ten=bool(data["zero_is_ten"]))
+    spec, variants = saved_game(data)
+    state = spec.setup(len(agents), data["seed"], variants)
     if not isinstance(seat, int) or not 0 <= seat < len(agents) or agents[seat] != HUMAN:
         raise ValueError(f"seat/agents: expected {HUMAN!r} at seat {seat!r}")
     actions = data["actions"]
@@ -331,7 +387,8 @@ def load_game(path: str | Path) -> WebGame:
         seat=seat,
         agents=list(agents),
         seed=data["seed"],
-        zero_is_ten=bool(data["zero_is_ten"]),
+        game=spec.name,
+        variants=variants,
         state=state,
         actions=list(actions),
         deciders=list(data["deciders"]),
@@ -341,3 +398,18 @@ def load_game(path: str | Path) -> WebGame:
         created=float(data["created"]),
         updated=float(data["updated"]),
     )
+
+
+def saved_game(data: dict[str, Any]) -> tuple[GameSpec, dict[str, Any]]:
+    """The game and the full variants of a saved game. Version 1 named no game (the
+    default game's) and kept each variant as a top-level key: the keys that are the
+    default game's variant names are its variants."""
+    if data["version"] == 1:
+        spec = default_game()
+        variants = {key: data[key] for key in spec.variants if key in data}
+    else:
+        name, variants = data["game"], data["variants"]
+        if not isinstance(name, str) or not isinstance(variants, dict):
+            raise ValueError("game/variants: expected a game name and a dict of variants")
+        spec = get_game(name)
+    return spec, spec.check_variants(variants)

@@ -5,7 +5,8 @@ A record id names its source: ``game-<id>`` (a game of this server, once it is o
 that its seed would reveal every hidden card), ``file-<name>`` (a ``.json`` file in the
 records folder, looked up by listing the folder, never by joining a path from the request)
 and ``upload-<hash>`` (an uploaded record, kept in the server's data folder under its
-content hash). Every record is validated and replayed before it is shown.
+content hash). Every record is validated and replayed before it is shown. A record of any
+registered game opens here (its game's web view draws it, :mod:`.views`).
 """
 
 from __future__ import annotations
@@ -25,7 +26,6 @@ from art_gallery_env.arena.records import (
 )
 from art_gallery_env.arena.terminal import HUMAN
 from art_gallery_env.files import atomic_write_json
-from art_gallery_env.rules.state import GameState
 
 from .games import GameStore, WebError, short_spec
 
@@ -57,7 +57,6 @@ class RecordLibrary:
         if cached is None or cached[0] != key:
             try:
                 record: dict[str, Any] | str = load_record(path)
-                _art_gallery_only(record)
                 replay_record(record)
             except RecordFormatError as err:
                 record = str(err)
@@ -120,7 +119,6 @@ class RecordLibrary:
         except (json.JSONDecodeError, UnicodeDecodeError) as err:
             raise WebError(400, f"malformed JSON: {err}") from None
         try:
-            _art_gallery_only(data)
             replay_record(data)
         except RecordFormatError as err:
             raise WebError(422, f"not a replayable game record: {err}") from None
@@ -130,18 +128,7 @@ class RecordLibrary:
         return f"upload-{name}"
 
 
-def _art_gallery_only(record: Any) -> None:
-    """The web app draws Art Gallery; another game's record is refused, naming the tool
-    that replays it."""
-    game = record_game(record) if isinstance(record, dict) else None
-    if game is not None and game.name != "art_gallery":
-        raise RecordFormatError(
-            f"a record of {game.title}; this web app shows Art Gallery games "
-            f"(replay it with: art-gallery replay FILE)"
-        )
-
-
-def states_at(record: dict[str, Any], step: int) -> tuple[GameState, GameState | None]:
+def states_at(record: dict[str, Any], step: int) -> tuple[Any, Any | None]:
     """(state after ``step`` actions, state before the last of them or None at step 0)."""
     state = initial_state(record)
     actions = record["actions"][:step]
@@ -158,8 +145,11 @@ def _summary(
     record_id: str, source: str, record: dict[str, Any], file: str | None = None
 ) -> dict[str, Any]:
     breakdown = record.get("breakdown")
+    spec = record_game(record)
     return {
         "id": record_id,
+        "game": spec.name,
+        "title": spec.title,
         "source": source,
         "file": file,
         "players": record["setup"]["num_players"],

@@ -1,74 +1,214 @@
-"""What the server sends: every response is built here, from what its viewer may know (R8).
+"""What the server sends: every response is built here, from what its viewer may know.
 
 The person's view of a live game is built from a *determinized world* of their seat's
-information set (:func:`~art_gallery_env.rules.hidden.determinize` with a fixed seed), never
-from the true state: two true states that the seat cannot tell apart give one world, hence
-one response, byte for byte. Within that world the board is drawn for the seat
-(:func:`~art_gallery_env.env.svg.render_svg`), events are narrated for the seat
-(:func:`~art_gallery_env.env.narration.describe_events`) and the choices are the seat's own
-legal actions. Other seats' face-down bids and hands therefore never reach the client.
+information set (``state.determinize(seat, random.Random(WORLD_SEED))``), never from the
+true state: two true states that the seat cannot tell apart give one world, hence one
+response, byte for byte. Within that world the board is drawn for the seat, events are
+narrated for the seat (``GameSpec.describe_events``) and the choices are the seat's own
+legal actions. Other seats' hidden cards therefore never reach the client.
 
-An agent's insight (:meth:`Agent.explain`) is computed from that agent's own information,
-which includes its hand and face-down bids: a viewer gets it only when its seat made the
-decision, or once the decision's round is over (then every bid of that round has been
-revealed and every hand of it follows from public events, R8), or at the end of the game.
+**Any registered game plays here.** What the page shows of a game comes from its
+:class:`~art_gallery_env.core.registry.GameSpec`, and, where the game has the ``"web"``
+capability, from the module its spec names as ``extensions["web"]`` (a plain module in
+the game's folder, no FastAPI). That module may define any of these; each one it leaves
+out falls back to the generic version here:
+
+=====================================================  =====================================
+``board(world, viewer, names) -> str``                 the board as ``viewer`` (None: a
+                                                       spectator) may see it: SVG or HTML,
+                                                       escaped by the module. Generic: the
+                                                       game's ``render_text`` in a ``<pre>``
+``choices(world, seat) -> dict``                       ``{"phase", "prompt", "options": [{
+                                                       "action", "kind", "label", "legal",
+                                                       "detail"?, ...}], "notes"?: [str]}``:
+                                                       every legal action offered (others
+                                                       may be shown with ``legal`` false and
+                                                       a ``detail`` saying why). The page
+                                                       lays options with ``value`` and
+                                                       ``direction`` out as moves, with
+                                                       ``marks`` as tile choices, with
+                                                       ``value`` as cards. Generic: one
+                                                       option per legal action, labelled by
+                                                       ``action_to_str``, detailed by
+                                                       ``describe_choice``
+``seat_extras(world, seat) -> dict``                   more fields of the seat's own view
+                                                       (e.g. ``hand``). Generic: none
+``decision_label(before, after, action, viewer)``      a replay's name for a decision as
+                                                       ``viewer`` saw it, or None (then:
+                                                       ``action_to_str``). Generic:
+                                                       ``hidden_action_name`` for another
+                                                       seat's decision
+``insight_released(decision_round, now) -> bool``      whether another seat's insight of
+                                                       ``decision_round`` may be shown in
+                                                       state ``now``. Generic: never before
+                                                       the end of the game
+``INSIGHT_RELEASE``                                    when that is, in words ("the end of
+                                                       its round"); generic: "the end of
+                                                       the game"
+``COLOURS``                                            the seats' colours (CSS)
+``VARIANT_LABELS``                                     variant name -> its set-up label
+``RESULT_COLUMNS``                                     ``(key, head, tooltip key or None)``
+                                                       of the final score table; generic:
+                                                       ``score_parts``, total, rank
+``RESULT_NOTE``                                        a line under the final score
+=====================================================  =====================================
+
+An agent's insight (:meth:`Agent.explain`) is computed from that agent's own information
+(its hand, its face-down bids ...): a viewer gets it only when its seat made the decision,
+once the game's ``insight_released`` says so (Art Gallery: the decision's round is over,
+R8) or at the end of the game.
 """
 
 from __future__ import annotations
 
+import html
 import random
+import threading
+from types import ModuleType
 from typing import Any
 
-from art_gallery_env.env.narration import area_name, describe_event, describe_events
-from art_gallery_env.env.svg import render_svg
-from art_gallery_env.rules.actions import (
-    NUM_CARD_VALUES,
-    PILE_MARKS,
-    SHOP_BASE,
-    SHOP_CHOICE_COST,
-    SHOP_CHOICE_PILES,
-    SHOP_CHOICES,
-    action_kind,
-    action_to_str,
-    bid_action,
-    move_action,
-    pick_action,
-)
-from art_gallery_env.rules.board import MARKER_BAR_SIZE, move_destinations
-from art_gallery_env.rules.hidden import visible_events
-from art_gallery_env.rules.phases import BID, MOVE, PICK, SHOP
-from art_gallery_env.rules.scoring import winners
-from art_gallery_env.rules.state import GameState
+from art_gallery_env.core.registry import GameSpec, game_of
+from art_gallery_env.core.scoring import winners
 
 from .games import WebGame
 
 MAX_INSIGHT = 60  # insight entries in a game view (GET .../insight has them all)
 WORLD_SEED = 0  # any seed: a world differs from another only in what the seat cannot see
+DEFAULT_COLOURS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9")
 
 
-def seat_world(state: GameState, seat: int) -> GameState:
+class GameWeb:
+    """One game as the web app shows it: its ``"web"`` module's functions where it has
+    them, the generic ones otherwise (see the module doc)."""
+
+    def __init__(self, spec: GameSpec) -> None:
+        self.spec = spec
+        self.module: ModuleType | None = None
+        if spec.has("web") and "web" in spec.extensions:
+            self.module = spec.extension("web")
+
+    def _own(self, name: str) -> Any:
+        return getattr(self.module, name, None) if self.module is not None else None
+
+    @property
+    def drawn(self) -> bool:
+        """Whether the game has a drawn board (else the page shows its text rendering)."""
+        return self._own("board") is not None
+
+    @property
+    def colours(self) -> list[str]:
+        return list(self._own("COLOURS") or DEFAULT_COLOURS)
+
+    @property
+    def variant_labels(self) -> dict[str, str]:
+        return dict(self._own("VARIANT_LABELS") or {})
+
+    def board(self, world: Any, viewer: int | None, names: list[str]) -> str:
+        own = self._own("board")
+        if own is not None:
+            return own(world, viewer, names)
+        text = html.escape(self.spec.render_text(world, viewer))
+        return f'<pre class="text-board">{text}</pre>'
+
+    def choices(self, world: Any, seat: int) -> dict[str, Any]:
+        own = self._own("choices")
+        if own is not None:
+            return own(world, seat)
+        spec, phase = self.spec, world.phase_name
+        options = [
+            {
+                "action": a,
+                "kind": phase,
+                "label": spec.action_to_str(a),
+                "legal": True,
+                "detail": spec.describe_choice(world, seat, a),
+            }
+            for a in world.legal_actions()
+        ]
+        prompt = f"Your decision: {phase.replace('_', ' ')}"
+        return {"phase": phase, "prompt": prompt, "options": options}
+
+    def seat_extras(self, world: Any, seat: int) -> dict[str, Any]:
+        own = self._own("seat_extras")
+        return dict(own(world, seat)) if own is not None else {}
+
+    def decision_label(self, before: Any, after: Any, action: int, viewer: int | None) -> str:
+        own = self._own("decision_label")
+        if own is not None:
+            label = own(before, after, action, viewer)
+        elif viewer is not None and viewer != before.current_player:
+            label = self.spec.hidden_action_name(action)
+        else:
+            label = None
+        return label if label is not None else self.spec.action_to_str(action)
+
+    @property
+    def insight_release(self) -> str:
+        return str(self._own("INSIGHT_RELEASE") or "the end of the game")
+
+    def insight_released(self, decision_round: int, now: Any) -> bool:
+        own = self._own("insight_released")
+        return bool(own(decision_round, now)) if own is not None else False
+
+    def result_columns(self) -> list[dict[str, Any]]:
+        own = self._own("RESULT_COLUMNS")
+        if own is None:
+            own = [(key, head, None) for key, head in self.spec.score_parts]
+            own += [("total", "total", None), ("rank", "rank", None)]
+        return [{"key": key, "label": head, "parts": parts} for key, head, parts in own]
+
+    def result_note(self) -> str | None:
+        return self._own("RESULT_NOTE")
+
+
+_WEB: dict[str, GameWeb] = {}
+_LOCK = threading.Lock()
+
+
+def web_of(spec: GameSpec) -> GameWeb:
+    """The web view of ``spec``'s game (built once per registered spec)."""
+    with _LOCK:
+        web = _WEB.get(spec.name)
+        if web is None or web.spec is not spec:
+            web = _WEB[spec.name] = GameWeb(spec)
+        return web
+
+
+def seat_world(state: Any, seat: int) -> Any:
     """The one world the server draws ``seat``'s responses from (see the module doc)."""
     return state.determinize(seat, random.Random(WORLD_SEED))
 
 
-def insight_visible(decider: int, decision_round: int, viewer: int | None, now: GameState) -> bool:
+def insight_visible(
+    web: GameWeb, decider: int, decision_round: int, viewer: int | None, now: Any
+) -> bool:
     """Whether ``viewer`` (None: spectator) may see the insight of a decision ``decider``
     made in round ``decision_round``, in state ``now`` (see the module doc)."""
-    return viewer is None or viewer == decider or now.is_over or now.round > decision_round
+    return (
+        viewer is None
+        or viewer == decider
+        or now.is_over
+        or web.insight_released(decision_round, now)
+    )
 
 
 def insight_entry(
-    index: int, decider: int, decision_round: int, action: int, insight: dict[str, Any]
+    spec: GameSpec,
+    index: int,
+    decider: int,
+    decision_round: int,
+    action: int,
+    insight: dict[str, Any],
 ) -> dict[str, Any]:
     """An insight as the page shows it: each listed action with its name."""
-    top = [{**t, "label": action_to_str(t["action"])} for t in insight.get("top", [])]
+    top = [{**t, "label": spec.action_to_str(t["action"])} for t in insight.get("top", [])]
     return {
         **insight,
         "decision": index,
         "seat": decider,
         "round": decision_round,
         "action": action,
-        "label": action_to_str(action),
+        "label": spec.action_to_str(action),
         "top": top,
     }
 
@@ -76,9 +216,12 @@ def insight_entry(
 # -- the person's view of a live game ----------------------------------------------------------
 def game_summary(game: WebGame) -> dict[str, Any]:
     """A line of the games list: set-up and progress, public to the person."""
-    state = game.state
+    state, spec = game.state, game.rules
     summary = {
         "id": game.id,
+        "game": spec.name,
+        "title": spec.title,
+        "variants": spec.active_variants(game.variants),
         "players": game.num_players,
         "seat": game.seat,
         "agents": game.agents,
@@ -99,7 +242,8 @@ def game_summary(game: WebGame) -> dict[str, Any]:
 
 def game_view(game: WebGame) -> dict[str, Any]:
     """Everything the person's page shows, built from their seat's world only."""
-    seat = game.seat
+    seat, spec = game.seat, game.rules
+    web = web_of(spec)
     world = seat_world(game.state, seat)
     names = game.names
     view = game_summary(game)
@@ -107,11 +251,11 @@ def game_view(game: WebGame) -> dict[str, Any]:
         {
             "phase": "game over" if world.is_over else world.phase_name,
             "current_player": None if world.is_over else world.current_player,
-            "board": render_svg(world, seat, names),
-            "recent": describe_events(world, game.seen_events, seat, names),
-            "hand": list(world.hands[seat]),
-            "choices": choices(world, seat) if game.your_turn else None,
-            "zero_is_ten": game.zero_is_ten,
+            "board": web.board(world, seat, names),
+            "drawn": web.drawn,
+            "recent": spec.describe_events(world, game.seen_events, seat, names),
+            "choices": web.choices(world, seat) if game.your_turn else None,
+            **web.seat_extras(world, seat),
         }
     )
     released, pending = [], 0
@@ -119,38 +263,48 @@ def game_view(game: WebGame) -> dict[str, Any]:
         if insight is None:
             continue
         decider, decision_round = game.deciders[i], game.rounds[i]
-        if not insight_visible(decider, decision_round, seat, world):
+        if not insight_visible(web, decider, decision_round, seat, world):
             pending += 1
         elif decision_round >= world.round - 1:  # this round and the last: the rest on request
-            released.append(insight_entry(i, decider, decision_round, game.actions[i], insight))
+            entry = insight_entry(spec, i, decider, decision_round, game.actions[i], insight)
+            released.append(entry)
     view["insight"] = released[-MAX_INSIGHT:]
     view["insight_pending"] = pending
+    view["insight_release"] = web.insight_release
     if world.is_over:
-        view["result"] = result(world, seat)
+        view["result"] = result(world, seat, web)
     return view
 
 
 def game_log(game: WebGame) -> list[str]:
     world = seat_world(game.state, game.seat)
-    return describe_events(world, 0, game.seat, game.names)
+    return game.rules.describe_events(world, 0, game.seat, game.names)
 
 
 def released_insight(game: WebGame) -> list[dict[str, Any]]:
     """Every insight entry the person may see now (all of them once the game is over)."""
+    spec = game.rules
+    web = web_of(spec)
     world = seat_world(game.state, game.seat)
     return [
-        insight_entry(i, game.deciders[i], game.rounds[i], game.actions[i], insight)
+        insight_entry(spec, i, game.deciders[i], game.rounds[i], game.actions[i], insight)
         for i, insight in enumerate(game.insight)
         if insight is not None
-        and insight_visible(game.deciders[i], game.rounds[i], game.seat, world)
+        and insight_visible(web, game.deciders[i], game.rounds[i], game.seat, world)
     ]
 
 
-def result(state: GameState, seat: int | None) -> dict[str, Any]:
-    """The final score breakdown (R7) and, for a seat, how it did."""
+def result(state: Any, seat: int | None, web: GameWeb | None = None) -> dict[str, Any]:
+    """The final score breakdown and, for a seat, how it did."""
+    web = web or web_of(game_of(state))
     breakdown = state.score_breakdown()
     won = winners(breakdown)
-    out: dict[str, Any] = {"breakdown": breakdown, "winners": won}
+    out: dict[str, Any] = {
+        "breakdown": breakdown,
+        "winners": won,
+        "columns": web.result_columns(),
+        "note": web.result_note(),
+    }
     if seat is not None:
         mine = breakdown[seat]
         if mine["rank"] == 1:
@@ -161,139 +315,37 @@ def result(state: GameState, seat: int | None) -> dict[str, Any]:
 
 
 # -- the person's choices ----------------------------------------------------------------------
-def choices(world: GameState, seat: int) -> dict[str, Any]:
-    """The decision in front of ``seat``: every candidate of the phase with ``legal`` set
-    for the engine's legal actions only (the page shows the others disabled)."""
-    legal = set(world.legal_actions())
-    phase = world.phase
-    if phase == MOVE:
-        options = _move_options(world, seat, legal)
-    elif phase == BID:
-        area = world.position[seat]
-        options = [
-            _option(bid_action(v), legal, value=v, detail=f"face down at {area_name(area)}")
-            for v in range(NUM_CARD_VALUES)
-            if world.hands[seat][v]
-        ]
-    elif phase == SHOP:
-        options = _shop_options(world, legal)
-    elif phase == PICK:
-        options = [
-            _option(pick_action(v), legal, value=v, detail="into your hand")
-            for v in range(NUM_CARD_VALUES)
-            if world.space_cards[v]
-        ]
-    else:  # pragma: no cover - only the four decision phases ask a seat
-        options = []
-    shown = {o["action"] for o in options}
-    # every legal action is offered, whatever the grouping above missed
-    options += [_option(a, legal) for a in sorted(legal - shown)]
-    prompt = {
-        MOVE: "Play a card face up and move",
-        BID: f"Bid a card face down at {area_name(world.position[seat])}",
-        SHOP: "Take tiles with your Shop card",
-        PICK: f"Take a card from the action space of {area_name(world.dist_area)}",
-    }[phase]
-    out: dict[str, Any] = {"phase": world.phase_name, "prompt": prompt, "options": options}
-    if phase == SHOP:
-        out["card"] = world.bids[0][world.dist_marker][1]  # the seat's own, revealed card
-    return out
-
-
-def _option(action: int, legal: set[int], **fields: Any) -> dict[str, Any]:
-    return {
-        "action": action,
-        "kind": action_kind(action),
-        "label": action_to_str(action),
-        "legal": action in legal,
-        **fields,
-    }
-
-
-def _move_options(world: GameState, seat: int, legal: set[int]) -> list[dict[str, Any]]:
-    options = []
-    here = world.position[seat]
-    table = move_destinations(world.num_areas)[here]
-    for value in range(NUM_CARD_VALUES):
-        if not world.hands[seat][value]:
-            continue
-        for direction in (0, 1):
-            action = move_action(value, direction)
-            if action in legal:
-                after = world.clone()
-                after.apply(action)
-                to = after.position[seat]
-            else:
-                to = table[action]
-            free = MARKER_BAR_SIZE - len(world.bids[to])
-            painting = world.gallery_painting[to]
-            if to == 0:
-                what = "souvenir tiles"
-            elif painting:
-                what = f"#{painting} {world.cards.painting(painting).title}"
-            else:
-                what = "no painting"
-            detail = f"{area_name(to)}: {what}, {free} free"
-            if action not in legal:
-                detail = "a 0 moves clockwise only" if value == 0 else f"{area_name(to)} is full"
-            options.append(
-                _option(
-                    action,
-                    legal,
-                    value=value,
-                    direction=direction,
-                    to=to,
-                    area=area_name(to),
-                    what=what,
-                    free=free,
-                    detail=detail,
-                )
-            )
-    return options
-
-
-def _shop_options(world: GameState, legal: set[int]) -> list[dict[str, Any]]:
-    """The eleven tile choices; an illegal one says why (R5.1: an empty pile, or marks
-    adding up to more than the Shop card)."""
-    card = world.bids[0][world.dist_marker][1]
-    options = []
-    for k, marks in enumerate(SHOP_CHOICES):
-        action = SHOP_BASE + k
-        piles = SHOP_CHOICE_PILES[k]
-        tiles = [world.tile_piles[p][-1] if world.tile_piles[p] else None for p in piles]
-        if not marks:
-            detail = "take nothing"
-        elif None in tiles:
-            detail = "a pile is empty"
-        elif SHOP_CHOICE_COST[k] > card:
-            detail = f"needs a card of {SHOP_CHOICE_COST[k]}, yours is {card}"
-        else:
-            detail = " + ".join(
-                f"#{t} (pile {PILE_MARKS[p]})" for t, p in zip(tiles, piles, strict=True)
-            )
-        options.append(_option(action, legal, marks=list(marks), tiles=tiles, detail=detail))
-    return options
+def choices(world: Any, seat: int) -> dict[str, Any]:
+    """The decision in front of ``seat`` in ``world``, as its game's web view offers it."""
+    return web_of(game_of(world)).choices(world, seat)
 
 
 # -- replays ------------------------------------------------------------------------------------
 def replay_step(
+    spec: GameSpec,
     record: dict[str, Any],
-    states: tuple[GameState, GameState | None],
+    states: tuple[Any, Any | None],
     step: int,
     viewer: int | None,
     names: list[str],
 ) -> dict[str, Any]:
-    """Step ``step`` of a record (the state after ``step`` actions) as ``viewer`` saw it:
-    the board, the decision that led there with its events, and its insight if visible."""
+    """Step ``step`` of a record of ``spec``'s game (the state after ``step`` actions) as
+    ``viewer`` saw it: the board, the decision that led there with its events, and its
+    insight if visible."""
+    web = web_of(spec)
     after, before = states
     actions = record["actions"]
     view: dict[str, Any] = {
         "step": step,
         "steps": len(actions),
         "viewer": viewer,
+        "game": spec.name,
+        "title": spec.title,
         "round": after.round,
         "phase": "game over" if after.is_over else after.phase_name,
-        "board": render_svg(after, viewer, names),
+        "board": web.board(after, viewer, names),
+        "drawn": web.drawn,
+        "insight_release": web.insight_release,
         "decision": None,
         "events": [],
         "insight": None,
@@ -301,23 +353,19 @@ def replay_step(
     if step > 0 and before is not None:
         action = actions[step - 1]
         decider = before.current_player
-        events = after.events if viewer is None else visible_events(after, viewer)
-        new = events[len(before.events) :]
-        lines = [describe_event(kind, data, after.cards, names) for kind, data in new]
-        label = action_to_str(action)
-        if new and new[0][0] == "bid" and new[0][1].get("value") is None:
-            label = "bid ?"  # another seat's face-down card (R8)
+        lines = spec.describe_events(after, len(before.events), viewer, names)
         view["decision"] = {
             "index": step - 1,
             "seat": decider,
             "name": names[decider],
-            "label": label,
+            "label": web.decision_label(before, after, action, viewer),
             "round": before.round,
         }
         view["events"] = [line for line in lines if line]
         insight = (record.get("insight") or [None] * len(actions))[step - 1]
-        if insight is not None and insight_visible(decider, before.round, viewer, after):
-            view["insight"] = insight_entry(step - 1, decider, before.round, action, insight)
+        if insight is not None and insight_visible(web, decider, before.round, viewer, after):
+            entry = insight_entry(spec, step - 1, decider, before.round, action, insight)
+            view["insight"] = entry
     if step == len(actions):
-        view["result"] = result(after, None)  # no "you" in a replay
+        view["result"] = result(after, None, web)  # no "you" in a replay
     return view

@@ -276,7 +276,8 @@ def test_unreadable_game_files_are_skipped_and_named(tmp_path: Path) -> None:
 def test_the_saved_file_is_the_documented_format(client: TestClient) -> None:
     view = new_game(client, players=2, opponents=[PPO_2P], seed=9)
     data = json.loads(game_file(client, view["id"]).read_text())
-    assert data["format"] == "art-gallery-env/web-game" and data["version"] == 1
+    assert data["format"] == "art-gallery-env/web-game" and data["version"] == 2
+    assert data["game"] == "art_gallery" and data["variants"] == {"zero_is_ten": False}
     assert data["state"]["format"] == "art-gallery-env/state"
     assert len(data["actions"]) == len(data["insight"]) == view["decision"]
     assert load_game(game_file(client, view["id"])).actions == data["actions"]

@@ -71,7 +71,16 @@ def test_responses_are_the_same_in_every_world_of_the_seats_information_set(
         seat = index % n
         agents = ["random"] * n
         agents[seat] = "human"
-        game = WebGame("0" * 16, seat, agents, seed, False, state, seen_events=index)
+        game = WebGame(
+            "0" * 16,
+            seat,
+            agents,
+            seed,
+            "art_gallery",
+            {"zero_is_ten": False},
+            state,
+            seen_events=index,
+        )
         phases.add(state.phase)
         d, s = check_no_leak(game, index)
         differs += d

@@ -1,21 +1,35 @@
-"""The web app draws Art Gallery only: the Gallerist's policies and records, which the
-shared tools now make (issue 15, item 5), are left out or refused with the tool to use."""
+"""The web app serves every registered game (issue 23): set-up per game, a game without a
+drawn board (the Gallerist) played as text through the API and replayed, its policies and
+records offered for it alone, strict variants, and saved games from before games were named."""
 
 from __future__ import annotations
 
+import dataclasses
+import html
 import json
+import random
 from pathlib import Path
 
+import pytest
+from conftest import CHECKPOINTS
 from fastapi.testclient import TestClient
 
 from art_gallery_env.agents.policy_format import save_policy_weights
 from art_gallery_env.arena.evaluate import MatchConfig, run_match, save_game_records
+from art_gallery_env.arena.records import replay_record
+from art_gallery_env.core.registry import game_names, get_game
 from art_gallery_env.gallerist.env.observation_fields import OBSERVATION_SIZE
 from art_gallery_env.gallerist.rules.actions import NUM_ACTIONS
 from art_gallery_env.web.app import create_app
+from art_gallery_env.web.games import WebGame, load_game
+from art_gallery_env.web.views import GameWeb, game_log, game_view, released_insight
+
+GALLERIST = "gallerist"
 
 
-def _gallerist_policy(path: Path) -> None:
+def _gallerist_policy(path: Path, metadata: bool) -> None:
+    """A tiny Gallerist policy; ``metadata``: with training metadata beside it (else its
+    game is only in the policy header)."""
     import numpy as np
 
     weights = {
@@ -24,23 +38,260 @@ def _gallerist_policy(path: Path) -> None:
         "layers.1.weight": np.zeros((NUM_ACTIONS, 4)),
         "layers.1.bias": np.zeros(NUM_ACTIONS),
     }
-    meta = {"hidden_sizes": [4], "activation": "tanh", "game": "gallerist"}
-    save_policy_weights(weights, meta, path)
-    path.with_suffix(".json").write_text(json.dumps({"game": "gallerist"}))
+    save_policy_weights(
+        weights, {"hidden_sizes": [4], "activation": "tanh", "game": GALLERIST}, path
+    )
+    if metadata:
+        path.with_suffix(".json").write_text(json.dumps({"game": GALLERIST}))
 
 
-def test_gallerist_policies_and_records_stay_out_of_the_web_app(tmp_path: Path) -> None:
+def legal(view: dict) -> list[int]:
+    return [o["action"] for o in view["choices"]["options"] if o["legal"]]
+
+
+def post_game(client: TestClient, **body) -> dict:
+    response = client.post("/api/games", json=body)
+    assert response.status_code == 201, response.text
+    return response.json()
+
+
+# -- set-up -----------------------------------------------------------------------------------
+def _check_game_setup(game: dict) -> None:
+    """One game of /api/setup is its spec's: title, table sizes, variants with defaults,
+    the generic agents, and checkpoints of that game only."""
+    spec = get_game(game["name"])
+    assert game["title"] == spec.title
+    assert game["players"] == list(range(spec.min_players, spec.max_players + 1))
+    assert [(v["name"], v["default"]) for v in game["variants"]] == list(spec.variants.items())
+    assert {"random", "ismcts:iters=50"} <= {a["spec"] for a in game["agents"]}
+    assert all(c["game"] == spec.name for c in game["checkpoints"])
+
+
+def test_setup_lists_every_game_with_its_own_agents_variants_and_checkpoints(
+    tmp_path: Path,
+) -> None:
+    folder = tmp_path / "checkpoints"
+    folder.mkdir()
+    _gallerist_policy(folder / "g_meta.safetensors", metadata=True)
+    _gallerist_policy(folder / "g_header.safetensors", metadata=False)
+    for name in ("ppo_2p.safetensors", "ppo_2p.json"):
+        (folder / name).write_bytes((CHECKPOINTS / name).read_bytes())
+    setup = TestClient(create_app(tmp_path / "data", checkpoints=folder)).get("/api/setup").json()
+    games = {g["name"]: g for g in setup["games"]}
+    assert list(games) == game_names()
+    for game in games.values():
+        _check_game_setup(game)
+    assert {Path(c["spec"]).name for c in games[GALLERIST]["checkpoints"]} == {
+        "g_meta.safetensors",
+        "g_header.safetensors",  # its game read from the policy header
+    }
+    assert [Path(c["spec"]).name for c in games["art_gallery"]["checkpoints"]] == [
+        "ppo_2p.safetensors"  # no game named anywhere: the default game's
+    ]
+    assert games["art_gallery"]["drawn_board"] and not games["art_gallery"]["board_note"]
+    assert not games[GALLERIST]["drawn_board"]
+    assert "no drawn board" in games[GALLERIST]["board_note"]
+    assert setup["default_game"] == "art_gallery" and setup["players"] == [2, 3, 4, 5, 6]
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ({"variants": {"zero": True}}, "Art Gallery has no variant 'zero' (variants: zero_is_ten)"),
+        ({"variants": {"zero_is_ten": 1}}, "variants of Art Gallery: zero_is_ten (default False)"),
+        ({"game": GALLERIST, "variants": {"zero_is_ten": True}}, "(variants: none)"),
+        ({"game": "chess"}, "game: unknown game 'chess'; games: art_gallery"),
+        ({"game": GALLERIST, "players": 5}, "players: The Gallerist is played by 1..4 players"),
+        ({"variants": [True]}, "variants: Input should be a valid dictionary"),
+        ({"game": 3}, "game: Input should be a valid string"),
+    ],
+)
+def test_a_bad_game_or_variant_is_a_422_naming_the_choices(
+    client: TestClient, body: dict, message: str
+) -> None:
+    response = client.post("/api/games", json={"players": 2, "opponents": ["random"], **body})
+    assert response.status_code == 422 and message in response.json()["error"], response.text
+    assert client.get("/api/games").json() == []
+
+
+def test_variants_are_set_by_name_and_a_top_level_variant_still_folds_in(
+    client: TestClient,
+) -> None:
+    store = client.app.state.store
+    for body in ({"variants": {"zero_is_ten": True}}, {"zero_is_ten": True}):
+        view = post_game(client, players=2, opponents=["random"], seed=1, **body)
+        game = store.get(view["id"])
+        assert game.variants == {"zero_is_ten": True} and game.state.zero_is_ten
+        assert view["variants"] == {"zero_is_ten": True}  # the ones that differ from defaults
+    view = post_game(client, players=2, opponents=["random"], seed=1)
+    assert store.get(view["id"]).variants == {"zero_is_ten": False} and view["variants"] == {}
+
+
+# -- a game without a drawn board, through the API -------------------------------------------
+def _check_text_view(view: dict, game: WebGame) -> None:
+    """A live view of a game without a web module: its text board drawn from the seat's
+    world, and one option per legal action named by ``action_to_str``."""
+    spec, state = game.rules, game.state
+    world = state.determinize(game.seat, random.Random(0))
+    text = html.escape(spec.render_text(world, game.seat))
+    assert view["board"] == f'<pre class="text-board">{text}</pre>'
+    assert set(legal(view)) == set(state.legal_actions())
+    options = view["choices"]["options"]
+    assert all(o["label"] == spec.action_to_str(o["action"]) for o in options)
+    assert view["choices"]["prompt"].startswith("Your decision") and "hand" not in view
+
+
+def _play_to_the_end(client: TestClient, view: dict, game: WebGame) -> dict:
+    """Random legal choices, by id and by name in turn, until the game is over."""
+    rng, decisions = random.Random(0), 0
+    while not view["over"]:
+        _check_text_view(view, game)
+        option = rng.choice([o for o in view["choices"]["options"] if o["legal"]])
+        action = option["label"] if decisions % 2 else option["action"]
+        before = len(game.actions)
+        response = client.post(
+            f"/api/games/{view['id']}/actions",
+            json={"action": action, "decision": view["decision"]},
+        )
+        assert response.status_code == 200, response.text
+        view = response.json()
+        assert game.actions[before] == option["action"] and game.deciders[before] == game.seat
+        decisions += 1
+    assert decisions > 10
+    return view
+
+
+def _check_replay(client: TestClient, game: WebGame) -> None:
+    """The finished game's record replays, and opens in the replay viewer for any seat."""
+    spec = game.rules
+    record = client.get(f"/api/games/{game.id}/record").json()
+    assert record["game"] == GALLERIST and record["agents"] == game.agents
+    assert replay_record(record).score_breakdown() == game.state.score_breakdown()
+    listed = {r["id"]: r for r in client.get("/api/replays").json()}
+    assert listed[f"game-{game.id}"]["game"] == GALLERIST
+    for step, viewer in ((0, "all"), (3, "0"), (7, "1"), (len(game.actions), "all")):
+        shown = client.get(f"/api/replays/game-{game.id}?step={step}&viewer={viewer}").json()
+        assert shown["step"] == step and shown["board"].startswith('<pre class="text-board">')
+        if step:
+            decision = shown["decision"]
+            assert decision["seat"] == game.deciders[step - 1]
+            assert decision["label"] == spec.action_to_str(game.actions[step - 1])
+    assert shown["result"]["breakdown"] == game.state.score_breakdown()
+
+
+def test_a_gallerist_game_is_played_as_text_and_replayed_through_the_api(
+    client: TestClient,
+) -> None:
+    spec, store = get_game(GALLERIST), client.app.state.store
+    view = post_game(client, game=GALLERIST, players=2, seat=1, opponents=["heuristic"], seed=5)
+    game = store.get(view["id"])
+    assert view["game"] == GALLERIST and view["title"] == "The Gallerist" and not view["drawn"]
+    assert game.agents == ["heuristic", "human"] and game.game == GALLERIST
+    view = _play_to_the_end(client, view, game)
+    totals = [r["total"] for r in game.state.score_breakdown()]
+    assert [r["total"] for r in view["result"]["breakdown"]] == totals
+    keys = [c["key"] for c in view["result"]["columns"]]
+    assert keys == [key for key, _ in spec.score_parts] + ["total", "rank"]
+    saved = json.loads((store.folder / f"{game.id}.json").read_text())
+    assert saved["version"] == 2 and saved["game"] == GALLERIST and saved["variants"] == {}
+    assert load_game(store.folder / f"{game.id}.json").actions == game.actions
+    _check_replay(client, game)
+
+
+def test_a_solo_gallerist_game_needs_no_opponents(client: TestClient) -> None:
+    view = post_game(client, game=GALLERIST, players=1, opponents=[], seed=2)
+    assert view["your_turn"] and view["agents"] == ["human"] and view["decision"] == 0
+    response = client.post(f"/api/games/{view['id']}/actions", json={"action": legal(view)[0]})
+    assert response.status_code == 200 and response.json()["decision"] == 1
+
+
+def test_a_gallerist_view_is_the_same_in_every_world_of_the_seats_information_set(
+    client: TestClient,
+) -> None:
+    """R8 for the text fallback: the board, choices, log and insight come from the seat's
+    world, so other worlds of its information set give the same responses."""
+    view = post_game(client, game=GALLERIST, players=3, seat=2, opponents=["random"], seed=9)
+    game = client.app.state.store.get(view["id"])
+    rng, checked, differs = random.Random(4), 0, 0
+    while not view["over"] and checked < 25:
+        truth = json.dumps([game_view(game), game_log(game), released_insight(game)])
+        for k in range(2):
+            world = game.state.determinize(game.seat, random.Random(100 * checked + k))
+            other = dataclasses.replace(game, state=world)
+            assert json.dumps([game_view(other), game_log(other), released_insight(other)]) == truth
+            spec = game.rules  # a spectator's text of the world differs from the truth's
+            differs += spec.render_text(world, None) != spec.render_text(game.state, None)
+        checked += 1
+        view = client.post(
+            f"/api/games/{view['id']}/actions", json={"action": rng.choice(legal(view))}
+        ).json()
+    assert checked == 25 and differs > 10  # the test has teeth: the worlds differ
+
+
+# -- other games' policies and records ---------------------------------------------------------
+def test_gallerist_policies_play_the_gallerist_and_its_records_replay(tmp_path: Path) -> None:
     checkpoints, records = tmp_path / "checkpoints", tmp_path / "records"
     checkpoints.mkdir()
-    _gallerist_policy(checkpoints / "gallerist_2p.safetensors")
-    config = MatchConfig(num_players=2, agents=("random",), games=1, workers=1, game="gallerist")
+    _gallerist_policy(checkpoints / "gallerist_2p.safetensors", metadata=True)
+    config = MatchConfig(num_players=2, agents=("random",), games=1, workers=1, game=GALLERIST)
     save_game_records(run_match(config, progress=False), records)
     client = TestClient(create_app(tmp_path / "data", checkpoints=checkpoints, records=records))
-    assert client.get("/api/setup").json()["checkpoints"] == []
-    assert client.get("/api/replays").json() == []  # left out of the list
-    response = client.get("/api/replays/file-game_0000")
-    assert response.status_code == 422
-    assert "a record of The Gallerist" in response.json()["error"]
-    assert "art-gallery replay FILE" in response.json()["error"]
+    (policy,) = client.get("/api/setup").json()["checkpoints"]
+    assert policy["game"] == GALLERIST
+    view = post_game(client, game=GALLERIST, players=2, opponents=[policy["spec"]], seed=1)
+    assert view["agents"][1] == policy["spec"]
+    response = client.post("/api/games", json={"players": 2, "opponents": [policy["spec"]]})
+    assert response.status_code == 422 and "not 'art_gallery'" in response.json()["error"]
+    (listed,) = client.get("/api/replays").json()
+    assert listed["id"] == "file-game_0000" and listed["game"] == GALLERIST
+    step = client.get("/api/replays/file-game_0000?step=4&viewer=0").json()
+    assert step["step"] == 4 and step["title"] == "The Gallerist" and not step["drawn"]
     response = client.post("/api/replays", content=(records / "game_0000.json").read_bytes())
-    assert response.status_code == 422 and "a record of The Gallerist" in response.json()["error"]
+    assert response.status_code == 201 and response.json()["id"].startswith("upload-")
+
+
+# -- saved games from before games were named ---------------------------------------------------
+def test_a_version_1_save_file_loads_as_the_default_game_with_its_variants(
+    client: TestClient, tmp_path: Path
+) -> None:
+    view = post_game(
+        client, players=3, opponents=["heuristic"], seed=11, variants={"zero_is_ten": True}
+    )
+    for _ in range(4):
+        view = client.post(
+            f"/api/games/{view['id']}/actions", json={"action": legal(view)[0]}
+        ).json()
+    path = client.app.state.store.folder / f"{view['id']}.json"
+    data = json.loads(path.read_text())
+    # the file version 1 wrote: no game, the variant as a top-level key
+    old = {k: v for k, v in data.items() if k not in ("game", "variants")}
+    old.update(version=1, zero_is_ten=True)
+    folder = tmp_path / "old" / "games"
+    folder.mkdir(parents=True)
+    (folder / path.name).write_text(json.dumps(old))
+    again = TestClient(create_app(tmp_path / "old"))
+    assert again.app.state.store.skipped == []
+    game = again.app.state.store.get(view["id"])
+    assert game.game == "art_gallery" and game.variants == {"zero_is_ten": True}
+    assert game.state.zero_is_ten and game.actions == data["actions"]
+    assert again.get(f"/api/games/{view['id']}").json() == view  # the same page
+    response = again.post(f"/api/games/{view['id']}/actions", json={"action": legal(view)[0]})
+    assert response.status_code == 200
+    rewritten = json.loads((folder / path.name).read_text())
+    assert rewritten["version"] == 2 and rewritten["variants"] == {"zero_is_ten": True}
+
+
+# -- the generic view, unit by unit ---------------------------------------------------------------
+def test_the_generic_view_of_a_game_without_a_web_module() -> None:
+    spec = get_game(GALLERIST)
+    web = GameWeb(spec)
+    assert web.module is None and not web.drawn and len(web.colours) >= spec.max_players
+    state = spec.setup(2, 3)
+    before = state.clone()
+    action = state.legal_actions()[0]
+    state.apply(action)
+    assert web.decision_label(before, state, action, None) == spec.action_to_str(action)
+    assert not web.insight_released(0, state)  # other seats' insight waits for the end
+    art = GameWeb(get_game("art_gallery"))
+    assert art.drawn and art.insight_release == "the end of its round"
+    assert [c["key"] for c in art.result_columns()][-3:] == ["total", "tiles", "rank"]
