@@ -3,15 +3,16 @@
 The same env as :class:`~art_gallery_env.training.selfplay.SelfPlayEnv` (one learner seat
 per game, rotating every episode; the other seats played inside the env by opponents from
 the same :class:`~art_gallery_env.training.selfplay.OpponentPool`; the learner's own final
-reward at the end), but the games are rows of a
-:class:`~art_gallery_env.vector.VectorGame` and the opponents move for all waiting games
+reward at the end), but the games are rows of the game's compiled engine (the module of
+its ``vector`` capability, ``GameSpec.extension("vector")``: Art Gallery's is
+:class:`~art_gallery_env.vector.VectorGame`) and the opponents move for all waiting games
 at once:
 
 - a learner snapshot (a :class:`~art_gallery_env.agents.policy.PolicyAgent`): one batched
   forward pass of its MLP over every game whose current seat it plays;
 - random: the engine's compiled ``random_actions`` (a uniform legal action);
 - anything else (the heuristic): game by game in Python, through ``to_state`` and the
-  seat's :class:`~art_gallery_env.env.seat.SeatObserver` inputs (slow but the same agent).
+  view of the game's seat observer (``GameSpec.make_observer``; slow but the same agent).
 
 A list of table sizes gets one VectorGame per size; the ``n_envs`` slots are split
 between them in proportion to the weights (a fixed split, not a per-episode draw).
@@ -32,11 +33,7 @@ from stable_baselines3.common.vec_env.base_vec_env import VecEnvIndices
 from art_gallery_env.agents.base import Agent
 from art_gallery_env.agents.policy import MLPPolicy, PolicyAgent
 from art_gallery_env.agents.random_agent import RandomAgent
-from art_gallery_env.env.observation import OBSERVATION_SIZE
-from art_gallery_env.env.seat import SeatObserver
-from art_gallery_env.rules.actions import NUM_ACTIONS
-from art_gallery_env.rules.cards import default_card_set
-from art_gallery_env.rules.scoring import ranks
+from art_gallery_env.core.registry import get_game
 
 from .selfplay import OpponentPool
 
@@ -113,51 +110,57 @@ class VectorSelfPlayEnv(VecEnv):
         pool: OpponentPool | None = None,
         *,
         player_weights: Sequence[float] | None = None,
-        zero_is_ten: bool = False,
+        variants: dict[str, Any] | None = None,
         reward_mode: str = "score_margin",
         seed: int | None = None,
         threads: int | None = None,
+        game: str | None = None,
     ) -> None:
-        from art_gallery_env.vector import VectorGame  # needs numba
-
+        spec = get_game(game)
+        spec.require("vector", "VectorSelfPlayEnv")
+        engine = spec.extension("vector")  # the game's compiled engine (needs numba)
+        variants = spec.check_variants(variants)
         sizes = [num_players] if isinstance(num_players, int) else list(num_players)
         weights = list(player_weights) if player_weights is not None else [1.0] * len(sizes)
         if len(weights) != len(sizes):
             raise ValueError(f"{len(weights)} player_weights for table sizes {sizes}")
+        self.game_spec = spec  # (not "spec": VecMonitor reads that as a gymnasium EnvSpec)
+        self.num_actions = spec.num_actions
+        self.observation_size = spec.observation_size
         super().__init__(
             n_envs,
-            gym.spaces.Box(0.0, np.inf, (OBSERVATION_SIZE,), np.float32),
-            gym.spaces.Discrete(NUM_ACTIONS),
+            gym.spaces.Box(0.0, np.inf, (self.observation_size,), np.float32),
+            gym.spaces.Discrete(self.num_actions),
         )
-        self.pool = pool or OpponentPool({"random": 1.0}, seed=seed)
+        self.pool = pool or OpponentPool({"random": 1.0}, seed=seed, game=spec.name)
         self.reward_mode = reward_mode
         self.tables: list[_Table] = []
         first = 0
         for size, count in split_slots(n_envs, sizes, weights).items():
-            game = VectorGame(
+            vector_game = engine.VectorGame(
                 count,
                 size,
-                zero_is_ten,
-                None,
+                seed=None,
                 auto_reset=False,
                 reward_mode=reward_mode,
                 threads=threads,
+                **variants,
             )
-            self.tables.append(_Table(game, first))
+            self.tables.append(_Table(vector_game, first))
             first += count
         self._seeds[0] = seed  # the first reset() deals from it
         self._agents: list[Agent | None] = []
         self._agent_index: dict[int, int] = {}
         self._agent_kind: list[int] = []
         self._batched: dict[int, _BatchedPolicy] = {}
-        self._seats = SeatObserver(default_card_set())
-        self._masks = np.zeros((n_envs, NUM_ACTIONS), dtype=np.bool_)
+        self._seats: Any = None  # the game's seat observer, made from the first state
+        self._masks = np.zeros((n_envs, self.num_actions), dtype=np.bool_)
         self._scratch_obs = {
-            t.game.num_players: np.zeros((t.game.num_envs, OBSERVATION_SIZE), np.float32)
+            t.game.num_players: np.zeros((t.game.num_envs, self.observation_size), np.float32)
             for t in self.tables
         }
         self._scratch_mask = {
-            t.game.num_players: np.zeros((t.game.num_envs, NUM_ACTIONS), np.bool_)
+            t.game.num_players: np.zeros((t.game.num_envs, self.num_actions), np.bool_)
             for t in self.tables
         }
         self._actions: np.ndarray | None = None
@@ -169,7 +172,7 @@ class VectorSelfPlayEnv(VecEnv):
         if seed is not None:
             self._seed_rng = np.random.default_rng(seed)
             self.pool.reseed(seed)
-        obs = np.empty((self.num_envs, OBSERVATION_SIZE), dtype=np.float32)
+        obs = np.empty((self.num_envs, self.observation_size), dtype=np.float32)
         for k, table in enumerate(self.tables):
             game = table.game
             game.reset(None if seed is None else seed * 8 + k)
@@ -190,7 +193,7 @@ class VectorSelfPlayEnv(VecEnv):
         if actions is None:
             raise RuntimeError("step_wait() without step_async(actions)")
         self._check_legal(actions)
-        obs = np.empty((self.num_envs, OBSERVATION_SIZE), dtype=np.float32)
+        obs = np.empty((self.num_envs, self.observation_size), dtype=np.float32)
         rewards = np.zeros(self.num_envs, dtype=np.float32)
         dones = np.zeros(self.num_envs, dtype=np.bool_)
         infos: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
@@ -201,9 +204,10 @@ class VectorSelfPlayEnv(VecEnv):
     def _check_legal(self, actions: np.ndarray) -> None:
         """Before any table moves: an illegal action raises the engine's error (naming the
         game and its legal actions) and leaves every game as it was."""
+        last = self.num_actions - 1
         if actions.dtype.kind not in "iu":
-            raise ValueError(f"actions must be ints in 0..{NUM_ACTIONS - 1}, got {actions.dtype}")
-        inside = (actions >= 0) & (actions < NUM_ACTIONS)
+            raise ValueError(f"actions must be ints in 0..{last}, got {actions.dtype}")
+        inside = (actions >= 0) & (actions <= last)
         legal = inside & self._masks[np.arange(self.num_envs), np.where(inside, actions, 0)]
         if legal.all():
             return
@@ -214,7 +218,7 @@ class VectorSelfPlayEnv(VecEnv):
         raise AssertionError("the engine accepted an action the mask refuses")
 
     def action_masks(self) -> np.ndarray:
-        """(n_envs, 47) bool: each game's legal actions for its learner seat."""
+        """(n_envs, actions) bool: each game's legal actions for its learner seat."""
         return self._masks.copy()
 
     def close(self) -> None:
@@ -339,12 +343,9 @@ class VectorSelfPlayEnv(VecEnv):
         """Keep the learner's reward, rank and score of games that ended in a step."""
         for i in np.flatnonzero(dones):
             seat = int(table.learner[i])
-            totals = table.game.final_scores[i]
-            tiles = table.game.state.tiles_held_len[i]
-            keys = [(int(totals[p]), int(tiles[p])) for p in range(len(totals))]
             table.reward[i] = rewards[i, seat]
-            table.won[i] = ranks(keys)[seat] == 1
-            table.score[i] = totals[seat]
+            table.won[i] = table.game.final_ranks(int(i))[seat] == 1
+            table.score[i] = table.game.final_scores[i, seat]
 
     # -- opponents -------------------------------------------------------------------
     def _play_opponents(self, table: _Table) -> None:
@@ -384,6 +385,8 @@ class VectorSelfPlayEnv(VecEnv):
         chosen = []
         for i, observation, mask in zip(rows, obs, masks):
             state = table.game.to_state(int(i))
+            if self._seats is None:
+                self._seats = self.game_spec.make_observer(state)
             view = self._seats.view(state, state.current_player)
             chosen.append(agent.act(observation, mask.astype(np.int8), view))
         return chosen

@@ -19,6 +19,7 @@ from ..rules.cards import CardSet, default_card_set
 from ..rules.game import IllegalActionError
 from ..rules.invariants import check_invariants
 from ..rules.phases import GAME_OVER, PHASE_NAMES
+from ..rules.scoring import ranks
 from ..rules.state import GameState
 from . import kernels
 from .convert import read_state, write_state
@@ -183,6 +184,15 @@ class VectorGame:
         out = np.empty((self.num_envs, self.num_players), dtype=np.int32)
         self._run(kernels.scores, self.state, self.tables, out)
         return out
+
+    def final_ranks(self, i: int) -> list[int]:
+        """R7.5 ranks (1 = won; tied seats share a rank) of game ``i``, which ended in the
+        last ``step``: its ``final_scores``, then the tiles held. With ``auto_reset`` the
+        slot holds a new game by then, so this is for ``auto_reset=False`` (the trainer's
+        self-play env, which tells the learner whether it won)."""
+        totals = self.final_scores[i]
+        tiles = self.state.tiles_held_len[i]
+        return ranks([(int(totals[p]), int(tiles[p])) for p in range(self.num_players)])
 
     def random_actions(self) -> np.ndarray:
         """(B,) int64: a uniformly random legal action per game, from each game's own

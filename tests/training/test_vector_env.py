@@ -14,10 +14,10 @@ import pytest
 pytest.importorskip("sb3_contrib", reason="training needs the [train] extra")
 pytest.importorskip("numba", reason="the compiled engine needs the [fast] extra")
 
-from art_gallery_env.agents.heuristic import HeuristicAgent  # noqa: E402
 from art_gallery_env.agents.policy import PolicyAgent, save_policy_weights  # noqa: E402
 from art_gallery_env.agents.policy_format import load_weights  # noqa: E402
 from art_gallery_env.agents.run_checkpoint import read_checkpoint_meta  # noqa: E402
+from art_gallery_env.art_gallery.heuristic import HeuristicAgent  # noqa: E402
 from art_gallery_env.env.aec import final_rewards  # noqa: E402
 from art_gallery_env.env.observation import OBSERVATION_SIZE  # noqa: E402
 from art_gallery_env.env.seat import SeatObserver  # noqa: E402
@@ -125,6 +125,18 @@ def test_heuristic_and_random_opponents_play_full_games(tmp_path: Path) -> None:
     assert {info["table_size"] for info in infos if info} <= {2, 4}
 
 
+def test_variants_reach_the_compiled_engine() -> None:
+    """The env passes the game's variants (checked by its spec) to its engine by name."""
+    env = VectorSelfPlayEnv(2, 3, variants={"zero_is_ten": True}, seed=0)
+    assert [t.game.zero_is_ten for t in env.tables] == [True]
+    env.close()
+    assert VectorSelfPlayEnv(2, 3, seed=0).tables[0].game.zero_is_ten is False  # the default
+    with pytest.raises(ValueError, match="Art Gallery has no variant 'zero_is_tn'"):
+        VectorSelfPlayEnv(2, 3, variants={"zero_is_tn": True})
+    with pytest.raises(ValueError, match="VectorSelfPlayEnv needs a compiled batched engine"):
+        VectorSelfPlayEnv(2, 3, game="gallerist")
+
+
 def test_the_same_seed_gives_the_same_games(tmp_path: Path) -> None:
     def play(seed: int) -> list[np.ndarray]:
         pool = OpponentPool({"heuristic": 1.0, "random": 1.0}, seed=0)
@@ -214,7 +226,11 @@ def test_vector_without_numba_is_a_config_error(tmp_path, tiny_config, monkeypat
 @pytest.mark.parametrize(
     ("changes", "message"),
     [
-        ({"vec_env": "vector", "env": {"game": "gallerist"}}, "plays Art Gallery only"),
+        (
+            {"vec_env": "vector", "env": {"game": "gallerist"}},
+            r"vec_env: vector needs a compiled batched engine .*, which The Gallerist "
+            r"\('gallerist'\) does not have; games that have it: art_gallery",
+        ),
     ],
 )
 def test_env_choices_the_vec_env_cannot_play_are_config_errors(
