@@ -9,6 +9,7 @@ opponents given as Agent objects, a factory or a source.
 from __future__ import annotations
 
 import json
+import pickle
 import random
 import warnings
 from importlib import resources
@@ -219,3 +220,19 @@ def test_check_env_passes_for_every_game_at_its_smallest_table(name: str) -> Non
     while not done:
         obs, reward, done, truncated, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
     assert info["score"] == env.state.score_breakdown()[env.learner]
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_both_envs_pickle_mid_game(name: str) -> None:
+    """Subprocess workers and checkpoints of env state need it; a spec holds lambdas, so
+    the envs keep their game by name."""
+    e = _raw_env(name, num_players=2)
+    e.reset(seed=1)
+    copy = pickle.loads(pickle.dumps(e))
+    assert copy.state.to_dict() == e.state.to_dict() and copy.game_spec is e.game_spec
+    single = SingleAgentEnv(name, 2, opponents=_First(), seed=3)
+    single.reset(seed=4)
+    twin = pickle.loads(pickle.dumps(single))
+    action = int(np.flatnonzero(single.action_masks())[0])
+    assert twin.game is single.game
+    assert np.array_equal(single.step(action)[0], twin.step(action)[0])

@@ -6,7 +6,7 @@ learner's turn. Only the learner's decisions are steps, and the reward is the le
 seat's own final reward (the game's :attr:`GameSpec.final_rewards <.registry.GameSpec>`),
 never the last mover's. The legal actions come as ``info["action_mask"]`` (int8 0/1, what
 ``Discrete.sample(mask=...)`` takes) and from :meth:`SingleAgentEnv.action_masks` (bool,
-what sb3-contrib's MaskablePPO reads). A one-player game (the Gallerist's solo game) is
+what sb3-contrib's MaskablePPO reads). A one-player game (a solo game against the engine) is
 the same env without opponents.
 
 Opponents arrive as :class:`~.agent.Agent` objects, a factory ``(place, seed) -> Agent``
@@ -229,6 +229,16 @@ class SingleAgentEnv(gym.Env):
         self.opponents: dict[int, Agent] = {}
         self._mask = np.zeros(num_actions, dtype=np.int8)
         self._ended = True  # no episode yet
+
+    def __getstate__(self) -> dict[str, Any]:
+        """The game by name (a spec holds lambdas), so that the env pickles."""
+        state = self.__dict__.copy()
+        state["game"] = self.game.name
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self.game = get_game(state["game"])
 
     # -- construction ------------------------------------------------------------------
     def _check_learner_seat(self, learner_seat: object) -> int | None:
