@@ -91,21 +91,24 @@ def rollout_names(game: str | None = None) -> tuple[str, ...]:
 
 
 def default_rollout(game: str | None = None) -> str:
-    """The game's first rollout policy, or ``random`` for a game that lists none."""
+    """The first rollout the game lists (a game whose heuristic is too slow for rollouts
+    lists ``random`` first), or ``random`` for a game that lists none."""
     return next(iter(get_game(game).rollouts), RANDOM_ROLLOUT)
 
 
 def make_rollout(spec: GameSpec, rollout: str, params: Any = None) -> Any:
-    """The rollout policy named ``rollout`` of ``spec``'s game (an object with ``choose``)."""
-    if rollout == RANDOM_ROLLOUT and rollout not in spec.rollouts:
+    """The rollout policy named ``rollout`` of ``spec``'s game (an object with ``choose``);
+    ``random`` is the search's own unless the game brings a factory of that name."""
+    factory = spec.rollouts.get(rollout)
+    if factory is None and rollout == RANDOM_ROLLOUT:
         if params is not None:
             raise ValueError("rollout=random takes no rollout parameters")
         return RandomRollout()
-    if rollout not in spec.rollouts:
+    if factory is None:
         raise ValueError(
             f"rollout must be one of {', '.join(rollout_names(spec.name))}, got {rollout!r}"
         )
-    return spec.rollouts[rollout](params)
+    return factory(params)
 
 
 def make_evaluator(spec: GameSpec, scale: float | None) -> Callable[[EngineState], list[float]]:

@@ -30,10 +30,10 @@ from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
+from art_gallery_env.agents.registry import make_agent
 from art_gallery_env.arena.evaluate import mean_ci, wilson_interval
 from art_gallery_env.arena.loop import play_game
 from art_gallery_env.files import atomic_write_json
-from art_gallery_env.gallerist.agents import make_agent
 from art_gallery_env.gallerist.env.seat import GalleristSeatObserver
 from art_gallery_env.gallerist.rules.state import new_game
 
@@ -43,7 +43,7 @@ LEVELS = ("none", "Apprentice", "Experienced", "Master Gallerist")
 
 def play(specs: list[str], seed: int) -> dict[str, Any]:
     """One game; the numbers the tables need (plain data, so workers can return it)."""
-    agents = [make_agent(spec, 1000 * seed + i) for i, spec in enumerate(specs)]
+    agents = [make_agent(spec, 1000 * seed + i, game="gallerist") for i, spec in enumerate(specs)]
     state = new_game(len(specs), seed)
     result = play_game(state, agents, GalleristSeatObserver())
     reasons = [e["reason"] for k, e in state.events if k == "end_triggered"]

@@ -78,8 +78,9 @@ class GameSpec:
     agents: Mapping[str, Callable[..., Any]] = field(default_factory=dict)
     agent_versions: Mapping[str, tuple[tuple[str, ...], str]] = field(default_factory=dict)
     # rollout policies ISMCTS may use by name (it always offers "random"; the first listed
-    # is its default): name -> factory(params=None) -> object with choose(state, rng) -> action
-    rollouts: Mapping[str, Callable[..., Any]] = field(default_factory=dict)
+    # is its default, and "random": None lists the search's own uniform policy there):
+    # name -> factory(params=None) -> object with choose(state, rng) -> action
+    rollouts: Mapping[str, Callable[..., Any] | None] = field(default_factory=dict)
     # ISMCTS's value of a game its rollout stopped early: factory(scale=None) -> (state ->
     # one value in [0, 1] per seat); None: win shares at the end, else a logistic of each
     # seat's margin in score_breakdown()'s totals over ``scale``

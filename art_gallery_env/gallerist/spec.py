@@ -19,7 +19,7 @@ def _make_env(num_players: int = 2, variants: dict[str, Any] | None = None, **op
 
 def build() -> GameSpec:
     from art_gallery_env.gallerist import ENV_VERSION
-    from art_gallery_env.gallerist.agents.registry import make_heuristic
+    from art_gallery_env.gallerist.agents.registry import ROLLOUTS, make_heuristic, search_evaluator
     from art_gallery_env.gallerist.env.aec import (
         MULTI_REWARD_MODES,
         SOLO_REWARD_MODES,
@@ -64,6 +64,8 @@ def build() -> GameSpec:
         default_data=lambda: (NAME, default_game_data().fingerprint),
         state_type=GameState,
         agents={"heuristic": make_heuristic},
+        rollouts=ROLLOUTS,
+        search_evaluator=search_evaluator,
         reward_modes=MULTI_REWARD_MODES,
         final_rewards=gallerist_rewards,
         reward_modes_at=lambda n: SOLO_REWARD_MODES if n == 1 else MULTI_REWARD_MODES,

@@ -7,12 +7,13 @@ import io
 import json
 import re
 import sys
+from functools import partial
 from pathlib import Path
 
 import pytest
 
 from art_gallery_env.agents.policy import CheckpointError, PolicyAgent
-from art_gallery_env.agents.registry import make_agent as art_gallery_agent
+from art_gallery_env.agents.registry import make_agent
 from art_gallery_env.arena.evaluate import MatchConfig, run_match, save_game_records
 from art_gallery_env.arena.games import get_game
 from art_gallery_env.arena.records import load_record, replay_record
@@ -26,10 +27,11 @@ from art_gallery_env.arena.terminal import (
     run_play,
 )
 from art_gallery_env.cli import main
-from art_gallery_env.gallerist.agents import make_agent as gallerist_agent
 from art_gallery_env.gallerist.rules.actions import action_to_str, str_to_action
 
 REPO = Path(__file__).resolve().parents[2]
+art_gallery_agent = make_agent  # the default game's
+gallerist_agent = partial(make_agent, game="gallerist")
 ART_GALLERY_POLICY = REPO / "checkpoints" / "quick.safetensors"
 
 
@@ -199,8 +201,8 @@ def test_single_agent_env_plays_the_gallerist() -> None:
     assert solo.opponents == {} and solo.state.num_players == 1
     with pytest.raises(ValueError, match="no variant 'zero_is_ten'"):
         SingleAgentEnv(2, game="gallerist", variants={"zero_is_ten": True})
-    with pytest.raises(ValueError, match="unknown Gallerist agent 'ismcts'"):
-        SingleAgentEnv(2, "ismcts", game="gallerist")
+    with pytest.raises(ValueError, match="unknown agent 'bidder' for The Gallerist"):
+        SingleAgentEnv(2, "bidder", game="gallerist")
     # Art Gallery's registry still builds Art Gallery's agents for the default game
     opponent = SingleAgentEnv(2, "ismcts").opponent_source.agents[0]
     assert type(opponent) is type(art_gallery_agent("ismcts"))

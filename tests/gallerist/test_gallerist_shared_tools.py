@@ -11,6 +11,8 @@ import pytest
 
 from art_gallery_env.agents.policy_format import layout_fingerprint as art_gallery_layout
 from art_gallery_env.agents.random_agent import RandomAgent
+from art_gallery_env.agents.registry import agent_names as shared_agent_names
+from art_gallery_env.agents.registry import make_agent as shared_make_agent
 from art_gallery_env.arena.loop import play_game
 from art_gallery_env.gallerist import (
     describe_event,
@@ -20,10 +22,18 @@ from art_gallery_env.gallerist import (
     render_breakdown,
     render_text,
 )
-from art_gallery_env.gallerist.agents import GalleristHeuristicAgent, agent_names, make_agent
+from art_gallery_env.gallerist.agents import GalleristHeuristicAgent
 from art_gallery_env.gallerist.env import observation_fields
 from art_gallery_env.gallerist.env.seat import GalleristSeatObserver
 from art_gallery_env.gallerist.rules.state import GameState
+
+
+def agent_names() -> list[str]:
+    return shared_agent_names("gallerist")
+
+
+def make_agent(spec: str, seed: int | None = None):
+    return shared_make_agent(spec, seed, game="gallerist")
 
 
 def finished(n: int, seed: int) -> GameState:
@@ -137,7 +147,7 @@ def test_layout_fingerprint_changes_with_the_layout(monkeypatch) -> None:
 
 # -- agents by spec --------------------------------------------------------------------
 def test_make_agent_builds_random_and_heuristic_with_options() -> None:
-    assert agent_names() == ["heuristic", "random"]
+    assert agent_names() == ["heuristic", "ismcts", "policy", "random"]
     assert isinstance(make_agent("random", 1), RandomAgent)
     agent = make_agent("heuristic:lookahead=0,solo_tile=3.5", 2)
     assert isinstance(agent, GalleristHeuristicAgent)
@@ -149,7 +159,7 @@ def test_make_agent_builds_random_and_heuristic_with_options() -> None:
 @pytest.mark.parametrize(
     "spec, message",
     [
-        ("ismcts", "known agents: heuristic, random"),
+        ("bidder", "known agents: heuristic, ismcts, policy, random"),
         ("heuristic:depth=2", "valid options: ticket"),
         ("heuristic:lookahead=deep", "must be a number"),
         ("random:x=1", "valid options: (none)"),

@@ -1,15 +1,16 @@
-"""Agents for the Gallerist. The uniformly random agent is the shared
-:class:`art_gallery_env.agents.random_agent.RandomAgent` (it needs only the action mask);
-``make_agent("heuristic:lookahead=0", seed)`` builds either by spec."""
+"""The Gallerist's own players: its heuristic, and what ISMCTS needs of the game (its
+rollouts and evaluator). The spec (:mod:`art_gallery_env.gallerist.spec`) hands them to the
+game-free agent registry, so ``make_agent("heuristic:lookahead=0", seed, game="gallerist")``
+(:func:`art_gallery_env.agents.registry.make_agent`) builds them; ``random``, ``ismcts``
+and policy checkpoints are the shared, generic agents."""
 
 from .heuristic import GalleristHeuristicAgent, HeuristicParams, HeuristicPolicy, evaluate
-from .registry import agent_names, make_agent
+from .registry import make_heuristic
 
 __all__ = [
     "GalleristHeuristicAgent",
     "HeuristicParams",
     "HeuristicPolicy",
-    "agent_names",
     "evaluate",
-    "make_agent",
+    "make_heuristic",
 ]

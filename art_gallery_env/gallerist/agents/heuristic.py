@@ -25,7 +25,7 @@ from dataclasses import dataclass, fields, replace
 
 import numpy as np
 
-from art_gallery_env.agents.base import Agent, legal_from_mask
+from art_gallery_env.core.agent import Agent, legal_from_mask
 
 from ..rules.data import COLLECTOR, INVESTOR, NUM_COLOURS, VIP, GameData, Goal
 from ..rules.effects import assistant_code, renowned_value

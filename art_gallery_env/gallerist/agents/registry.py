@@ -1,33 +1,34 @@
-"""Gallerist agents by spec, as Art Gallery's :mod:`art_gallery_env.agents.registry`:
-``random``, ``heuristic`` or ``heuristic:lookahead=0,solo_tile=12`` (any
-:class:`~.heuristic.HeuristicParams` weight). The spec syntax is that registry's
-(:func:`~art_gallery_env.agents.registry.parse_spec`); options arrive as strings and are
-converted and checked here, and errors name the valid choices.
+"""The Gallerist's own players, as its spec hands them to the game-free tools.
+
+- :func:`make_heuristic`: the ``heuristic`` agent (``heuristic:lookahead=0,solo_tile=12``:
+  any :class:`~.heuristic.HeuristicParams` weight), built by
+  :func:`art_gallery_env.agents.registry.make_agent` with ``game="gallerist"``, which also
+  serves the generic ``random``, ``ismcts`` and policy checkpoints;
+- :data:`ROLLOUTS`: the rollout policies ISMCTS may play (``rollout=random``, the search's
+  own and the default, or ``rollout=heuristic``);
+- :func:`search_evaluator`: ISMCTS's value of a game its rollout stopped early.
+
+Options arrive as strings (``key=value`` of an agent spec); they are converted and checked
+here, and errors name the valid choices.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
+from typing import Any
 
-from art_gallery_env.agents.base import Agent
-from art_gallery_env.agents.random_agent import RandomAgent
-from art_gallery_env.agents.registry import checkpoint_spec, make_policy, parse_spec
+from art_gallery_env.core.scoring import win_shares
 
-from .heuristic import GalleristHeuristicAgent, HeuristicParams
+from ..rules.state import GameState
+from .heuristic import GalleristHeuristicAgent, HeuristicParams, HeuristicPolicy, evaluate
 
-AgentFactory = Callable[..., Agent]
-
-
-def make_random(seed: int | None = None, **options: str) -> Agent:
-    """The shared uniformly random agent (it needs only the action mask); no options."""
-    if options:
-        raise ValueError(
-            f"unknown option {sorted(options)[0]!r} for agent 'random'; valid options: (none)"
-        )
-    return RandomAgent(seed=seed)
+# The spread of a money margin (ISMCTS's evaluator): a heuristic game's winner ends some
+# 20-40 money ahead.
+DEFAULT_SCALE = 10.0
 
 
-def make_heuristic(seed: int | None = None, **options: str) -> Agent:
+def make_heuristic(seed: int | None = None, **options: str) -> GalleristHeuristicAgent:
     """Options: any :class:`HeuristicParams` weight, e.g. ``heuristic:lookahead=0``."""
     valid = HeuristicParams.names()
     values: dict[str, float] = {}
@@ -43,29 +44,43 @@ def make_heuristic(seed: int | None = None, **options: str) -> Agent:
     return GalleristHeuristicAgent(seed=seed, params=HeuristicParams().with_options(**values))
 
 
-AGENTS: dict[str, AgentFactory] = {"random": make_random, "heuristic": make_heuristic}
-
-
-def agent_names() -> list[str]:
-    return sorted(AGENTS)
-
-
-def make_agent(spec: str, seed: int | None = None) -> Agent:
-    """Build a Gallerist agent from a spec such as ``heuristic:lookahead=0``, or the path
-    of a Gallerist policy checkpoint (as Art Gallery's registry takes its own)."""
-    checkpoint = checkpoint_spec(spec)
-    if checkpoint is not None:
-        path, options = checkpoint
-        return make_policy(seed=seed, game="gallerist", path=path, **options)
-    name, options = parse_spec(spec)
-    if name not in AGENTS:
+def _heuristic_rollout(params: HeuristicParams | None = None) -> HeuristicPolicy:
+    """``rollout=heuristic``: the greedy evaluation player (with ``params`` if given)."""
+    if params is not None and not isinstance(params, HeuristicParams):
         raise ValueError(
-            f"unknown Gallerist agent {name!r}; known agents: {', '.join(agent_names())}, "
-            f"or the path of a Gallerist policy checkpoint"
+            f"rollout=heuristic needs the Gallerist's HeuristicParams, got {type(params).__name__}"
         )
-    if "seed" in options:
-        raise ValueError(
-            f"'seed' is not an agent option (in {spec!r}); the caller passes the seed "
-            f"(make_agent(spec, seed))"
-        )
-    return AGENTS[name](seed=seed, **options)
+    return HeuristicPolicy(params)
+
+
+# name -> factory(params=None) of an object with choose(state, rng) -> action. The search's
+# own uniform rollout ("random": None) is the default: the heuristic tries every legal action
+# with its sub-decisions, some 7 ms a decision, so 100 iterations of heuristic rollouts to
+# the round's end cost about 3 s a decision (random ones about 0.2 s).
+ROLLOUTS: dict[str, Callable[..., Any] | None] = {"random": None, "heuristic": _heuristic_rollout}
+
+
+class Evaluator:
+    """Per-seat values in [0, 1]: win shares at the game's end, else
+    ``sigmoid((own - best rival) / scale)`` of :func:`~.heuristic.evaluate`'s estimate of the
+    money each seat ends with (alone: of its own estimate)."""
+
+    def __init__(self, scale: float = DEFAULT_SCALE, params: HeuristicParams | None = None):
+        self.scale = scale
+        self.params = params or HeuristicParams()
+
+    def __call__(self, state: GameState) -> list[float]:
+        if state.is_over and not state.solo:
+            return win_shares(state.score_breakdown())
+        values = [evaluate(state, p, self.params) for p in range(state.num_players)]
+        out = []
+        for p, value in enumerate(values):
+            rival = max((v for q, v in enumerate(values) if q != p), default=0.0)
+            x = (value - rival) / self.scale
+            out.append(1.0 / (1.0 + math.exp(-x)) if x > -30 else 0.0)
+        return out
+
+
+def search_evaluator(scale: float | None = None) -> Evaluator:
+    """The evaluator ISMCTS uses for the Gallerist (``scale`` None: :data:`DEFAULT_SCALE`)."""
+    return Evaluator(DEFAULT_SCALE if scale is None else scale)

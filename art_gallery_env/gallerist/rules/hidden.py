@@ -66,6 +66,12 @@ class PlayerView:
         self.player = player
 
     @property
+    def seat(self) -> int:
+        """The seat this view is of (the name :class:`~art_gallery_env.core.protocol.SeatView`
+        gives it; ``player`` is the same)."""
+        return self.player
+
+    @property
     def num_players(self) -> int:
         return self._state.num_players
 
