@@ -1,4 +1,4 @@
-"""The Art Gallery AEC env as RLlib sees it (``art-gallery train`` with ``rllib_ppo``).
+"""A game's AEC env as RLlib sees it (``art-gallery train`` with ``rllib_ppo``).
 
 RLlib's ``PettingZooEnv`` wrapper turns the AEC env into a ``MultiAgentEnv`` (one agent acts
 per step; each agent's final reward arrives when the game ends). In between sits
@@ -8,7 +8,9 @@ ones RLlib's action-masking modules read: ``observations`` (the float32 vector) 
 
 ``register_rllib_env()`` registers the creator under :data:`ENV_NAME` for
 ``PPOConfig().environment(env=ENV_NAME, env_config={...})``; the env_config keys are those of
-the project config's ``env:`` section (``num_players``, ``zero_is_ten``, ``reward_mode``).
+the project config's ``env:`` section (``game``, ``num_players``, ``variants``,
+``reward_mode``). The env is the registered game's own (``GameSpec.make_env``); a game
+trains here if its spec has the ``rllib`` capability.
 """
 
 from __future__ import annotations
@@ -20,11 +22,10 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo.utils.wrappers import BaseWrapper
 
-from art_gallery_env import raw_env
-from art_gallery_env.rules.actions import NUM_ACTIONS
+from art_gallery_env.core.registry import get_game
 
-ENV_NAME = "art_gallery"
-ENV_CONFIG_KEYS = ("num_players", "zero_is_ten", "reward_mode")
+ENV_NAME = "art_gallery_env"  # one creator for every game: env_config names the game
+ENV_CONFIG_KEYS = ("game", "num_players", "variants", "reward_mode")
 
 
 class RLlibObservations(BaseWrapper):
@@ -32,11 +33,13 @@ class RLlibObservations(BaseWrapper):
 
     def __init__(self, env: Any) -> None:
         super().__init__(env)
-        inner = env.observation_space(env.possible_agents[0])["observation"]
+        agent = env.possible_agents[0]
+        inner = env.observation_space(agent)["observation"]
+        actions = env.action_space(agent).n
         space = spaces.Dict(
             {
                 "observations": spaces.Box(inner.low, inner.high, inner.shape, np.float32),
-                "action_mask": spaces.Box(0.0, 1.0, (NUM_ACTIONS,), np.float32),
+                "action_mask": spaces.Box(0.0, 1.0, (actions,), np.float32),
             }
         )
         self.observation_spaces = {agent: space for agent in env.possible_agents}
@@ -53,15 +56,20 @@ class RLlibObservations(BaseWrapper):
 
 
 def make_rllib_env(env_config: Mapping[str, Any] | None = None) -> Any:
-    """An RLlib ``MultiAgentEnv`` of the game; ``env_config`` holds ``raw_env`` keywords."""
+    """An RLlib ``MultiAgentEnv`` of a game; ``env_config``: :data:`ENV_CONFIG_KEYS`
+    (``game`` None or absent: the default game)."""
     from ray.rllib.env.wrappers.pettingzoo_env import PettingZooEnv
 
     env_config = dict(env_config or {})
     unknown = sorted(set(env_config) - set(ENV_CONFIG_KEYS))
     if unknown:
         raise ValueError(f"unknown env_config key {unknown[0]!r}; known: {ENV_CONFIG_KEYS}")
+    spec = get_game(env_config.pop("game", None))
+    spec.require("rllib", "algorithm: rllib_ppo")
+    variants = spec.check_variants(env_config.pop("variants", None))
     # illegal_action="raise": a masking bug fails loudly instead of ending games quietly.
-    return PettingZooEnv(RLlibObservations(raw_env(illegal_action="raise", **env_config)))
+    raw = spec.make_env(variants=variants, illegal_action="raise", **env_config)
+    return PettingZooEnv(RLlibObservations(raw))
 
 
 def register_rllib_env() -> str:

@@ -77,8 +77,9 @@ def league_policy_mapping(
 
 def env_config(config: TrainConfig) -> dict[str, Any]:
     return {
+        "game": config.env.game,
         "num_players": config.env.num_players,
-        "zero_is_ten": config.env.zero_is_ten,
+        "variants": dict(config.env.variants),
         "reward_mode": config.env.reward_mode,
     }
 

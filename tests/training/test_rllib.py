@@ -166,6 +166,16 @@ def test_rllib_env_renames_keys_and_masks_as_float() -> None:
         make_rllib_env({"players": 3})
 
 
+def test_rllib_env_is_the_named_games_env_with_its_variants() -> None:
+    env = make_rllib_env({"game": None, "num_players": 3, "variants": {"zero_is_ten": True}})
+    env.reset(seed=0)
+    assert env.env.unwrapped.state.zero_is_ten is True
+    with pytest.raises(ValueError, match="has no variant 'zero_is_tn'"):
+        make_rllib_env({"variants": {"zero_is_tn": True}})
+    with pytest.raises(ValueError, match=r"rllib_ppo needs Ray RLlib .* The Gallerist"):
+        make_rllib_env({"game": "gallerist"})
+
+
 def test_league_mapping_puts_main_in_exactly_one_seat() -> None:
     seen_seats = set()
     for i in range(40):
