@@ -68,13 +68,13 @@ class raw_env(TurnBasedAEC):  # noqa: N801 - PettingZoo's naming convention
         *,
         variants: Mapping[str, Any] | None = None,
         zero_is_ten: bool | None = None,
-        reward_mode: str = "win",
-        render_mode: str | None = None,
-        illegal_action: str = "raise",
         card_set: CardSet | None = None,
-        render_viewer: int | str | None = "current",
+        **options: Any,
     ) -> None:
-        """``zero_is_ten=`` is short for ``variants={"zero_is_ten": ...}`` (R5.6)."""
+        """``zero_is_ten=`` is short for ``variants={"zero_is_ten": ...}`` (R5.6); the other
+        options are :class:`~art_gallery_env.core.aec.TurnBasedAEC`'s: ``reward_mode``
+        (``"win"``, the default, or ``"score_margin"``), ``render_mode``,
+        ``illegal_action`` (``"raise"`` or ``"terminate"``) and ``render_viewer``."""
         variants = dict(variants or {})
         if zero_is_ten is not None:
             if not isinstance(zero_is_ten, bool):
@@ -85,16 +85,9 @@ class raw_env(TurnBasedAEC):  # noqa: N801 - PettingZoo's naming convention
                 )
             variants["zero_is_ten"] = zero_is_ten
         self.card_set = card_set or default_card_set()
-        super().__init__(
-            num_players,
-            variants=variants,
-            reward_mode=reward_mode,
-            render_mode=render_mode,
-            illegal_action=illegal_action,
-            render_viewer=render_viewer,
-        )
+        super().__init__(num_players, variants=variants, **options)
         self.zero_is_ten: bool = self.variants["zero_is_ten"]
-        if render_mode == "rgb_array":
+        if self.render_mode == "rgb_array":
             require_rasteriser()  # a missing extra fails here, not at the first frame
 
     def _setup_options(self) -> dict[str, Any]:

@@ -16,7 +16,6 @@ the reward modes of the solo game.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from pettingzoo import AECEnv
@@ -70,23 +69,15 @@ class raw_env(TurnBasedAEC):  # noqa: N801 - PettingZoo's naming convention
         self,
         num_players: int = 2,
         *,
-        variants: Mapping[str, Any] | None = None,
-        reward_mode: str | None = None,
-        render_mode: str | None = None,
-        illegal_action: str = "raise",
         data: GameData | None = None,
-        render_viewer: int | str | None = "current",
+        **options: Any,
     ) -> None:
-        """``reward_mode=None``: ``"win"``, or ``"level"`` in the solo game."""
+        """``data``: another component file; the other options are
+        :class:`~art_gallery_env.core.aec.TurnBasedAEC`'s: ``reward_mode`` (None: ``"win"``,
+        or ``"level"`` in the solo game), ``render_mode``, ``illegal_action`` and
+        ``render_viewer`` (``variants`` too: the Gallerist has none)."""
         self.data = data or default_game_data()
-        super().__init__(
-            num_players,
-            variants=variants,
-            reward_mode=reward_mode,
-            render_mode=render_mode,
-            illegal_action=illegal_action,
-            render_viewer=render_viewer,
-        )
+        super().__init__(num_players, **options)
 
     def _setup_options(self) -> dict[str, Any]:
         return {"data": self.data}
