@@ -73,20 +73,9 @@ def read_state(s: GameState, data: Any, card_set: CardSet | None = None) -> None
     every field and then the rules' invariants."""
     from .invariants import InconsistentStateError, check_invariants
 
+    # Fields are read in file order, so the first bad field is the one reported.
     reader = _Reader(data)
-    if reader.get("format", str) != FORMAT:
-        raise StateFormatError(f"format: expected {FORMAT!r}, got {data.get('format')!r}")
-    version = reader.get("version", int)
-    if version != VERSION:
-        raise StateFormatError(f"version: {version} is not supported (this engine reads {VERSION})")
-    cards = card_set or default_card_set()
-    saved_cards = reader.get("card_set", dict)
-    if saved_cards.get("fingerprint") != cards.fingerprint:
-        raise StateFormatError(
-            f"card_set: the game was saved with card set {saved_cards.get('name')!r} "
-            f"(fingerprint {saved_cards.get('fingerprint')!r}); pass that card set to load it "
-            f"(given {cards.name!r}, fingerprint {cards.fingerprint!r})"
-        )
+    cards = _read_card_set(reader, data, card_set)
     n = reader.get("num_players", int)
     try:
         check_num_players(n)
@@ -99,10 +88,7 @@ def read_state(s: GameState, data: Any, card_set: CardSet | None = None) -> None
     s.cards = cards
     s.num_players, s.num_galleries, s.num_areas = n, galleries, areas
     s.zero_is_ten = reader.get("zero_is_ten", bool)
-    phase = reader.get("phase", str)
-    if phase not in PHASE_NAMES:
-        raise StateFormatError(f"phase: {phase!r} is not one of {list(PHASE_NAMES)}")
-    s.phase = PHASE_NAMES.index(phase)
+    s.phase = _read_name(reader, "phase", PHASE_NAMES)
     s.current_player = reader.seat("current_player", n)
     s.round = reader.int_in("round", 1, 10_000)
     s.turn = reader.int_in("turn", 0, 4 * n)
@@ -117,16 +103,7 @@ def read_state(s: GameState, data: Any, card_set: CardSet | None = None) -> None
         reader.int_list(f"moved[{p}]", NUM_CARD_VALUES, 0, n, data["moved"][p])
         for p in range(reader.length("moved", n))
     ]
-    s.bids = []
-    for area in range(reader.length("bids", areas)):
-        bids = reader.any_list(f"bids[{area}]", data["bids"][area])
-        parsed = []
-        for k, bid in enumerate(bids):
-            pair = reader.int_list(f"bids[{area}][{k}]", 2, 0, max(n - 1, 8), bid)
-            if pair[0] >= n:
-                raise StateFormatError(f"bids[{area}][{k}]: player {pair[0]} is not in 0..{n - 1}")
-            parsed.append((pair[0], pair[1]))
-        s.bids.append(parsed)
+    s.bids = _read_bids(reader, data, n, areas)
     s.gallery_painting = reader.int_list("gallery_painting", areas, 0, max(numbers))
     s.painting_pile = reader.number_list("painting_pile", numbers, data.get("painting_pile"))
     s.tile_piles = [
@@ -141,20 +118,62 @@ def read_state(s: GameState, data: Any, card_set: CardSet | None = None) -> None
         reader.number_list(f"collections[{p}]", numbers, data["collections"][p])
         for p in range(reader.length("collections", n))
     ]
-    dist = _Reader(reader.get("distribution", dict), prefix="distribution.")
-    s.dist_area = dist.int_in("area", 0, areas)
-    stage = dist.get("stage", str)
-    if stage not in STAGE_NAMES:
-        raise StateFormatError(f"distribution.stage: {stage!r} is not one of {list(STAGE_NAMES)}")
-    s.dist_stage = STAGE_NAMES.index(stage)
-    s.dist_marker = dist.int_in("marker", 0, 6)
-    s.space_cards = dist.int_list("space_cards", NUM_CARD_VALUES, 0, n)
+    _read_distribution(s, _Reader(reader.get("distribution", dict), prefix="distribution."))
     s.events = _read_events(reader.any_list("events", data.get("events")))
     s._legal = None
     try:
         check_invariants(s)
     except InconsistentStateError as err:
         raise StateFormatError(f"inconsistent state: {err}") from None
+
+
+def _read_card_set(reader: _Reader, data: Any, card_set: CardSet | None) -> CardSet:
+    """Check the format and version, and that the file was saved with ``card_set``."""
+    if reader.get("format", str) != FORMAT:
+        raise StateFormatError(f"format: expected {FORMAT!r}, got {data.get('format')!r}")
+    version = reader.get("version", int)
+    if version != VERSION:
+        raise StateFormatError(f"version: {version} is not supported (this engine reads {VERSION})")
+    cards = card_set or default_card_set()
+    saved_cards = reader.get("card_set", dict)
+    if saved_cards.get("fingerprint") != cards.fingerprint:
+        raise StateFormatError(
+            f"card_set: the game was saved with card set {saved_cards.get('name')!r} "
+            f"(fingerprint {saved_cards.get('fingerprint')!r}); pass that card set to load it "
+            f"(given {cards.name!r}, fingerprint {cards.fingerprint!r})"
+        )
+    return cards
+
+
+def _read_name(reader: _Reader, key: str, names: tuple[str, ...]) -> int:
+    """The index of a field that must be one of ``names`` (a phase or a stage)."""
+    value = reader.get(key, str)
+    if value not in names:
+        raise StateFormatError(f"{reader.prefix}{key}: {value!r} is not one of {list(names)}")
+    return names.index(value)
+
+
+def _read_bids(reader: _Reader, data: Any, n: int, areas: int) -> list[list[tuple[int, int]]]:
+    """Each area's marker bar: (player, card value) pairs, players being seats."""
+    all_bids = []
+    for area in range(reader.length("bids", areas)):
+        bids = reader.any_list(f"bids[{area}]", data["bids"][area])
+        parsed = []
+        for k, bid in enumerate(bids):
+            pair = reader.int_list(f"bids[{area}][{k}]", 2, 0, max(n - 1, 8), bid)
+            if pair[0] >= n:
+                raise StateFormatError(f"bids[{area}][{k}]: player {pair[0]} is not in 0..{n - 1}")
+            parsed.append((pair[0], pair[1]))
+        all_bids.append(parsed)
+    return all_bids
+
+
+def _read_distribution(s: GameState, dist: _Reader) -> None:
+    """Where the end-of-round distribution (R5) stands."""
+    s.dist_area = dist.int_in("area", 0, s.num_areas)
+    s.dist_stage = _read_name(dist, "stage", STAGE_NAMES)
+    s.dist_marker = dist.int_in("marker", 0, 6)
+    s.space_cards = dist.int_list("space_cards", NUM_CARD_VALUES, 0, s.num_players)
 
 
 def _read_events(raw: list[Any]) -> list[tuple[str, dict[str, Any]]]:
