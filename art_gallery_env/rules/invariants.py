@@ -94,28 +94,40 @@ def _check_turns(state: GameState, placed: Counter[int]) -> None:
 def _check_distribution(state: GameState, placed: Counter[int]) -> None:
     """R5: the cursor on a marker awaiting a decision, and the cards in hand so far."""
     bids = state.bids[state.dist_area] if state.dist_area < state.num_areas else []
+    _check_cursor(state, bids)
+    for p in range(state.num_players):
+        _check_distribution_cards(state, bids, placed, p)
+    if state.current_player != bids[state.dist_marker][0]:
+        _fail("current_player", "is not the owner of the marker being resolved (R5)")
+
+
+def _check_cursor(state: GameState, bids: list[tuple[int, int]]) -> None:
+    """The cursor points at a marker of the area being resolved, in a stage the phase fits."""
     if state.dist_stage == STAGE_REVEAL or not 0 <= state.dist_marker < len(bids):
         _fail("distribution", "the cursor does not point at a marker awaiting a decision")
     if state.phase == SHOP and (state.dist_area != SHOP_AREA or state.dist_stage != STAGE_SHOP):
         _fail("phase", "'shop' is only for the Shop's tile stage (area 0, stage 'shop')")
     if state.phase == PICK and state.dist_stage != STAGE_PICK:
         _fail("phase", "'pick' needs distribution stage 'pick'")
-    for p in range(state.num_players):
-        if sum(state.moved[p]) != TURNS_PER_ROUND:
-            _fail(f"moved[{p}]", f"{sum(state.moved[p])} face-up cards, expected 4 (R4.3)")
-        # One card kept after the turns (R4.7) plus one per marker already resolved.
-        picked_here = state.dist_stage == STAGE_PICK and sum(
-            1 for owner, _ in bids[: state.dist_marker] if owner == p
+
+
+def _check_distribution_cards(
+    state: GameState, bids: list[tuple[int, int]], placed: Counter[int], p: int
+) -> None:
+    """Player ``p`` played all 4 face-up cards and holds its last card plus its picks."""
+    if sum(state.moved[p]) != TURNS_PER_ROUND:
+        _fail(f"moved[{p}]", f"{sum(state.moved[p])} face-up cards, expected 4 (R4.3)")
+    # One card kept after the turns (R4.7) plus one per marker already resolved.
+    picked_here = state.dist_stage == STAGE_PICK and sum(
+        1 for owner, _ in bids[: state.dist_marker] if owner == p
+    )
+    expected = 1 + MARKERS_PER_PLAYER - placed.get(p, 0) + picked_here
+    if sum(state.hands[p]) != expected:
+        _fail(
+            f"hands[{p}]",
+            f"holds {sum(state.hands[p])} cards, expected {expected} "
+            f"(its last card plus one pick per resolved marker, R4.7/R5.2)",
         )
-        expected = 1 + MARKERS_PER_PLAYER - placed.get(p, 0) + picked_here
-        if sum(state.hands[p]) != expected:
-            _fail(
-                f"hands[{p}]",
-                f"holds {sum(state.hands[p])} cards, expected {expected} "
-                f"(its last card plus one pick per resolved marker, R4.7/R5.2)",
-            )
-    if state.current_player != bids[state.dist_marker][0]:
-        _fail("current_player", "is not the owner of the marker being resolved (R5)")
 
 
 def card_counts_in_play(state: GameState) -> list[int]:
