@@ -273,51 +273,70 @@ def _resolve_distribution(state: GameState) -> None:
         if area > last_area:
             _end_round(state)
             return
-        bids = state.bids[area]
         stage = state.dist_stage
         if stage == STAGE_REVEAL:
-            if not bids:
-                state.dist_area += 1
-                continue
-            counts = [0] * NUM_CARD_VALUES
-            for _, value in bids:
-                counts[value] += 1
-            state.space_cards = counts
-            state.events.append(("reveal", {"area": area, "bids": [list(b) for b in bids]}))
-            if area == SHOP_AREA:
-                state.dist_stage = STAGE_SHOP
-            else:
-                _award_painting(state, area)
-                state.dist_stage = STAGE_PICK
-            state.dist_marker = 0
-            continue
-        if stage == STAGE_SHOP:
-            if state.dist_marker == len(bids):
-                state.dist_stage = STAGE_PICK
-                state.dist_marker = 0
-                continue
-            state.phase = SHOP
-            state.current_player = bids[state.dist_marker][0]
-            choices = _legal_shop_choices(state)
-            if len(choices) == 1:
-                _apply_shop(state, choices[0] - SHOP_BASE)
-                continue
-            state._legal = choices
+            _reveal_area(state, area)
+        elif stage == STAGE_SHOP:
+            if _shop_step(state):
+                return
+        elif _pick_step(state):  # STAGE_PICK
             return
-        # STAGE_PICK
-        if state.dist_marker == len(bids):
-            bids.clear()  # markers return to their owners
-            state.dist_area += 1
-            state.dist_stage = STAGE_REVEAL
-            continue
-        values = [v for v in _VALUES if state.space_cards[v]]
-        state.phase = PICK
-        state.current_player = bids[state.dist_marker][0]
-        if len(values) == 1:
-            _apply_pick(state, values[0])
-            continue
-        state._legal = [PICK_BASE + v for v in values]
+
+
+def _reveal_area(state: GameState, area: int) -> None:
+    """R5: turn the area's bids face up onto its action space (the Shop goes to its tile
+    stage, a gallery awards its painting); an area without bids is skipped."""
+    bids = state.bids[area]
+    if not bids:
+        state.dist_area += 1
         return
+    counts = [0] * NUM_CARD_VALUES
+    for _, value in bids:
+        counts[value] += 1
+    state.space_cards = counts
+    state.events.append(("reveal", {"area": area, "bids": [list(b) for b in bids]}))
+    if area == SHOP_AREA:
+        state.dist_stage = STAGE_SHOP
+    else:
+        _award_painting(state, area)
+        state.dist_stage = STAGE_PICK
+    state.dist_marker = 0
+
+
+def _shop_step(state: GameState) -> bool:
+    """R5.1 for the Shop's next marker; True when its owner has a real choice to make."""
+    bids = state.bids[state.dist_area]
+    if state.dist_marker == len(bids):
+        state.dist_stage = STAGE_PICK
+        state.dist_marker = 0
+        return False
+    state.phase = SHOP
+    state.current_player = bids[state.dist_marker][0]
+    choices = _legal_shop_choices(state)
+    if len(choices) == 1:
+        _apply_shop(state, choices[0] - SHOP_BASE)
+        return False
+    state._legal = choices
+    return True
+
+
+def _pick_step(state: GameState) -> bool:
+    """R5.2 for the area's next marker; True when its owner has a real choice to make.
+    After the last marker the markers go home and the next area is revealed."""
+    bids = state.bids[state.dist_area]
+    if state.dist_marker == len(bids):
+        bids.clear()  # markers return to their owners
+        state.dist_area += 1
+        state.dist_stage = STAGE_REVEAL
+        return False
+    values = [v for v in _VALUES if state.space_cards[v]]
+    state.phase = PICK
+    state.current_player = bids[state.dist_marker][0]
+    if len(values) == 1:
+        _apply_pick(state, values[0])
+        return False
+    state._legal = [PICK_BASE + v for v in values]
+    return True
 
 
 def bid_totals(state: GameState, area: int) -> list[int]:
