@@ -23,6 +23,13 @@ def _layout_fingerprint() -> str:
     return layout_fingerprint(FIELDS, NUM_ACTIONS)
 
 
+def _decode_observation(vector: Any) -> dict[str, Any]:
+    """The observation's fields (its decoder's readable summary left out)."""
+    from art_gallery_env.env.observation import decode_observation
+
+    return decode_observation(vector)["fields"]
+
+
 def _agents() -> dict[str, Any]:
     from art_gallery_env.art_gallery.bots import make_heuristic
 
@@ -60,6 +67,7 @@ def build() -> GameSpec:
         max_players=MAX_PLAYERS,
         num_actions=NUM_ACTIONS,
         observation_size=OBSERVATION_SIZE,
+        decode_observation=_decode_observation,
         new_game=new_game,
         state_from_dict=GameState.from_dict,
         make_observer=lambda state: SeatObserver(state.cards),

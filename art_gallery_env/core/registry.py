@@ -100,6 +100,9 @@ class GameSpec:
     # the modes at one table size, where they differ by size (a solo game ranks no seats):
     # num_players -> modes, the default first; None: reward_modes at every size
     reward_modes_at: Callable[[int], tuple[str, ...]] | None = None
+    # an observation vector split into its named fields, in order, each with its shape
+    # (a ValueError for a vector of another shape); the conformance suite checks it
+    decode_observation: Callable[[Any], dict[str, Any]] | None = None
     # the game of a record, checkpoint or config that names none (files from before 0.2)
     legacy_default: bool = False
     # the module of this game's optional tools, by capability ("vector": its compiled

@@ -28,6 +28,7 @@ def build() -> GameSpec:
     from art_gallery_env.gallerist.env.narration import describe_events
     from art_gallery_env.gallerist.env.observation_fields import (
         OBSERVATION_SIZE,
+        decode_observation,
         layout_fingerprint,
     )
     from art_gallery_env.gallerist.env.render import render_breakdown, render_text
@@ -49,6 +50,7 @@ def build() -> GameSpec:
         max_players=4,
         num_actions=NUM_ACTIONS,
         observation_size=OBSERVATION_SIZE,
+        decode_observation=decode_observation,
         new_game=new_game,
         state_from_dict=GameState.from_dict,
         make_observer=lambda state: GalleristSeatObserver(),
