@@ -270,7 +270,8 @@ def _game_setup(spec: GameSpec, checkpoints: list[dict[str, Any]]) -> dict[str, 
         "name": spec.name,
         "title": spec.title,
         "players": list(range(spec.min_players, spec.max_players + 1)),
-        "variants": [
+        "variants": dict(spec.variants),  # name -> default
+        "variant_fields": [  # how the form asks for each
             {
                 "name": name,
                 "default": default,

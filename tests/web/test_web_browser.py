@@ -145,3 +145,37 @@ def test_policy_insight_appears_after_the_round(page: Page, live_server: LiveSer
     expect(first).to_contain_text("no value head")
     assert first.locator(".bar-row").count() >= 1
     expect(first.locator(".bar-row.chosen")).to_have_count(1)
+
+
+def test_a_game_without_a_drawn_board_is_set_up_and_played_as_text(
+    page: Page, live_server: LiveServer
+) -> None:
+    """The game selector: the table sizes, variants and agents follow the chosen game; the
+    Gallerist (no web module) shows its text board and one button per legal action."""
+    page.goto(live_server.url + "/")
+    expect(page.locator("#zero_is_ten")).to_have_count(1)  # Art Gallery's one variant
+    expect(page.locator("#board-note")).to_be_hidden()
+    page.select_option("#game", "gallerist")
+    expect(page.locator("#board-note")).to_contain_text("no drawn board")
+    expect(page.locator("#variants input")).to_have_count(0)
+    sizes = page.locator("#players option").all_inner_texts()
+    assert sizes == ["1 player", "2 players", "3 players", "4 players"]
+    page.select_option("#players", "2")
+    checkpoints = page.locator("select.opponent option").all_inner_texts()
+    assert any("gallerist_2p" in c for c in checkpoints)
+    assert not any("ppo_2p" in c for c in checkpoints)  # Art Gallery's: not offered here
+    page.locator("select.opponent").select_option("random")
+    page.click("#start")
+    page.wait_for_url("**/#/game/*")
+    page.wait_for_selector(".play", timeout=TIMEOUT)
+    game = live_server.app.state.store.get(page.url.rsplit("/", 1)[-1])
+    assert game.game == "gallerist" and game.agents == ["human", "random"]
+    expect(page.locator(".board pre.text-board")).to_contain_text("The Gallerist")
+    rng = random.Random(2)
+    for _ in range(6):
+        page.wait_for_selector("#decision button.choice:not([disabled])", timeout=TIMEOUT)
+        enabled, disabled = shown_choices(page)
+        assert set(enabled) == set(game.state.legal_actions()) and not disabled
+        before = len(game.actions)
+        click_and_wait(page, f'button.choice[data-action="{rng.choice(enabled)}"]')
+        assert game.actions[before] in enabled

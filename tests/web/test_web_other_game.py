@@ -62,7 +62,10 @@ def _check_game_setup(game: dict) -> None:
     spec = get_game(game["name"])
     assert game["title"] == spec.title
     assert game["players"] == list(range(spec.min_players, spec.max_players + 1))
-    assert [(v["name"], v["default"]) for v in game["variants"]] == list(spec.variants.items())
+    assert game["variants"] == dict(spec.variants)
+    fields = game["variant_fields"]
+    assert [(v["name"], v["default"]) for v in fields] == list(spec.variants.items())
+    assert all(v["type"] == type(v["default"]).__name__ and v["label"] for v in fields)
     assert {"random", "ismcts:iters=50"} <= {a["spec"] for a in game["agents"]}
     assert all(c["game"] == spec.name for c in game["checkpoints"])
 

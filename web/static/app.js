@@ -1,6 +1,8 @@
-// Art Gallery in the browser: set up a game, play it by clicking, replay records.
+// Every registered game in the browser: set up a game, play it by clicking, replay records.
 // Plain JavaScript, no build step. Every fact shown comes from the server, which builds
-// each response from what the viewer's seat may know (R8); the page only lays it out.
+// each response from what the viewer's seat may know; the page only lays it out. Nothing
+// here names a game: the games, their table sizes, variants, agents, colours and boards
+// come from /api/setup and the views.
 "use strict";
 
 const app = document.getElementById("app");
@@ -55,8 +57,13 @@ function toast(message) {
   toast.timer = setTimeout(() => (el.hidden = true), 6000);
 }
 
-function seatDot(seat) {
-  return h("span", { class: "dot", style: `background:${colours[seat % colours.length]}` });
+function seatDot(seat, palette = colours) {
+  return h("span", { class: "dot", style: `background:${palette[seat % palette.length]}` });
+}
+
+function paletteOf(name) {
+  const game = gameInfo(name);
+  return (game && game.colours) || colours;
 }
 
 function percent(p) {
@@ -75,6 +82,21 @@ async function loadSetup() {
     colours = setupInfo.colours || colours;
   }
   return setupInfo;
+}
+
+function gameInfo(name) {
+  const games = (setupInfo && setupInfo.games) || [];
+  return games.find((g) => g.name === name) || games.find((g) => g.name === setupInfo.default_game) || null;
+}
+
+function useColoursOf(name) {
+  const game = gameInfo(name);
+  if (game && game.colours) colours = game.colours;
+}
+
+function gameLabel(item) {
+  const active = Object.entries(item.variants || {}).map(([k, v]) => (v === true ? k : `${k}=${v}`));
+  return (item.title || item.game || "") + (active.length ? ` (${active.join(", ")})` : "");
 }
 
 // -- routing ------------------------------------------------------------------------------
@@ -101,32 +123,39 @@ window.addEventListener("DOMContentLoaded", route);
 async function showHome() {
   setNav("home");
   const info = await loadSetup();
-  const specs = [...info.agents, ...info.checkpoints];
   const form = h("form", { class: "panel setup", id: "setup" });
-  const players = h("select", { name: "players", id: "players" },
-    info.players.map((n) => h("option", { value: n, selected: n === 4 }, `${n} players`)));
+  const games = info.games || [];
+  const gameSelect = h("select", { name: "game", id: "game" },
+    games.map((g) => h("option", { value: g.name, selected: g.name === info.default_game }, g.title)));
+  const players = h("select", { name: "players", id: "players" });
   const seat = h("select", { name: "seat", id: "seat" });
   const seats = h("div", { class: "seats" });
   const seed = h("input", { name: "seed", id: "seed", type: "number", min: 0, placeholder: "random" });
-  const zero = h("input", { name: "zero_is_ten", id: "zero_is_ten", type: "checkbox" });
+  const variants = h("div", { class: "variants", id: "variants" });
+  const boardNote = h("p", { class: "hint", id: "board-note" });
   const defaults = ["heuristic", "random", "ismcts:iters=50", "heuristic", "random"];
+  const chosen = () => gameInfo(gameSelect.value);
 
-  function opponentSelect(k) {
+  function opponentSelect(k, specs) {
     const select = h("select", { class: "opponent", "data-index": k, "aria-label": "opponent" },
       specs.map((s) => h("option", { value: s.spec }, s.label)),
       h("option", { value: "" }, "other spec…"));
-    select.value = defaults[k % defaults.length];
-    const custom = h("input", { class: "custom", placeholder: "e.g. ismcts:iters=200 or a checkpoint path", hidden: true });
+    const wanted = defaults[k % defaults.length];
+    select.value = specs.some((s) => s.spec === wanted) ? wanted : (specs.length ? specs[0].spec : "");
+    const custom = h("input", { class: "custom", placeholder: "e.g. ismcts:iters=200 or a checkpoint path", hidden: select.value !== "" });
     select.addEventListener("change", () => { custom.hidden = select.value !== ""; });
     return h("span", { class: "opponent-pick" }, select, custom);
   }
 
-  function layoutSeats() {
+  function layoutSeats(keep = true) {
+    const game = chosen();
+    const specs = [...game.agents, ...game.checkpoints];
+    useColoursOf(game.name);
     const n = Number(players.value);
     const kept = Math.min(Number(seat.value || 0), n - 1);
     seat.replaceChildren(...Array.from({ length: n }, (_, p) =>
       h("option", { value: p, selected: p === kept }, `P${p}`)));
-    const old = [...seats.querySelectorAll(".opponent-pick")].map((el) => [el.querySelector("select").value, el.querySelector(".custom").value]);
+    const old = keep ? [...seats.querySelectorAll(".opponent-pick")].map((el) => [el.querySelector("select").value, el.querySelector(".custom").value]) : [];
     seats.replaceChildren();
     let k = 0;
     for (let p = 0; p < n; p++) {
@@ -134,9 +163,10 @@ async function showHome() {
       if (p === Number(seat.value)) {
         seats.append(h("div", { class: "seat-row you" }, label, h("strong", {}, "You")));
       } else {
-        const pick = opponentSelect(k);
-        if (old[k]) {
-          pick.querySelector("select").value = old[k][0];
+        const pick = opponentSelect(k, specs);
+        const select = pick.querySelector("select");
+        if (old[k] && (old[k][0] === "" || specs.some((s) => s.spec === old[k][0]))) {
+          select.value = old[k][0];
           pick.querySelector(".custom").value = old[k][1];
           pick.querySelector(".custom").hidden = old[k][0] !== "";
         }
@@ -145,21 +175,56 @@ async function showHome() {
       }
     }
   }
-  players.addEventListener("change", layoutSeats);
-  seat.addEventListener("change", layoutSeats);
-  layoutSeats();
+
+  function variantInput(v) {
+    const attrs = { name: v.name, "data-variant": v.name, "data-type": v.type };
+    if (v.type === "bool") return h("label", { class: "check" }, h("input", { ...attrs, id: v.name, type: "checkbox", checked: v.default }), v.label);
+    const type = v.type === "int" || v.type === "float" ? "number" : "text";
+    return h("label", {}, v.label, h("input", { ...attrs, id: v.name, type, step: v.type === "float" ? "any" : null, value: v.default }));
+  }
+
+  function layoutGame() {
+    const game = chosen();
+    const wanted = Number(players.value) || 4; // keep the table size where the game allows it
+    const n = game.players.includes(wanted) ? wanted : game.players.includes(4) ? 4 : game.players[game.players.length - 1];
+    players.replaceChildren(...game.players.map((k) => h("option", { value: k, selected: k === n }, `${k} player${k === 1 ? "" : "s"}`)));
+    players.value = String(n);
+    variants.replaceChildren(...(game.variant_fields || []).map(variantInput));
+    boardNote.textContent = game.board_note || "";
+    boardNote.hidden = !game.board_note;
+    layoutSeats(false);
+  }
+
+  function variantValues() {
+    const out = {};
+    for (const input of variants.querySelectorAll("[data-variant]")) {
+      const type = input.dataset.type;
+      if (type === "bool") out[input.dataset.variant] = input.checked;
+      else if (type === "int") out[input.dataset.variant] = parseInt(input.value, 10);
+      else if (type === "float") out[input.dataset.variant] = Number(input.value);
+      else out[input.dataset.variant] = input.value;
+    }
+    return out;
+  }
+
+  gameSelect.addEventListener("change", layoutGame);
+  players.addEventListener("change", () => layoutSeats());
+  seat.addEventListener("change", () => layoutSeats());
+  layoutGame();
 
   const start = h("button", { type: "submit", class: "primary", id: "start" }, "Start the game");
   form.append(
     h("h2", {}, "New game"),
+    games.length > 1 ? h("label", {}, "Game", gameSelect) : null,
+    boardNote,
     h("div", { class: "grid2" },
       h("label", {}, "Table", players),
       h("label", {}, "Your seat", seat)),
-    h("p", { class: "hint" }, "The start player is drawn at random. Opponents: any agent, or a checkpoint from the folder the server was started with."),
+    h("p", { class: "hint" }, "The start player is drawn at random. Opponents: any agent, or a checkpoint of this game from the folder the server was started with."),
     seats,
     h("div", { class: "grid2" },
       h("label", {}, "Seed (optional)", seed),
-      h("label", { class: "check" }, zero, "Rule variant: a 0 counts 10 (R5.6)")),
+      variants),
     start);
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
@@ -167,7 +232,7 @@ async function showHome() {
       const value = el.querySelector("select").value;
       return value === "" ? el.querySelector(".custom").value.trim() : value;
     });
-    const body = { players: Number(players.value), seat: Number(seat.value), opponents, zero_is_ten: zero.checked };
+    const body = { game: gameSelect.value, players: Number(players.value), seat: Number(seat.value), opponents, variants: variantValues() };
     if (seed.value !== "") body.seed = Number(seed.value);
     start.disabled = true;
     start.textContent = "Starting…";
@@ -181,23 +246,25 @@ async function showHome() {
     }
   });
 
-  const games = await api("/api/games");
-  const recent = gamesTable(games.slice(0, 6));
+  const listed = await api("/api/games");
+  const recent = gamesTable(listed.slice(0, 6));
   app.replaceChildren(h("div", { class: "home" }, form,
     h("section", { class: "panel" }, h("h2", {}, "Your games"),
-      games.length ? recent : h("p", { class: "hint" }, "No games yet."),
-      games.length > 6 ? h("p", {}, h("a", { href: "#/games" }, `All ${games.length} games`)) : null)));
+      listed.length ? recent : h("p", { class: "hint" }, "No games yet."),
+      listed.length > 6 ? h("p", {}, h("a", { href: "#/games" }, `All ${listed.length} games`)) : null)));
 }
 
 function gamesTable(games) {
   return h("table", { class: "list" },
-    h("thead", {}, h("tr", {}, h("th", {}, "Players"), h("th", {}, "Round"), h("th", {}, "Status"), h("th", {}, ""))),
+    h("thead", {}, h("tr", {}, h("th", {}, "Game"), h("th", {}, "Players"), h("th", {}, "Round"), h("th", {}, "Status"), h("th", {}, ""))),
     h("tbody", {}, games.map((g) => {
       const status = g.over
         ? (g.winners.includes(g.seat) ? "won" : "over") + ` · ${g.totals.join(" / ")}`
         : g.your_turn ? "your turn" : "agents to play";
+      const palette = paletteOf(g.game);
       return h("tr", { "data-game": g.id },
-        h("td", {}, g.names.map((name, p) => h("span", { class: "who" }, seatDot(p), name))),
+        h("td", {}, gameLabel(g)),
+        h("td", {}, g.names.map((name, p) => h("span", { class: "who" }, seatDot(p, palette), name))),
         h("td", {}, g.round),
         h("td", {}, status),
         h("td", { class: "actions" },
@@ -226,20 +293,21 @@ async function showGame(id) {
 
 function renderGame(view) {
   current = view;
+  useColoursOf(view.game);
   const side = h("aside", { class: "side" },
     statusLine(view),
     view.over ? resultPanel(view.result, view.names, view.seat) : decisionPanel(view),
     recentPanel(view),
-    insightPanel(view.insight, view.names, view.insight_pending),
+    insightPanel(view.insight, view.names, view.insight_pending, view.insight_release),
     h("p", { class: "links" },
       h("a", { href: "#", onclick: (e) => { e.preventDefault(); showLog(view.id); } }, "Whole game log"),
       view.over ? h("a", { href: `#/replay/game-${view.id}`, class: "button", id: "replay-link" }, "Replay this game") : null));
-  app.replaceChildren(h("div", { class: "play", "data-decision": view.decision }, boardPanel(view.board), side));
+  app.replaceChildren(h("div", { class: "play", "data-decision": view.decision }, boardPanel(view.board, view.drawn), side));
 }
 
-function boardPanel(svg) {
-  const board = h("section", { class: "board", "aria-label": "board" });
-  board.innerHTML = svg; // drawn by the server (render_svg), escaped there
+function boardPanel(markup, drawn = true) {
+  const board = h("section", { class: "board" + (drawn ? "" : " text"), "aria-label": "board" });
+  board.innerHTML = markup; // drawn by the server (the game's SVG, or its text in a <pre>), escaped there
   return board;
 }
 
@@ -260,34 +328,48 @@ function decisionPanel(view) {
   }
   const c = view.choices;
   panel.append(h("h2", {}, "Your decision"), h("p", { class: "prompt" }, c.prompt));
-  if (c.card !== undefined) panel.append(h("p", { class: "hint" }, `Your Shop card: ${c.card}`));
+  for (const note of c.notes || []) panel.append(h("p", { class: "hint" }, note));
   const pick = (option) => choose(view, option);
   const button = (option, content, cls = "") => h("button", {
     class: `choice ${cls}`, "data-action": option.action, "data-kind": option.kind,
     disabled: !option.legal, title: option.legal ? option.label : `not legal now: ${option.detail || option.label}`,
     onclick: () => pick(option),
   }, content);
+  const plain = (o) => button(o, [h("strong", {}, o.label), o.detail ? h("span", { class: "dest" }, o.detail) : null], "wide");
+  // The layout follows the fields the game's view gives its options: a card value and a
+  // direction (moves), tile marks (a shop), a card value (cards); else one button each.
   const opts = c.options;
-  if (c.phase === "move") {
-    const values = [...new Set(opts.map((o) => o.value))];
+  const has = (key) => opts.length > 0 && opts.some((o) => o[key] !== undefined);
+  let rest = [];
+  if (has("direction") && has("value")) {
+    const laid = opts.filter((o) => o.value !== undefined && o.direction !== undefined);
+    rest = opts.filter((o) => !laid.includes(o));
+    const values = [...new Set(laid.map((o) => o.value))];
     panel.append(h("div", { class: "moves" }, values.map((v) => {
-      const [cw, acw] = [0, 1].map((d) => opts.find((o) => o.value === v && o.direction === d));
+      const [cw, acw] = [0, 1].map((d) => laid.find((o) => o.value === v && o.direction === d));
       return h("div", { class: "move-row" }, h("span", { class: "card" }, v),
         [cw, acw].map((o, d) => o ? button(o, [
           h("span", { class: "arrow", title: d ? "anticlockwise" : "clockwise" }, d ? "↺" : "↻"),
           o.legal ? h("span", { class: "dest" }, h("span", {}, h("strong", {}, o.area), ` · ${o.free} free`),
             h("small", {}, o.what)) : h("span", { class: "dest" }, o.detail)], "move") : null));
     })));
-  } else if (c.phase === "shop") {
-    panel.append(h("div", { class: "shop" }, opts.map((o) =>
+  } else if (has("marks")) {
+    const laid = opts.filter((o) => Array.isArray(o.marks));
+    rest = opts.filter((o) => !laid.includes(o));
+    panel.append(h("div", { class: "shop" }, laid.map((o) =>
       button(o, [h("strong", {}, o.marks.length ? `pile ${o.marks.join(" + ")}` : "nothing"),
         h("span", { class: "dest" }, o.detail)], "wide"))));
-  } else {
+  } else if (opts.length && opts.every((o) => o.value !== undefined)) {
     panel.append(h("div", { class: "cards" }, opts.map((o) =>
       button(o, [h("span", { class: "card big" }, o.value), h("span", { class: "dest" }, o.detail)], "cardbtn"))));
+  } else {
+    rest = opts;
   }
-  panel.append(h("p", { class: "hint" }, "Your hand: ",
-    view.hand.flatMap((count, v) => Array(count).fill(v)).join(" ") || "—"));
+  if (rest.length) panel.append(h("div", { class: "options" }, rest.map(plain)));
+  if (Array.isArray(view.hand)) {
+    panel.append(h("p", { class: "hint" }, "Your hand: ",
+      view.hand.flatMap((count, v) => Array(count).fill(v)).join(" ") || "—"));
+  }
   return panel;
 }
 
@@ -326,24 +408,27 @@ async function showLog(id) {
 function resultPanel(result, names, seat) {
   if (!result) return null;
   const rows = result.breakdown;
+  const columns = result.columns || [{ key: "total", label: "total" }, { key: "rank", label: "rank" }];
+  const cell = (r, col) => {
+    const parts = col.parts && Array.isArray(r[col.parts]) ? `${col.parts} ${r[col.parts].join(" + ")}` : null;
+    return h("td", { class: col.key === "total" ? "total" : null, title: parts }, r[col.key]);
+  };
   return h("section", { class: "panel result", id: "result" },
     h("h2", {}, result.verdict || "Final score"),
     h("table", { class: "score" },
-      h("thead", {}, h("tr", {}, ["", "rows", "souv.", "hand", "start", "total", "tiles", "rank"].map((t) => h("th", {}, t)))),
+      h("thead", {}, h("tr", {}, ["", ...columns.map((col) => col.label)].map((t) => h("th", {}, t)))),
       h("tbody", {}, rows.map((r) => h("tr", { class: (r.rank === 1 ? "winner " : "") + (r.player === seat ? "me" : "") },
         h("td", { class: "who" }, seatDot(r.player), names[r.player]),
-        h("td", { title: `rows ${r.rows.join(" + ")}` }, r.row_total),
-        h("td", {}, r.souvenirs), h("td", {}, r.hand), h("td", {}, r.start_card),
-        h("td", { class: "total" }, r.total), h("td", {}, r.tiles), h("td", {}, r.rank))))),
-    h("p", { class: "hint" }, "Rows (R7.1) + souvenirs (R7.2) + hand / 4 (R7.3) + start card (R7.4); ties go to most tiles (R7.5)."));
+        columns.map((col) => cell(r, col)))))),
+    result.note ? h("p", { class: "hint" }, result.note) : null);
 }
 
 // -- policy insight ----------------------------------------------------------------------------
-function insightPanel(entries, names, pending) {
+function insightPanel(entries, names, pending, release) {
   if (!entries || (!entries.length && !pending)) return null;
   const panel = h("section", { class: "panel insight", id: "insight" }, h("h2", {}, "Policy insight"));
   if (pending) {
-    panel.append(h("p", { class: "hint" }, `${pending} decision${pending > 1 ? "s" : ""} of this round by checkpoints or search: shown when the round is over (they depend on cards you may not see yet).`));
+    panel.append(h("p", { class: "hint" }, `${pending} decision${pending > 1 ? "s" : ""} by checkpoints or search: shown at ${release || "the end of the game"} (they depend on what your seat may not see yet).`));
   }
   for (const entry of [...entries].reverse()) panel.append(insightEntry(entry, names));
   return panel;
@@ -394,9 +479,10 @@ async function showReplays() {
     h("p", { class: "hint" }, "Finished games of this server, records in the folder given with --records, and uploads. Open a record from art-gallery eval --save-games (add --insight to see what checkpoints and search agents thought):"),
     h("label", { class: "upload" }, "Upload a record ", file),
     records.length ? h("table", { class: "list" },
-      h("thead", {}, h("tr", {}, ["Players", "Decisions", "Scores", "Source", ""].map((t) => h("th", {}, t)))),
+      h("thead", {}, h("tr", {}, ["Game", "Players", "Decisions", "Scores", "Source", ""].map((t) => h("th", {}, t)))),
       h("tbody", {}, records.map((r) => h("tr", { "data-record": r.id },
-        h("td", {}, r.names.map((name, p) => h("span", { class: "who" }, seatDot(p), name))),
+        h("td", {}, r.title || r.game),
+        h("td", {}, r.names.map((name, p) => h("span", { class: "who" }, seatDot(p, paletteOf(r.game)), name))),
         h("td", {}, r.decisions), h("td", {}, r.totals ? r.totals.join(" / ") : "–"),
         h("td", {}, r.source + (r.file ? ` (${r.file})` : "") + (r.insight ? " · insight" : "")),
         h("td", { class: "actions" }, h("a", { class: "button", href: `#/replay/${r.id}` }, "Replay"))))))
@@ -423,6 +509,7 @@ function goReplay(view, step, viewer = view.viewer === null ? "all" : view.viewe
 }
 
 function renderReplay(view) {
+  useColoursOf(view.game);
   const slider = h("input", { type: "range", min: 0, max: view.steps, value: view.step, id: "scrub", "aria-label": "step" });
   slider.addEventListener("input", () => goReplay(view, Number(slider.value)));
   const viewer = h("select", { id: "viewer", "aria-label": "view as" },
@@ -444,9 +531,9 @@ function renderReplay(view) {
       d ? h("p", { class: "who" }, seatDot(d.seat), d.name, ": ", h("strong", {}, d.label)) : h("p", {}, `Round ${view.round}: the deal.`),
       view.events.length ? h("ul", { class: "events" }, view.events.map((line) => h("li", {}, line))) : null),
     view.insight ? h("section", { class: "panel insight" }, h("h2", {}, "Policy insight"), insightEntry(view.insight, view.names))
-      : (d && view.has_insight ? h("section", { class: "panel insight" }, h("p", { class: "hint" }, "No insight for this decision: not a checkpoint or search seat, or hidden from this view until the round ends.")) : null),
+      : (d && view.has_insight ? h("section", { class: "panel insight" }, h("p", { class: "hint" }, `No insight for this decision: not a checkpoint or search seat, or hidden from this view until ${view.insight_release || "the end of the game"}.`)) : null),
     view.result ? resultPanel(view.result, view.names, view.viewer) : null);
-  app.replaceChildren(h("div", { class: "play replay", "data-step": view.step }, boardPanel(view.board), side));
+  app.replaceChildren(h("div", { class: "play replay", "data-step": view.step }, boardPanel(view.board, view.drawn), side));
   replayKeys.view = view;
 }
 
