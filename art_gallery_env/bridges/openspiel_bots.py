@@ -2,9 +2,10 @@
 ISMCTS and MCTS bots) can play them against its own.
 
 An :class:`AgentBot` is given exactly what the arena's game loop gives a seat (the
-observation, the mask and a :class:`~art_gallery_env.rules.hidden.PlayerView`, built by the
-game's :class:`~art_gallery_env.env.seat.SeatObserver`), never the OpenSpiel state's
-hidden information.
+observation, the mask and the seat's view, built by the game's seat observer), never the
+OpenSpiel state's hidden information. They play every game the bridges register
+(:mod:`.openspiel`): a state offers its engine state as ``state.engine`` and its game's
+observer as ``state.seats`` (or its game's ``seats``).
 """
 
 from __future__ import annotations
@@ -17,15 +18,16 @@ import pyspiel
 from art_gallery_env.agents.base import Agent
 from art_gallery_env.agents.registry import make_agent
 
-from .openspiel_game import ArtGalleryGame, ArtGalleryState
+ArtGalleryState = pyspiel.State  # any bridged game's state (the name kept for old callers)
 
 
 class AgentBot(pyspiel.Bot):
     """Plays ``agent`` (an :class:`Agent` or a registry spec) for the seat it is asked about."""
 
-    def __init__(self, agent: Agent | str, seed: int | None = None) -> None:
+    def __init__(self, agent: Agent | str, seed: int | None = None, *, game: str | None = None):
+        """``game``: the registered game a spec string is built for (None: the default)."""
         pyspiel.Bot.__init__(self)
-        self.agent = make_agent(agent, seed=seed) if isinstance(agent, str) else agent
+        self.agent = make_agent(agent, seed=seed, game=game) if isinstance(agent, str) else agent
         self.seed = seed
         self.games = 0
 
@@ -38,13 +40,13 @@ class AgentBot(pyspiel.Bot):
         """Agents read the state they are given at each decision; nothing to track."""
 
     def step(self, state: ArtGalleryState) -> int:
-        game: ArtGalleryGame = state.get_game()
-        inputs = game.seats.inputs(state.engine, state.current_player())
+        seats = getattr(state, "seats", None) or state.get_game().seats
+        inputs = seats.inputs(state.engine, state.current_player())
         return int(self.agent.act(*inputs))
 
 
 def openspiel_ismcts_bot(
-    game: ArtGalleryGame, *, simulations: int, uct_c: float = 2.0, seed: int = 0
+    game: pyspiel.Game, *, simulations: int, uct_c: float = 2.0, seed: int = 0
 ) -> pyspiel.Bot:
     """OpenSpiel's own Python ISMCTS (``open_spiel.python.algorithms.ismcts``) with random
     rollouts to the end of the game, seeded, and playable by ``evaluate_bots``."""
