@@ -264,6 +264,25 @@ def best_tile_sets(piles: list[list[int]], tiles: list[float]) -> list[float]:
     return out
 
 
+def _rival_card_means(state: GameState, me: int) -> tuple[list[float], int]:
+    """Each rival's mean unlocated card (hand + face-down bids: a public multiset, R8) and
+    the highest card any rival may hold. MOVE/BID only, so every bid on the board is still
+    face down."""
+    counts = [hand[:] for hand in state.hands]
+    for bids in state.bids:
+        for owner, value in bids:
+            counts[owner][value] += 1
+    means = [0.0] * state.num_players
+    rival_max = 0
+    for q, row in enumerate(counts):
+        if q != me:
+            total = sum(row)
+            if total:
+                means[q] = sum(v * c for v, c in enumerate(row)) / total
+                rival_max = max(rival_max, max(v for v in _VALUES if row[v]))
+    return means, rival_max
+
+
 class TurnTable:
     """What one MOVE/BID decision needs, computed once per decision: for every area, the
     value of bidding each card there (:meth:`area_values`).
@@ -293,21 +312,7 @@ class TurnTable:
         self.state = state
         n = state.num_players
         me = self.me = state.current_player
-        # Each rival's unlocated cards (hand + face-down bids): a public multiset (R8).
-        # MOVE/BID only, so every bid on the board is still face down.
-        counts = [hand[:] for hand in state.hands]
-        for bids in state.bids:
-            for owner, value in bids:
-                counts[owner][value] += 1
-        self.means = [0.0] * n
-        rival_max = 0
-        for q in range(n):
-            if q != me:
-                row = counts[q]
-                total = sum(row)
-                if total:
-                    self.means[q] = sum(v * c for v, c in enumerate(row)) / total
-                    rival_max = max(rival_max, max(v for v in _VALUES if row[v]))
+        self.means, rival_max = _rival_card_means(state, me)
         # Turns each seat still has this round (the current seat's turn is under way).
         done = state.turn
         starter = state.round_starter
