@@ -11,17 +11,17 @@ One tree per decision, for the acting seat's information set. Every iteration:
    iterations in which the child's action was legal (ISMCTS' subset-armed bandit);
 3. **expand** one untried legal action;
 4. **roll out** with a rollout policy of the game (``GameSpec.rollouts``: its first by
-   default, e.g. Art Gallery's latest heuristic) or uniformly at random (``rollout=random``,
-   every game) until the end of the round (``rounds=1``, the default) or of the game
+   default, e.g. the game's heuristic) or uniformly at random (``rollout=random``, every
+   game) until the end of the round (``rounds=1``, the default) or of the game
    (``rounds=0``), then
-5. **evaluate**: with the game's ``GameSpec.search_evaluator`` (Art Gallery's: win shares
-   at the end, a logistic of the R7 score margin after a truncated rollout), or by default
-   each seat's win share at the end and ``sigmoid((own total - best rival's) / scale)`` of
+5. **evaluate**: with the game's ``GameSpec.search_evaluator`` (e.g. win shares at the end,
+   a logistic of an estimated score margin after a truncated rollout), or by default each
+   seat's win share at the end and ``sigmoid((own total - best rival's) / scale)`` of
    ``score_breakdown()`` so far after a truncated rollout;
 6. **back up** each node's reward for the seat that chose its action.
 
 Children are keyed by (seat, action): whose decision comes next can depend on hidden
-information (Art Gallery's face-down bids). The agent plays the root child with the most
+information (face-down bids, say). The agent plays the root child with the most
 visits. It only ever reads its seat view and its own seeded RNG, so the same seed gives the
 same decision in any two states of one information set (with an iteration budget; a time
 budget depends on the machine's speed).
@@ -122,7 +122,7 @@ class ISMCTSAgent(Agent):
     Budget: ``iters`` iterations per decision, or ``seconds`` of search per decision (then
     ``iters`` is an upper bound if also given). ``game``: the registered game it plays
     (None: the default game). ``rollout`` names one of :func:`rollout_names` (None: the
-    game's default), built with ``rollout_params`` if given (e.g. Art Gallery's heuristic
+    game's default), built with ``rollout_params`` if given (e.g. a heuristic's
     weights); ``rounds`` is how many round ends a rollout runs to before the evaluation
     (0: play to the game's end); ``c`` is the UCB exploration constant; ``scale`` the
     evaluator's spread of a score margin (None: the game's default).

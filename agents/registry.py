@@ -82,7 +82,7 @@ _ISMCTS_OPTIONS = {
 
 def make_ismcts(seed: int | None = None, *, game: str | None = None, **options: str) -> Agent:
     """Options: iters=N, seconds=S, c=X, rollout=random or one of the game's rollouts
-    (Art Gallery's: heuristic, heuristic:v1), rounds=K, scale=X."""
+    (``GameSpec.rollouts``), rounds=K, scale=X."""
     _unknown("ismcts", options, list(_ISMCTS_OPTIONS))
     kwargs = {key: _ISMCTS_OPTIONS[key](key, value) for key, value in options.items()}
     rollouts = rollout_names(game)
