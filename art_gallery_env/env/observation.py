@@ -542,40 +542,54 @@ def decode_observation(vec: np.ndarray | list[float]) -> dict[str, Any]:
         raise ValueError(f"expected an observation of shape ({OBSERVATION_SIZE},), got {vec.shape}")
     fields = {f.name: vec[f.offset : f.offset + f.size].reshape(f.shape) for f in FIELDS}
     n = int(np.argmax(fields["num_players"])) + 2
-    phase = ("move", "bid", "shop", "pick")
     summary: dict[str, Any] = {
         "num_players": n,
-        "phase": phase[int(np.argmax(fields["phase"]))] if fields["phase"].any() else "game_over",
+        "phase": _one_hot_name(fields["phase"], ("move", "bid", "shop", "pick"), "game_over"),
         "round": round(float(fields["round"][0]) * 20),
         "positions": {r: int(np.argmax(fields["position"][r])) for r in range(n)},
         "hand": _count_dict(fields["hand"][0]),
         "others_hands": {r: _count_dict(fields["hand"][r]) for r in range(1, n)},
         "others_hidden_cards": {r: _count_dict(fields["hidden_cards"][r]) for r in range(1, n)},
         "start_card_seat": int(np.argmax(fields["start_card"])),
-        "marker_bars": {
-            area: [
-                (
-                    int(np.argmax(fields["marker_owner"][area, k])),
-                    int(np.argmax(fields["bid_value"][area, k]))
-                    if fields["bid_value"][area, k].any()
-                    else None,
-                )
-                for k in range(B)
-                if fields["marker_owner"][area, k].any()
-            ]
-            for area in range(A)
-            if fields["area_exists"][area]
-        },
+        "marker_bars": _marker_bars(fields),
         "collections": {
             r: (np.flatnonzero(fields["collection"][r]) + 1).tolist() for r in range(n)
         },
         "tiles": {r: (np.flatnonzero(fields["tiles"][r]) + 1).tolist() for r in range(n)},
-        "pile_tops": {
-            mark: int(np.argmax(fields["pile_top"][i])) + 1 if fields["pile_top"][i].any() else None
-            for i, mark in enumerate(PILE_MARKS)
-        },
+        "pile_tops": _pile_tops(fields),
     }
     return {"fields": fields, "summary": summary}
+
+
+def _one_hot_name(row: np.ndarray, names: tuple[str, ...], none: str) -> str:
+    """The name of a one-hot row's set entry, or ``none`` when no entry is set."""
+    return names[int(np.argmax(row))] if row.any() else none
+
+
+def _marker_bars(fields: dict[str, np.ndarray]) -> dict[int, list[tuple[int, int | None]]]:
+    """Each existing area's markers as (owner seat, bid value or None where hidden)."""
+    return {
+        area: [
+            (
+                int(np.argmax(fields["marker_owner"][area, k])),
+                int(np.argmax(fields["bid_value"][area, k]))
+                if fields["bid_value"][area, k].any()
+                else None,
+            )
+            for k in range(B)
+            if fields["marker_owner"][area, k].any()
+        ]
+        for area in range(A)
+        if fields["area_exists"][area]
+    }
+
+
+def _pile_tops(fields: dict[str, np.ndarray]) -> dict[int, int | None]:
+    """Each tile pile's top painting number, None for an empty pile."""
+    return {
+        mark: int(np.argmax(fields["pile_top"][i])) + 1 if fields["pile_top"][i].any() else None
+        for i, mark in enumerate(PILE_MARKS)
+    }
 
 
 def _count_dict(row: np.ndarray) -> dict[int, int]:
