@@ -249,7 +249,7 @@ def _train(args: argparse.Namespace) -> int:
             progress_bar=not args.no_progress,
             overwrite=args.overwrite,
         )
-    except (CheckpointError, RunFolderError) as err:
+    except (CheckpointError, RunFolderError, ConfigError) as err:
         args.parser.error(str(err))
     except TrainingInterrupted as stop:
         return _report_interrupted(args, stop)

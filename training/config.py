@@ -72,15 +72,16 @@ Count = Annotated[int, BeforeValidator(_count_from_text)]
 
 
 def _table_sizes_from_text(value: Any) -> Any:
-    """One table size (2..6) or a non-empty list of distinct ones; counts as for Count."""
+    """One table size or a non-empty list of distinct ones; counts as for Count (the
+    game's own range is checked once the game is known)."""
     sizes = value if isinstance(value, list) else [value]
     checked = []
     for size in sizes:
         size = _count_from_text(size)
-        if isinstance(size, bool) or not isinstance(size, int) or not 2 <= size <= 6:
+        if isinstance(size, bool) or not isinstance(size, int) or size < 1:
             raise ValueError(
-                f"table sizes must be whole numbers of players in 2..6 (one, or a list of "
-                f"them), got {value!r}"
+                f"table sizes must be whole numbers of players (one, or a list of them), "
+                f"got {value!r}"
             )
         checked.append(size)
     if isinstance(value, list) and (not checked or len(set(checked)) != len(checked)):
@@ -151,7 +152,7 @@ class EnvConfig(_Strict):
     num_players: Annotated[int | list[int], BeforeValidator(_table_sizes_from_text)] = 2
     player_weights: list[Number] | None = None
     variants: dict[str, Any] = Field(default_factory=dict)  # every variant once validated
-    reward_mode: Literal["win", "score_margin"] = "score_margin"
+    reward_mode: str = "score_margin"  # one of the game's reward modes at every table size
 
     @model_validator(mode="before")
     @classmethod
@@ -178,6 +179,8 @@ class EnvConfig(_Strict):
                     f"got {n}"
                 )
         self.variants = game.check_variants(self.variants)
+        for n in sizes:
+            game.check_reward_mode(self.reward_mode, n)
         return self
 
     @property

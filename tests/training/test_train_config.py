@@ -40,11 +40,15 @@ def test_shipped_configs_are_valid(path: Path) -> None:
         ("name: x\ntotal_steps: ten\n", r"total_steps: 'ten' is not a whole number"),
         (
             "name: x\ntotal_steps: 10\nenv: {num_players: 7}\n",
-            r"env\.num_players: table sizes must be whole numbers of players in 2\.\.6",
+            r"env: num_players: Art Gallery trains at 2\.\.6 players, got 7",
+        ),
+        (
+            "name: x\ntotal_steps: 10\nenv: {num_players: 0}\n",
+            r"env\.num_players: table sizes must be whole numbers of players",
         ),
         (
             "name: x\ntotal_steps: 10\nenv: {reward_mode: points}\n",
-            r"env\.reward_mode: Input should be 'win' or 'score_margin'",
+            r"env: reward_mode for Art Gallery must be one of \['win', 'score_margin'\]",
         ),
         (
             "name: x\ntotal_steps: 10\nn_envs: 0\n",
@@ -220,7 +224,8 @@ def test_num_players_is_one_table_size_or_a_list(env, sizes, weights) -> None:
 @pytest.mark.parametrize(
     ("env", "expected"),
     [
-        ({"num_players": [2, 7]}, r"env\.num_players: table sizes .* 2\.\.6.*\[2, 7\]"),
+        ({"num_players": [2, 7]}, r"env: num_players: Art Gallery trains at 2\.\.6 players, got 7"),
+        ({"game": "gallerist", "num_players": [2, 5]}, r"The Gallerist trains at 2\.\.4 players"),
         ({"num_players": []}, r"env\.num_players: .*non-empty and distinct"),
         ({"num_players": [3, 3]}, r"env\.num_players: .*non-empty and distinct, got \[3, 3\]"),
         ({"num_players": True}, r"env\.num_players: table sizes"),
