@@ -9,6 +9,3 @@ from art_gallery_env.core.registry import GameSpec, default_game, game_names, ga
 Game = GameSpec
 
 __all__ = ["Game", "GameSpec", "default_game", "game_names", "game_of", "get_game"]
-
-# TEMPORARY while the tools move to the registry: the game of unnamed files.
-DEFAULT_GAME = "art_gallery"

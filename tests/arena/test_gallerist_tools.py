@@ -1,4 +1,4 @@
-"""The shared tools serve the Gallerist through arena.games (issue 15, item 5): a rated
+"""The shared tools serve the Gallerist through the registry (issue 15, item 5): a rated
 match, game records and their replay, terminal play, and policies that name their game."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import pytest
 from art_gallery_env.agents.policy import CheckpointError, PolicyAgent
 from art_gallery_env.agents.registry import make_agent
 from art_gallery_env.arena.evaluate import MatchConfig, run_match, save_game_records
-from art_gallery_env.arena.games import get_game
+from art_gallery_env.core.registry import get_game
 from art_gallery_env.arena.records import load_record, replay_record
 from art_gallery_env.arena.replay import run_replay
 from art_gallery_env.arena.single_agent import SingleAgentEnv
