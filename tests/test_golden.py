@@ -1,96 +1,43 @@
-"""Golden playthroughs: seeded games whose every observation, action and final score is
-pinned in tests/golden/*.json (written by scripts/make_golden.py).
+"""Art Gallery's older golden playthroughs, tests/golden/*.json: seeded games played
+through the AEC env, whose actions, final score and rewards, one hash over every
+observation of every agent at every step and the final state are pinned. They are kept as
+they were (they guard the rules); the conformance suite's playthroughs of every game are in
+tests/golden/<game>/ (tests/conformance/test_golden_playthroughs.py).
 
-A failure means the environment now behaves differently for a fixed seed and fixed actions:
-the rules, the observation encoding or the scoring changed. If that is intended, regenerate
-the files and justify the change of golden files in the commit message.
+A failure means the game now behaves differently for a fixed seed and fixed actions: the
+rules, the observation encoding or the scoring changed. If that is intended, regenerate the
+files with ``python scripts/make_golden.py --legacy tests/golden/*.json --game art_gallery``
+and justify the change of golden files in the commit message.
 """
 
 from __future__ import annotations
 
 import importlib.util
 import json
-import random
 from pathlib import Path
 
 import pytest
 
-from art_gallery_env import new_game
+from art_gallery_env.core.registry import get_game
 
 ROOT = Path(__file__).resolve().parent.parent
-GOLDEN_DIR = Path(__file__).resolve().parent / "golden"
-REGENERATE = (
-    "If this change is intended, regenerate the golden files with "
-    "`python scripts/make_golden.py` and justify the change of tests/golden/*.json in the "
-    "commit message."
-)
+_script = importlib.util.spec_from_file_location("make_golden", ROOT / "scripts" / "make_golden.py")
+make_golden = importlib.util.module_from_spec(_script)
+_script.loader.exec_module(make_golden)
+FILES = sorted((ROOT / "tests" / "golden").glob("*.json"))
+NAMES = {"p2_seed101", "p3_seed404_zero_is_ten", "p4_seed202_zero_is_ten", "p6_seed303"}
 
 
-def load_script():
-    spec = importlib.util.spec_from_file_location(
-        "make_golden", ROOT / "scripts" / "make_golden.py"
-    )
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-make_golden = load_script()
-FILES = sorted(GOLDEN_DIR.glob("*.json"))
-
-
-def test_golden_files_exist_and_are_small() -> None:
-    names = {path.stem for path in FILES}
-    expected = {game["name"] for game in make_golden.GAMES}
-    assert names == expected, f"golden files {sorted(names)} != {sorted(expected)}. {REGENERATE}"
-    counts = set()
-    for path in FILES:
-        assert path.stat().st_size < 40_000, f"{path.name} is too big"
-        record = json.loads(path.read_text(encoding="utf-8"))
-        counts.add(record["setup"]["num_players"])
-    assert {2, 4, 6} <= counts
-    assert any(json.loads(p.read_text())["setup"]["zero_is_ten"] for p in FILES)
+def test_the_older_golden_files_are_all_there() -> None:
+    assert {path.stem for path in FILES} == NAMES
+    setups = [json.loads(path.read_text(encoding="utf-8"))["setup"] for path in FILES]
+    assert {s["num_players"] for s in setups} >= {2, 4, 6}
+    assert {s["zero_is_ten"] for s in setups} == {False, True}
 
 
 @pytest.mark.parametrize("path", FILES, ids=lambda p: p.stem)
-def test_golden_playthrough_replays_identically(path: Path) -> None:
-    stored = json.loads(path.read_text(encoding="utf-8"))
-    assert stored["format"] == make_golden.FORMAT and stored["version"] == make_golden.VERSION
-    setup = stored["setup"]
-    assert stored["decisions"] == len(stored["actions"])
-    try:
-        replayed = make_golden.play(**setup, actions=stored["actions"])
-    except make_golden.GoldenReplayError as err:
-        pytest.fail(f"{path.name}: {err}. {REGENERATE}")
-    for key in (
-        "card_set_fingerprint",
-        "decisions",
-        "rounds",
-        "final_breakdown",
-        "final_rewards",
-        "observation_sha256",
-        "final_state_sha256",
-    ):
-        assert replayed[key] == stored[key], (
-            f"{path.name}: {key} changed from {stored[key]!r} to {replayed[key]!r}. {REGENERATE}"
-        )
-    # the file is exactly what the script writes today
-    assert make_golden.render(replayed) == path.read_text(encoding="utf-8"), REGENERATE
-
-
-@pytest.mark.parametrize("path", FILES, ids=lambda p: p.stem)
-def test_golden_actions_are_the_seeded_random_choices(path: Path) -> None:
-    """The stored actions are what random.Random(seed) picks among the sorted legal actions,
-    and the bare engine (no env) reaches the same final score with them."""
-    stored = json.loads(path.read_text(encoding="utf-8"))
-    setup = stored["setup"]
-    state = new_game(setup["num_players"], setup["seed"], zero_is_ten=setup["zero_is_ten"])
-    rng = random.Random(setup["seed"])
-    for i, action in enumerate(stored["actions"]):
-        assert not state.is_over, f"{path.name}: the game ended before decision {i}. {REGENERATE}"
-        assert rng.choice(state.legal_actions()) == action, (
-            f"{path.name}: decision {i} differs. {REGENERATE}"
-        )
-        state.apply(action)
-    assert state.is_over, f"{path.name}: the game goes on after the stored actions. {REGENERATE}"
-    assert state.score_breakdown() == stored["final_breakdown"], REGENERATE
+def test_older_golden_playthrough_replays_identically(path: Path) -> None:
+    """The stored actions replayed through the env give the stored file byte for byte, and
+    they are random.Random(seed)'s picks among the bare engine's legal actions."""
+    problems = make_golden.check_legacy_file(get_game("art_gallery"), path)
+    assert not problems, f"{path.name}: {'; '.join(problems)}. See this module's docstring."

@@ -1,0 +1,96 @@
+"""Golden playthroughs: for every registered game, seeded random games whose every decision
+(acting seat, action, a hash of that seat's observation and of its legal actions), final
+score and final state are pinned in tests/golden/<game>/*.json by scripts/make_golden.py.
+
+A failure names the first decision that differs: the rules, the data, the observation
+encoding or the scoring changed for a fixed seed. If that is intended, regenerate the files
+(``python scripts/make_golden.py --all``, with ``--import sealed_bids.spec`` for the test
+game) and justify the change of golden files in the commit message.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+
+import pytest
+from conformance_helpers import ROOT, register_test_games
+
+from art_gallery_env.core.registry import game_names
+
+register_test_games()
+GAMES = game_names()
+
+
+def load_script():
+    spec = importlib.util.spec_from_file_location(
+        "make_golden", ROOT / "scripts" / "make_golden.py"
+    )
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+make_golden = load_script()
+FILES = make_golden.golden_files()
+REGENERATE = (
+    "If this change is intended, regenerate with `python scripts/make_golden.py --all "
+    "--import sealed_bids.spec` and justify the change of tests/golden/*/*.json in the commit "
+    "message."
+)
+
+
+def stored(path: Path) -> dict:
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_game_has_golden_playthroughs(game: str) -> None:
+    mine = [path for path in FILES if path.parent.name == game]
+    assert mine, (
+        f"{game} has no golden playthrough: write one with `python scripts/make_golden.py "
+        f"--game {game} --players N --seed S` (and --import MODULE for a test game)"
+    )
+    for path in mine:
+        assert path.stat().st_size < 40_000, f"{path.name} is too big"
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_golden_playthrough_replays_identically(path: Path) -> None:
+    record = stored(path)
+    assert record["game"] == path.parent.name in GAMES, f"{path}: no such game registered"
+    assert make_golden.path_for(record, path.parents[1]) == path, "the name is not the setup's"
+    assert record["decisions"] == len(record["steps"])
+    problems = make_golden.check_file(path)
+    assert not problems, f"{path.parent.name}/{path.name}: {'; '.join(problems)}. {REGENERATE}"
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_script_writes_the_stored_file_from_its_command_line(game: str, tmp_path) -> None:
+    """The smallest stored game of each game, from the command line as documented."""
+    paths = [path for path in FILES if path.parent.name == game]
+    if not paths:
+        pytest.skip(f"{game} has no golden playthrough")
+    path = min(paths, key=lambda p: stored(p)["decisions"])
+    setup = stored(path)["setup"]
+    argv = ["--game", game, "--players", str(setup["num_players"]), "--seed", str(setup["seed"])]
+    for key, value in setup["variants"].items():
+        argv += ["--variant", f"{key}={json.dumps(value)}"]
+    assert make_golden.main([*argv, "--out", str(tmp_path)]) == 0
+    written = tmp_path / game / path.name
+    assert written.read_text(encoding="utf-8") == path.read_text(encoding="utf-8")
+    assert make_golden.main([*argv, "--out", str(tmp_path), "--check"]) == 0
+    written.write_text(written.read_text(encoding="utf-8").replace('"steps"', '"Steps"'))
+    assert make_golden.main([*argv, "--out", str(tmp_path), "--check"]) == 1
+
+
+def test_a_changed_decision_is_named() -> None:
+    """The comparison reports the first decision that moved, with what moved."""
+    path = FILES[0]
+    record = stored(path)
+    changed = json.loads(json.dumps(record))
+    changed["steps"][5][2] = "0" * make_golden.HASH_HEX
+    problems = make_golden.differences(changed, record)
+    assert problems and problems[0].startswith("decision 5 ") and "observation hash" in problems[0]
+    assert make_golden.differences(record, record) == []
