@@ -7,14 +7,13 @@ seeded games through the one game loop and keeps what each acting seat was given
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from art_gallery_env.agents.base import Agent
 from art_gallery_env.agents.registry import make_agent
-from art_gallery_env.env.observation import OBSERVATION_SIZE
-from art_gallery_env.rules.actions import NUM_ACTIONS
-from art_gallery_env.rules.hidden import PlayerView
-from art_gallery_env.rules.state import new_game
+from art_gallery_env.core.registry import get_game
 
 from .loop import play_game
 
@@ -29,26 +28,36 @@ class _Recording(Agent):
         self.inner.reset(seed)
 
     def act(
-        self, observation: np.ndarray, action_mask: np.ndarray, view: PlayerView | None = None
+        self, observation: np.ndarray, action_mask: np.ndarray, view: Any = None
     ) -> int:
         self.sink.append((observation, action_mask))
         return self.inner.act(observation, action_mask, view)
 
 
 def observed_decisions(
-    count: int, *, players: tuple[int, ...] = (2, 4), agent: str = "heuristic", seed: int = 0
+    count: int,
+    *,
+    players: tuple[int, ...] = (2, 4),
+    agent: str = "heuristic",
+    seed: int = 0,
+    game: str | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """``count`` (observation, action mask) pairs as float32 ``[count, 2221]`` and
-    ``[count, 47]``, from seeded games of ``agent`` self-play, table sizes taken in turn."""
+    """``count`` (observation, action mask) pairs as float32 ``[count, observation_size]``
+    and ``[count, num_actions]``, from seeded games of ``agent`` self-play of ``game``
+    (None: the default game), table sizes taken in turn."""
+    spec = get_game(game)
     seen: list[tuple[np.ndarray, np.ndarray]] = []
-    game = 0
+    k = 0
     while len(seen) < count:
-        n = players[game % len(players)]
-        agents = [_Recording(make_agent(agent, seed=seed + 100 * game + s), seen) for s in range(n)]
-        play_game(new_game(n, seed + game), agents)
-        game += 1
-    observations = np.empty((count, OBSERVATION_SIZE), np.float32)
-    masks = np.empty((count, NUM_ACTIONS), np.float32)
+        n = players[k % len(players)]
+        agents = [
+            _Recording(make_agent(agent, seed=seed + 100 * k + s, game=spec.name), seen)
+            for s in range(n)
+        ]
+        play_game(spec.setup(n, seed + k), agents)
+        k += 1
+    observations = np.empty((count, spec.observation_size), np.float32)
+    masks = np.empty((count, spec.num_actions), np.float32)
     for i, (observation, mask) in enumerate(seen[:count]):
         observations[i] = observation
         masks[i] = mask

@@ -5,7 +5,7 @@ decisions, building each acting seat's observation as an agent would read it; fo
 Gymnasium env a step is one *learner* decision (the opponents' moves happen inside
 ``step``). Rows that need an extra are skipped without it.
 
-    .venv/bin/python benchmarks/bridges_speed.py [--seconds 5]
+    .venv/bin/python benchmarks/bridges_speed.py [--seconds 5] [--resample-states 300] [--smoke]
 """
 
 from __future__ import annotations
@@ -19,6 +19,9 @@ from collections.abc import Callable
 import numpy as np
 
 from art_gallery_env.env.aec import raw_env
+
+SMOKE = {"seconds": 0.05, "resample_states": 20}
+"""``--smoke`` (tests/test_benchmarks_smoke.py): every row, each for a moment."""
 
 
 def aec(players: int, seconds: float) -> tuple[float, str]:
@@ -59,7 +62,7 @@ def gym(players: int, opponents: str, seconds: float) -> tuple[float, str]:
 def openspiel(players: int, seconds: float) -> tuple[float, str]:
     import pyspiel
 
-    import art_gallery_env.bridges.openspiel_game  # noqa: F401 - registers the game
+    import art_gallery_env.art_gallery.openspiel_game  # noqa: F401 - registers the game
 
     game = pyspiel.load_game("python_art_gallery", {"players": players})
     rng = np.random.default_rng(0)
@@ -85,7 +88,7 @@ def openspiel_search_ops(players: int, count: int = 300) -> tuple[float, str]:
     """Mean µs of clone and of resample_from_infostate at mid-game decisions."""
     import pyspiel
 
-    import art_gallery_env.bridges.openspiel_game  # noqa: F401
+    import art_gallery_env.art_gallery.openspiel_game  # noqa: F401
 
     game = pyspiel.load_game("python_art_gallery", {"players": players})
     rng = np.random.default_rng(1)
@@ -125,9 +128,14 @@ def torchrl(players: int, seconds: float) -> tuple[float, str]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=5.0)
+    parser.add_argument("--resample-states", type=int, default=300, help="OpenSpiel resample row")
+    parser.add_argument("--smoke", action="store_true", help="tiny sizes, seconds (CI)")
     args = parser.parse_args(argv)
+    if args.smoke:  # tiny defaults; options given on the command line still win
+        parser.set_defaults(**SMOKE)
+        args = parser.parse_args(argv)
     warnings.filterwarnings("ignore")
-    s = args.seconds
+    s, states = args.seconds, args.resample_states
     rows: list[tuple[str, Callable[[], tuple[float, str]]]] = [
         ("PettingZoo AEC `raw_env`, 2 players", lambda: aec(2, s)),
         ("PettingZoo AEC `raw_env`, 4 players", lambda: aec(4, s)),
@@ -135,7 +143,7 @@ def main(argv: list[str] | None = None) -> int:
         ("Gymnasium `ArtGallery-v0`, 4 players, 3 heuristic", lambda: gym(4, "heuristic", s)),
         ("OpenSpiel `python_art_gallery`, 2 players", lambda: openspiel(2, s)),
         ("OpenSpiel `python_art_gallery`, 4 players", lambda: openspiel(4, s)),
-        ("OpenSpiel resample (ISMCTS world), 4 players", lambda: openspiel_search_ops(4)),
+        ("OpenSpiel resample (ISMCTS world), 4 players", lambda: openspiel_search_ops(4, states)),
         ("TorchRL `PettingZooWrapper`, 2 players", lambda: torchrl(2, s)),
     ]
     print(f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} at the start")

@@ -7,6 +7,7 @@ agent (through ``AgentBot``) in the others; OpenSpiel's seat rotates with the ga
 Win share counts a shared win 1/k.
 
     .venv/bin/python benchmarks/openspiel_ismcts.py --opponent heuristic --games 20
+        [--players 2] [--simulations 100] [--seed 0] [--smoke]
 """
 
 from __future__ import annotations
@@ -19,8 +20,11 @@ import numpy as np
 import pyspiel
 from open_spiel.python.algorithms.evaluate_bots import evaluate_bots
 
-import art_gallery_env.bridges.openspiel_game  # noqa: F401 - registers the game
+import art_gallery_env.art_gallery.openspiel_game  # noqa: F401 - registers the game
 from art_gallery_env.bridges.openspiel_bots import AgentBot, openspiel_ismcts_bot
+
+SMOKE = {"games": 2, "simulations": 2, "opponent": "random"}
+"""``--smoke`` (tests/test_benchmarks_smoke.py): two quick games, both seats."""
 
 
 def timed(bot: pyspiel.Bot, sink: list[float]) -> pyspiel.Bot:
@@ -45,7 +49,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--simulations", type=int, default=100)
     parser.add_argument("--opponent", default="heuristic", help="an agent spec")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--smoke", action="store_true", help="tiny sizes, seconds (CI)")
     args = parser.parse_args(argv)
+    if args.smoke:  # tiny defaults; options given on the command line still win
+        parser.set_defaults(**SMOKE)
+        args = parser.parse_args(argv)
 
     game = pyspiel.load_game("python_art_gallery", {"players": args.players})
     shares, os_times, opp_times = [], [], []

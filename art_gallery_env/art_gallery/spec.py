@@ -103,7 +103,7 @@ def build() -> GameSpec:
         legacy_default=True,
         extensions={
             "vector": "art_gallery_env.vector",
-            "openspiel": "art_gallery_env.bridges.openspiel_game",
+            "openspiel": "art_gallery_env.art_gallery.openspiel_game",
             "web": "art_gallery_env.env.web_view",
         },
     )

@@ -15,7 +15,7 @@ from typing import Any
 
 from pettingzoo.utils import BaseWrapper
 
-from art_gallery_env.env.aec import raw_env
+from art_gallery_env.core.registry import get_game
 
 
 class WithoutInfos(BaseWrapper):
@@ -26,14 +26,17 @@ class WithoutInfos(BaseWrapper):
         return {agent: {} for agent in self.env.infos}
 
 
-def torchrl_env(num_players: int = 2, *, seed: int | None = None, **env_kwargs: Any) -> Any:
-    """A TorchRL env of ``raw_env(num_players, **env_kwargs)``: one group per seat
-    (``player_0`` ...), each with ``observation``, a boolean ``action_mask`` and the
-    ``mask`` of the seat that acts; actions are categorical (0..46)."""
+def torchrl_env(
+    num_players: int = 2, *, seed: int | None = None, game: str | None = None, **env_kwargs: Any
+) -> Any:
+    """A TorchRL env of ``game``'s AEC env (None: the default game) at ``num_players``,
+    built with ``env_kwargs``: one group per seat (``player_0`` ...), each with
+    ``observation``, a boolean ``action_mask`` and the ``mask`` of the seat that acts;
+    actions are categorical (the game's action ids)."""
     from torchrl.envs.libs.pettingzoo import PettingZooWrapper
 
     return PettingZooWrapper(
-        env=WithoutInfos(raw_env(num_players, **env_kwargs)),
+        env=WithoutInfos(get_game(game).make_env(num_players=num_players, **env_kwargs)),
         use_mask=True,
         categorical_actions=True,
         return_state=False,

@@ -59,7 +59,10 @@ class State:
         return [a for a, held in enumerate(hand) if held]
 
     def apply(self, action: int) -> None:
-        action = check_action_id(action, CARDS)
+        try:
+            action = check_action_id(action, CARDS)
+        except ValueError as err:
+            raise SealedBidsError(str(err)) from None
         if action not in self.legal_actions():
             raise SealedBidsError(f"card {action + 1} cannot be bid now; legal: "
                                   f"{[a + 1 for a in self.legal_actions()]}")  # fmt: skip

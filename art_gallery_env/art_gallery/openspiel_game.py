@@ -1,9 +1,11 @@
-"""Art Gallery as an OpenSpiel Python game, ``python_art_gallery``.
+"""Art Gallery as an OpenSpiel Python game, ``python_art_gallery``: the game's own bridge
+(its spec's ``openspiel`` extension; :mod:`art_gallery_env.bridges.openspiel` registers it
+with every other game).
 
 Importing this module registers the game with ``pyspiel`` (the ``[openspiel]`` extra)::
 
     import pyspiel
-    import art_gallery_env.bridges.openspiel_game  # noqa: F401 - registers the game
+    import art_gallery_env.bridges.openspiel  # noqa: F401 - registers python_<game> for each
     game = pyspiel.load_game("python_art_gallery", {"players": 4, "zero_is_ten": False})
 
 **Chance.** The engine shuffles everything at ``new_game(seed)``; OpenSpiel wants the
