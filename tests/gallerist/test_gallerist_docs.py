@@ -48,7 +48,7 @@ def test_the_rules_engine_has_no_rl_imports() -> None:
     import ast
 
     forbidden = {"numpy", "gymnasium", "pettingzoo", "torch", "ray", "sb3_contrib"}
-    for path in sorted((ROOT / "gallerist" / "rules").glob("*.py")):
+    for path in sorted((ROOT / "art_gallery_env" / "gallerist" / "rules").glob("*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for node in ast.walk(tree):
             names = []
