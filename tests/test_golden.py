@@ -12,18 +12,17 @@ and justify the change of golden files in the commit message.
 
 from __future__ import annotations
 
-import importlib.util
 import json
+import runpy
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
 from art_gallery_env.core.registry import get_game
 
 ROOT = Path(__file__).resolve().parent.parent
-_script = importlib.util.spec_from_file_location("make_golden", ROOT / "scripts" / "make_golden.py")
-make_golden = importlib.util.module_from_spec(_script)
-_script.loader.exec_module(make_golden)
+make_golden = SimpleNamespace(**runpy.run_path(str(ROOT / "scripts" / "make_golden.py")))
 FILES = sorted((ROOT / "tests" / "golden").glob("*.json"))
 NAMES = {"p2_seed101", "p3_seed404_zero_is_ten", "p4_seed202_zero_is_ten", "p6_seed303"}
 

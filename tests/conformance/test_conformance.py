@@ -115,9 +115,10 @@ def test_env_spaces_and_masks_match_the_spec_and_the_engine(game: str, n: int) -
             e.observation_space(agent).contains(obs) and e.action_space(agent).n == spec.num_actions
         )
         assert np.flatnonzero(obs["action_mask"]).tolist() == sorted(e.state.legal_actions())
-        for other in e.agents:
-            if other != agent:
-                assert not e.observe(other)["action_mask"].any()
+        for other in e.agents:  # the core env's action_mask is observe's; others get zeros
+            mask = e.observe(other)["action_mask"]
+            assert np.array_equal(e.action_mask(other), mask)
+            assert mask.any() == (other == agent)
         e.step(rng.choice(e.state.legal_actions()))
 
 

@@ -10,9 +10,10 @@ game) and justify the change of golden files in the commit message.
 
 from __future__ import annotations
 
-import importlib.util
 import json
+import runpy
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from conformance_helpers import ROOT, register_test_games
@@ -21,18 +22,7 @@ from art_gallery_env.core.registry import game_names
 
 register_test_games()
 GAMES = game_names()
-
-
-def load_script():
-    spec = importlib.util.spec_from_file_location(
-        "make_golden", ROOT / "scripts" / "make_golden.py"
-    )
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-make_golden = load_script()
+make_golden = SimpleNamespace(**runpy.run_path(str(ROOT / "scripts" / "make_golden.py")))
 FILES = make_golden.golden_files()
 REGENERATE = (
     "If this change is intended, regenerate with `python scripts/make_golden.py --all "

@@ -11,9 +11,10 @@ and justify the change of golden files in the commit message.
 
 from __future__ import annotations
 
-import importlib.util
 import json
+import runpy
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -21,16 +22,7 @@ from art_gallery_env.core.registry import get_game
 
 ROOT = Path(__file__).resolve().parents[2]
 GOLDEN = sorted((ROOT / "tests" / "gallerist" / "golden").glob("*.json"))
-
-
-def _generator():
-    """scripts/make_golden.py, the one golden generator of every game."""
-    spec = importlib.util.spec_from_file_location(
-        "make_golden", ROOT / "scripts" / "make_golden.py"
-    )
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+make_golden = SimpleNamespace(**runpy.run_path(str(ROOT / "scripts" / "make_golden.py")))
 
 
 def test_one_older_golden_file_per_table_size() -> None:
@@ -41,5 +33,5 @@ def test_one_older_golden_file_per_table_size() -> None:
 
 @pytest.mark.parametrize("path", GOLDEN, ids=lambda p: p.stem)
 def test_the_older_file_is_what_its_actions_give_today(path: Path) -> None:
-    problems = _generator().check_legacy_file(get_game("gallerist"), path)
+    problems = make_golden.check_legacy_file(get_game("gallerist"), path)
     assert not problems, f"{path.name}: {'; '.join(problems)}. See this module's docstring."
