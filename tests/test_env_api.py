@@ -1,6 +1,7 @@
-"""The PettingZoo AEC env: PettingZoo's own API and seed tests, the README loop, illegal
-actions, constructor checks, rewards, infos, rendering (R8: what a seat may see), the
-observation decoder and the action names."""
+"""Art Gallery's PettingZoo AEC env: the README loop, illegal actions' messages, constructor
+checks, rewards, infos, rendering (R8: what a seat may see), the observation decoder and the
+action names. PettingZoo's API, seed and render tests, the illegal-action policies and the
+decoder's layout are the conformance suite's (tests/conformance/), for every game."""
 
 from __future__ import annotations
 
@@ -9,7 +10,6 @@ import warnings
 
 import numpy as np
 import pytest
-from pettingzoo.test import api_test, seed_test
 
 from art_gallery_env import (
     NUM_ACTIONS,
@@ -27,15 +27,6 @@ from art_gallery_env.rules.phases import BID, MOVE, PICK, SHOP
 PLAYER_COUNTS = range(2, 7)
 
 
-@pytest.fixture(autouse=True)
-def _quiet_pettingzoo_warnings():
-    """api_test warns that Dict observations are unusual; they are deliberate (masks)."""
-    with warnings.catch_warnings():
-        warnings.filterwarnings("ignore", message=".*Observation space for each agent.*")
-        warnings.filterwarnings("ignore", message=".*Observation is not a NumPy array.*")
-        yield
-
-
 def play(e, rng: random.Random, max_steps: int = 5000) -> dict[str, float]:
     """The README loop on an already reset env; returns each agent's final reward."""
     final = {}
@@ -51,17 +42,6 @@ def play(e, rng: random.Random, max_steps: int = 5000) -> dict[str, float]:
         e.step(action)
     assert not e.agents, f"the game did not end within {max_steps} steps"
     return final
-
-
-# -- PettingZoo's own tests --------------------------------------------------------------
-@pytest.mark.parametrize("n", PLAYER_COUNTS)
-def test_pettingzoo_api_test(n: int) -> None:
-    api_test(env(num_players=n), num_cycles=1000)
-
-
-@pytest.mark.parametrize("n", PLAYER_COUNTS)
-def test_pettingzoo_seed_test(n: int) -> None:
-    seed_test(lambda: env(num_players=n), num_cycles=500)
 
 
 # -- the README quick example ----------------------------------------------------------
@@ -175,19 +155,6 @@ def test_numpy_integer_actions_are_accepted() -> None:
     e = mid_game_env(3, 0)
     e.step(np.int64(e.state.legal_actions()[0]))
     e.step(np.int32(e.state.legal_actions()[0]))
-
-
-@pytest.mark.parametrize("n", PLAYER_COUNTS)
-def test_illegal_action_terminate_mode(n: int) -> None:
-    e = mid_game_env(n, 7, illegal_action="terminate")
-    offender = e.agent_selection
-    legal = e.state.legal_actions()
-    illegal = next(a for a in range(NUM_ACTIONS) if a not in legal)
-    e.step(illegal)
-    assert all(e.terminations.values())
-    assert e.rewards == {a: (-1.0 if a == offender else 0.0) for a in e.possible_agents}
-    final = play(e, random.Random(0))
-    assert final == {a: (-1.0 if a == offender else 0.0) for a in e.possible_agents}
 
 
 # -- constructor checks ----------------------------------------------------------------

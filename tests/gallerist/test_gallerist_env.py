@@ -1,15 +1,14 @@
-"""The Gallerist's PettingZoo AEC env and solo Gymnasium env: PettingZoo's and Gymnasium's
-own checks, the observation layout and decoder, masks, rewards, rendering, errors."""
+"""The Gallerist's PettingZoo AEC env and solo Gymnasium env: Gymnasium's own checks, the
+observation layout and decoder, rewards, rendering, errors. PettingZoo's API and seed
+tests, masks and the illegal-action policies are the conformance suite's (tests/conformance/)."""
 
 from __future__ import annotations
 
 import random
-import warnings
 
 import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
-from pettingzoo.test import api_test, seed_test
 
 from art_gallery_env.env.observation import observation_table_markdown
 from art_gallery_env.gallerist import (
@@ -26,15 +25,6 @@ from art_gallery_env.gallerist.env.observation import FIELDS
 PLAYER_COUNTS = (1, 2, 3, 4)
 
 
-@pytest.fixture(autouse=True)
-def _quiet_pettingzoo_warnings():
-    """api_test warns that Dict observations are unusual; they are deliberate (masks)."""
-    with warnings.catch_warnings():
-        warnings.filterwarnings("ignore", message=".*Observation space for each agent.*")
-        warnings.filterwarnings("ignore", message=".*Observation is not a NumPy array.*")
-        yield
-
-
 def play(e, rng: random.Random, max_steps: int = 20_000) -> dict[str, float]:
     final = {}
     for agent in e.agent_iter(max_iter=max_steps):
@@ -49,16 +39,6 @@ def play(e, rng: random.Random, max_steps: int = 20_000) -> dict[str, float]:
             action = int(rng.choice(legal.tolist()))
         e.step(action)
     return final
-
-
-@pytest.mark.parametrize("n", PLAYER_COUNTS)
-def test_pettingzoo_api_test(n: int) -> None:
-    api_test(env(num_players=n), num_cycles=300)
-
-
-@pytest.mark.parametrize("n", PLAYER_COUNTS)
-def test_pettingzoo_seed_test(n: int) -> None:
-    seed_test(lambda: env(num_players=n), num_cycles=200)
 
 
 @pytest.mark.parametrize("n", PLAYER_COUNTS)
@@ -101,20 +81,6 @@ def test_one_observation_shape_for_every_table_size_and_a_decoder() -> None:
     assert f"({OBSERVATION_SIZE},)" in table and "`market_upper`" in table
 
 
-def test_masks_match_the_engine_and_other_seats_get_zeros() -> None:
-    e = raw_env(num_players=3)
-    e.reset(seed=4)
-    rng = random.Random(4)
-    for _ in range(60):
-        agent = e.agent_selection
-        mask = e.action_mask(agent)
-        assert np.flatnonzero(mask).tolist() == e.state.legal_actions()
-        for other in e.agents:
-            if other != agent:
-                assert not e.action_mask(other).any()
-        e.step(int(rng.choice(np.flatnonzero(mask).tolist())))
-
-
 def test_reward_modes_and_their_errors() -> None:
     for mode in ("win", "score_margin", "money"):
         e = raw_env(num_players=2, reward_mode=mode)
@@ -131,21 +97,6 @@ def test_reward_modes_and_their_errors() -> None:
         raw_env(num_players=3, reward_mode="level")
     with pytest.raises(ValueError, match="num_players"):
         raw_env(num_players=5)
-
-
-def test_illegal_actions_raise_or_terminate() -> None:
-    e = raw_env(num_players=2)
-    e.reset(seed=6)
-    before = e.state.to_dict()
-    illegal = next(a for a in range(NUM_ACTIONS) if a not in e.state.legal_actions())
-    with pytest.raises(IllegalActionError, match="legal actions"):
-        e.step(illegal)
-    assert e.state.to_dict() == before
-    e = raw_env(num_players=2, illegal_action="terminate")
-    e.reset(seed=6)
-    agent = e.agent_selection
-    e.step(illegal)
-    assert all(e.terminations.values()) and e.rewards[agent] == -1.0
 
 
 def test_reset_options_start_player_and_saved_state() -> None:

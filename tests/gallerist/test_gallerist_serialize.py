@@ -1,5 +1,5 @@
-"""Versioned JSON for Gallerist states: round trips, and bad files rejected with the bad
-field named and nothing half-loaded."""
+"""Versioned JSON for Gallerist states: bad files rejected with the bad field named and
+nothing half-loaded (the round trip at every decision is the conformance suite's)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import random
 import pytest
 
 from art_gallery_env.gallerist.rules.data import game_data_from_dict
-from art_gallery_env.gallerist.rules.serialize import FORMAT, VERSION, StateFormatError
+from art_gallery_env.gallerist.rules.serialize import StateFormatError
 from art_gallery_env.gallerist.rules.state import GameState, new_game
 
 
@@ -22,18 +22,6 @@ def midgame(n: int = 3, seed: int = 1, steps: int = 80) -> GameState:
             break
         s.apply(rng.choice(s.legal_actions()))
     return s
-
-
-@pytest.mark.parametrize("n", [1, 2, 3, 4])
-def test_round_trip_through_json_text(n: int) -> None:
-    s = midgame(n, n, 50 if n > 1 else 20)
-    assert not s.is_over
-    data = json.loads(json.dumps(s.to_dict()))
-    assert data["format"] == FORMAT and data["version"] == VERSION
-    t = GameState.from_dict(data)
-    assert t.to_dict() == s.to_dict()
-    assert t.legal_actions() == s.legal_actions() and t.current_player == s.current_player
-    assert t.score_breakdown() == s.score_breakdown()
 
 
 def bad(mutate) -> dict:
