@@ -389,8 +389,14 @@ def main(argv: list[str] | None = None) -> int:
         importlib.import_module(module)
     if not args.all and args.game is None:
         parser.error("--game is needed (or --all)")
+    try:
+        records = _records(args)
+    except (ValueError, GoldenReplayError) as err:  # an unknown game, variant or table size
+        hint = " (a game of the tests? --import its spec module)" if args.all else ""
+        print(f"make_golden: {err}{hint}", file=sys.stderr)
+        return 2
     status = 0
-    for path, text in _records(args):
+    for path, text in records:
         status |= _write_or_check(path, text, args.check)
     return status
 

@@ -84,3 +84,11 @@ def test_a_changed_decision_is_named() -> None:
     problems = make_golden.differences(changed, record)
     assert problems and problems[0].startswith("decision 5 ") and "observation hash" in problems[0]
     assert make_golden.differences(record, record) == []
+
+
+def test_the_script_says_what_is_wrong_in_words(capsys) -> None:
+    assert make_golden.main(["--game", "no_such_game"]) == 2
+    assert "unknown game 'no_such_game'" in capsys.readouterr().err
+    game = GAMES[0]
+    assert make_golden.main(["--game", game, "--variant", "no_such_variant=1"]) == 2
+    assert "no variant 'no_such_variant'" in capsys.readouterr().err
