@@ -211,3 +211,26 @@ def test_the_core_and_the_tools_import_no_game_module() -> None:
     ]
     assert wrong == []
     assert part(f"{TOP}.web.views") in GAME_FREE  # the check reads module names as meant
+
+
+# Each game's modules, by the game they belong to: no game imports another's.
+GAME_OF_PACKAGE = {
+    "rules": "art_gallery",
+    "env": "art_gallery",
+    "vector": "art_gallery",
+    "art_gallery": "art_gallery",
+    "gallerist": "gallerist",
+}
+
+
+def test_no_game_imports_another_game() -> None:
+    def game(module: str) -> str | None:
+        return GAME_OF_PACKAGE.get(module.split(".")[1]) if module.count(".") else None
+
+    wrong = [
+        f"{a} imports {b}"
+        for a, targets in graph().items()
+        for b in targets
+        if game(a) and game(b) and game(a) != game(b)
+    ]
+    assert wrong == []

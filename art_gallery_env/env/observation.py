@@ -8,13 +8,13 @@ test checks that determinized states give the same vector.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from itertools import chain
 from operator import itemgetter
 from typing import Any
 
 import numpy as np
 
+from ..core.fields import Field, with_offsets
 from ..rules.actions import NUM_CARD_VALUES, PILE_MARKS
 from ..rules.board import MARKER_BAR_SIZE, MAX_AREAS, MAX_GALLERIES, MAX_PLAYERS, PILE_SIZES
 from ..rules.cards import MAX_SYMBOLS_PER_ROW, NUM_PAINTINGS, NUM_ROWS, CardSet
@@ -32,19 +32,6 @@ S, A, V, B = MAX_PLAYERS, MAX_AREAS, NUM_CARD_VALUES, MARKER_BAR_SIZE
 R, Y, P, G = NUM_ROWS, MAX_SYMBOLS_PER_ROW, NUM_PAINTINGS, MAX_GALLERIES
 CHAIN_SCALE = 10.0
 SCORE_SCALE = 50.0
-
-
-@dataclass(frozen=True)
-class Field:
-    name: str
-    shape: tuple[int, ...]
-    meaning: str
-    seat_axis: int | None = None  # axis indexed by relative seat, if any
-    offset: int = 0
-
-    @property
-    def size(self) -> int:
-        return int(np.prod(self.shape))
 
 
 _FIELDS = [
@@ -113,17 +100,8 @@ _FIELDS = [
 ]
 
 
-def _with_offsets(fields: list[Field]) -> tuple[Field, ...]:
-    out, offset = [], 0
-    for f in fields:
-        out.append(Field(f.name, f.shape, f.meaning, f.seat_axis, offset))
-        offset += f.size
-    return tuple(out)
-
-
-FIELDS: tuple[Field, ...] = _with_offsets(_FIELDS)
+FIELDS, OBSERVATION_SIZE = with_offsets(_FIELDS)
 FIELD = {f.name: f for f in FIELDS}
-OBSERVATION_SIZE = sum(f.size for f in FIELDS)
 
 
 _O = {f.name: f.offset for f in FIELDS}

@@ -7,10 +7,9 @@ arena's game loop (evaluation, terminal and web play) and the self-play env all 
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 import numpy as np
 
+from ..core.seat import SeatInputs
 from ..rules.actions import NUM_ACTIONS, action_to_str
 from ..rules.cards import CardSet
 from ..rules.hidden import PlayerView
@@ -18,14 +17,6 @@ from ..rules.state import GameState
 from .observation import ObservationEncoder
 
 _NO_ACTIONS = bytearray(NUM_ACTIONS)
-
-
-class SeatInputs(NamedTuple):
-    """The arguments of :meth:`Agent.act <art_gallery_env.agents.base.Agent.act>`."""
-
-    observation: np.ndarray
-    action_mask: np.ndarray
-    view: PlayerView
 
 
 class SeatObserver:

@@ -9,12 +9,10 @@ same table.
 
 from __future__ import annotations
 
-import hashlib
-import json
-
 import numpy as np
 
-from art_gallery_env.env.observation import Field
+from art_gallery_env.core.fields import Field, decode, with_offsets
+from art_gallery_env.core.fields import layout_fingerprint as _fingerprint
 
 from ..rules.actions import NUM_ACTIONS
 from ..rules.data import (
@@ -152,28 +150,14 @@ _FIELDS = [
 ]
 
 
-def _with_offsets(fields: list[Field]) -> tuple[Field, ...]:
-    out, offset = [], 0
-    for f in fields:
-        out.append(Field(f.name, f.shape, f.meaning, f.seat_axis, offset))
-        offset += f.size
-    return tuple(out)
-
-
-FIELDS: tuple[Field, ...] = _with_offsets(_FIELDS)
+FIELDS, OBSERVATION_SIZE = with_offsets(_FIELDS)
 FIELD = {f.name: f for f in FIELDS}
-OBSERVATION_SIZE = sum(f.size for f in FIELDS)
 OFFSET = {f.name: f.offset for f in FIELDS}
 
 
 def decode_observation(vector: np.ndarray) -> dict[str, np.ndarray]:
     """The vector split into named fields with their shapes (see FIELDS for meanings)."""
-    vector = np.asarray(vector)
-    if vector.shape != (OBSERVATION_SIZE,):
-        raise ValueError(
-            f"expected an observation of shape ({OBSERVATION_SIZE},), got {vector.shape}"
-        )
-    return {f.name: vector[f.offset : f.offset + f.size].reshape(f.shape) for f in FIELDS}
+    return decode(np.asarray(vector), FIELDS, OBSERVATION_SIZE)
 
 
 def layout_fingerprint() -> str:
@@ -184,6 +168,4 @@ def layout_fingerprint() -> str:
     actions: any change to either layout changes it, and it never equals Art Gallery's,
     so a checkpoint of the other game or of an older layout is rejected, not misread.
     """
-    layout = ["gallerist", [[f.name, list(f.shape)] for f in FIELDS], NUM_ACTIONS]
-    text = json.dumps(layout, separators=(",", ":"))
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+    return _fingerprint(FIELDS, NUM_ACTIONS, salt="gallerist")

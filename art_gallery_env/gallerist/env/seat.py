@@ -1,7 +1,7 @@
 """What a Gallerist seat is given at its decision: observation, action mask and PlayerView.
 
-The same interface as Art Gallery's :class:`art_gallery_env.env.seat.SeatObserver`, so the
-shared game loop (``art_gallery_env.arena.loop.play``) can drive a Gallerist game with it,
+The interface of :class:`art_gallery_env.core.seat.SeatObserver`, so the shared game loop
+(``art_gallery_env.core.loop.play``) can drive a Gallerist game with it,
 and the AEC env asks it too: a seat sees the same thing whoever runs the game.
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from art_gallery_env.env.seat import SeatInputs
+from art_gallery_env.core.seat import SeatInputs
 
 from ..rules.actions import NUM_ACTIONS, action_to_str
 from ..rules.hidden import PlayerView
