@@ -53,9 +53,7 @@ import math
 import random
 from dataclasses import dataclass
 
-import numpy as np
-
-from art_gallery_env.core.agent import Agent, legal_from_mask
+from art_gallery_env.core.agent import WorldPolicyAgent
 from art_gallery_env.rules.actions import (
     NUM_CARD_VALUES,
     PILE_MARKS,
@@ -63,7 +61,6 @@ from art_gallery_env.rules.actions import (
     SHOP_CHOICE_PILES,
 )
 from art_gallery_env.rules.board import SHOP_AREA, empty_piles_ending_game
-from art_gallery_env.rules.hidden import PlayerView
 from art_gallery_env.rules.scoring import (
     MATCHED_SOUVENIR_POINTS,
     UNMATCHED_SOUVENIR_POINTS,
@@ -281,7 +278,7 @@ def heuristic_policy(params: BidParams | None = None) -> HeuristicV1Policy:
     return policy_class(params)  # type: ignore[arg-type]
 
 
-class HeuristicAgent(Agent):
+class HeuristicAgent(WorldPolicyAgent):
     """Plays a heuristic policy on a determinized world of its seat's information set:
     version 2 by default, version 1 with ``params=HeuristicV1Params(...)``.
 
@@ -297,20 +294,6 @@ class HeuristicAgent(Agent):
             self.name = "heuristic:v1"
         self.reset(seed)
 
-    def reset(self, seed: int | None = None) -> None:
-        self._rng = random.Random(seed)
-
-    def act(
-        self, observation: np.ndarray, action_mask: np.ndarray, view: PlayerView | None = None
-    ) -> int:
-        legal = legal_from_mask(action_mask)
-        if view is None or not view.is_my_turn:
-            return int(legal[self._rng.randrange(legal.size)])
-        world = view.determinize(self._rng)
-        action = self.policy.choose(world, self._rng)
-        if not action_mask[action]:  # the view and the mask disagree: trust the mask
-            return int(legal[self._rng.randrange(legal.size)])
-        return int(action)
 
 
 __all__ = [

@@ -3,6 +3,7 @@ in every game."""
 
 from __future__ import annotations
 
+import random
 from abc import ABC, abstractmethod
 from typing import Any
 
@@ -47,3 +48,27 @@ class Agent(ABC):
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.name!r})"
+
+
+class WorldPolicyAgent(Agent):
+    """Plays ``self.policy`` (an object with ``choose(state, rng) -> action``) on a
+    determinized world of its seat's information set: a game's heuristic is such a policy.
+
+    Without a ``view`` (or when the view says it is not the seat's turn) it falls back to a
+    uniformly random legal action from the mask; where the world's choice and the mask
+    disagree, the mask wins."""
+
+    policy: Any
+
+    def reset(self, seed: int | None = None) -> None:
+        self._rng = random.Random(seed)
+
+    def act(self, observation: Any, action_mask: Any, view: SeatView | None = None) -> int:
+        legal = legal_from_mask(action_mask)
+        if view is None or not getattr(view, "is_my_turn", True):
+            return int(legal[self._rng.randrange(legal.size)])
+        world = view.determinize(self._rng)
+        action = self.policy.choose(world, self._rng)
+        if not action_mask[action]:
+            return int(legal[self._rng.randrange(legal.size)])
+        return int(action)

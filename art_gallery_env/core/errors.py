@@ -8,6 +8,7 @@ that tools catch one exception type and every message reads the same.
 from __future__ import annotations
 
 import operator
+from collections.abc import Callable
 
 
 class IllegalActionError(ValueError):
@@ -37,3 +38,20 @@ def check_num_players(num_players: object, min_players: int, max_players: int) -
             f"num_players must be an int in {min_players}..{max_players}, got {num_players!r}"
         )
     return num_players
+
+
+def illegal_action_message(
+    action: object,
+    legal: list[int],
+    action_to_str: Callable[[int], str],
+    num_actions: int,
+    where: str,
+) -> str:
+    """What an illegal action's error says: the action (by name where it is an id), ``where``
+    it was tried (``"for player 2 in phase 'bid'"``) and the legal actions by id and name."""
+    try:
+        problem = f"action {action} ({action_to_str(action)}) is not legal"  # type: ignore[arg-type]
+    except ValueError:
+        problem = f"action must be an int in 0..{num_actions - 1}, got {action!r}"
+    choices = ", ".join(f"{a} ({action_to_str(a)})" for a in legal)
+    return f"{problem} {where}; legal actions: {choices}"

@@ -12,7 +12,7 @@ from functools import cache
 from operator import add
 from typing import TYPE_CHECKING
 
-from ..core.errors import IllegalActionError  # every game's (tools catch one type)
+from ..core.errors import IllegalActionError, illegal_action_message  # one type for all
 from .actions import (
     BID_BASE,
     NUM_ACTIONS,
@@ -148,14 +148,9 @@ def _as_action_id(state: GameState, action: object, legal: list[int]) -> int:
 def _raise_illegal(state: GameState, action: object, legal: list[int]) -> None:
     if state.phase == GAME_OVER:
         raise IllegalActionError(f"the game is over; no action is legal (got {action!r})")
-    try:
-        problem = f"action {action} ({action_to_str(action)}) is not legal"  # type: ignore[arg-type]
-    except ValueError:
-        problem = f"action must be an int in 0..{NUM_ACTIONS - 1}, got {action!r}"
-    choices = ", ".join(f"{a} ({action_to_str(a)})" for a in legal)
+    where = f"for player {state.current_player} in phase {PHASE_NAMES[state.phase]!r}"
     raise IllegalActionError(
-        f"{problem} for player {state.current_player} in phase "
-        f"{PHASE_NAMES[state.phase]!r}; legal actions: {choices}"
+        illegal_action_message(action, legal, action_to_str, NUM_ACTIONS, where)
     )
 
 

@@ -8,7 +8,8 @@ seat may see in :mod:`.hidden`; JSON in :mod:`.serialize`.
 from __future__ import annotations
 
 import random
-from typing import Any
+
+from art_gallery_env.core.state_base import RulesState
 
 from .actions import NUM_CARD_VALUES
 from .board import PILE_SIZES, SHOP_AREA, check_num_players, galleries_for
@@ -16,7 +17,7 @@ from .cards import CardSet, default_card_set
 from .phases import GAME_OVER, MOVE, PHASE_NAMES, STAGE_REVEAL
 
 
-class GameState:
+class GameState(RulesState):
     """Everything about one game, including what some seats cannot see (R8).
 
     Fields (all public for agents that are entitled to them, e.g. through ``determinize``):
@@ -120,38 +121,6 @@ class GameState:
         other.public_version = self.public_version
         other._legal = None  # recomputed on demand; a shared list could be mutated by callers
         return other
-
-    def score_breakdown(self) -> list[dict[str, Any]]:
-        """R7 per player: rows, row_total, souvenirs, hand, start_card, total, tiles, rank."""
-        from .scoring import score_breakdown
-
-        return score_breakdown(self)
-
-    def determinize(self, observer: int, rng: random.Random) -> GameState:
-        """A copy with everything hidden from ``observer`` resampled consistently (R8)."""
-        from .hidden import determinize
-
-        return determinize(self, observer, rng)
-
-    def to_dict(self) -> dict[str, Any]:
-        from .serialize import state_to_dict
-
-        return state_to_dict(self)
-
-    @staticmethod
-    def from_dict(data: dict[str, Any], card_set: CardSet | None = None) -> GameState:
-        """Load a saved state; a malformed or inconsistent one raises StateFormatError."""
-        from .serialize import read_state
-
-        state = GameState()
-        read_state(state, data, card_set)
-        return state
-
-    def __repr__(self) -> str:
-        return (
-            f"GameState(players={self.num_players}, round={self.round}, "
-            f"phase={self.phase_name}, current_player={self.current_player})"
-        )
 
 
 def new_game(

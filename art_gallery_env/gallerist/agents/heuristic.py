@@ -25,12 +25,11 @@ from dataclasses import dataclass, fields, replace
 
 import numpy as np
 
-from art_gallery_env.core.agent import Agent, legal_from_mask
+from art_gallery_env.core.agent import WorldPolicyAgent
 
 from ..rules.data import COLLECTOR, INVESTOR, NUM_COLOURS, VIP, GameData, Goal
 from ..rules.effects import assistant_code, renowned_value
 from ..rules.game import auction_totals
-from ..rules.hidden import PlayerView
 from ..rules.scoring import (
     goal_complete,
     majority_money,
@@ -381,7 +380,7 @@ def _turn_key(s: GameState) -> tuple[int, int]:
     return (s.round, s.turn)
 
 
-class GalleristHeuristicAgent(Agent):
+class GalleristHeuristicAgent(WorldPolicyAgent):
     """Plays :class:`HeuristicPolicy` on a determinized world of its seat's information set.
 
     Without a ``view`` it falls back to a uniformly random legal action from the mask."""
@@ -392,17 +391,3 @@ class GalleristHeuristicAgent(Agent):
         self.policy = HeuristicPolicy(params)
         self.reset(seed)
 
-    def reset(self, seed: int | None = None) -> None:
-        self._rng = random.Random(seed)
-
-    def act(
-        self, observation: np.ndarray, action_mask: np.ndarray, view: PlayerView | None = None
-    ) -> int:
-        legal = legal_from_mask(action_mask)
-        if view is None or not view.is_my_turn:
-            return int(legal[self._rng.randrange(legal.size)])
-        world = view.determinize(self._rng)
-        action = self.policy.choose(world, self._rng)
-        if not action_mask[action]:  # the view and the mask disagree: trust the mask
-            return int(legal[self._rng.randrange(legal.size)])
-        return int(action)

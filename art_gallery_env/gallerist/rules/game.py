@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from art_gallery_env.core.errors import IllegalActionError  # every game's (tools catch one)
+from art_gallery_env.core.errors import IllegalActionError, illegal_action_message
 
 from .actions import NUM_ACTIONS, action_to_str, check_action_id
 from .data import INVESTOR, VIP
@@ -85,14 +85,9 @@ def apply_action(s: GameState, action: int) -> None:
 def _raise_illegal(s: GameState, action: object, legal: list[int]) -> None:
     if s.over:
         raise IllegalActionError(f"the game is over; no action is legal (got {action!r})")
-    try:
-        problem = f"action {action} ({action_to_str(action)}) is not legal"  # type: ignore[arg-type]
-    except ValueError:
-        problem = f"action must be an int in 0..{NUM_ACTIONS - 1}, got {action!r}"
-    choices = ", ".join(f"{a} ({action_to_str(a)})" for a in legal)
+    where = f"for player {s.current_player} at decision {DECISION_NAMES[s.frames[-1][0]]!r}"
     raise IllegalActionError(
-        f"{problem} for player {s.current_player} at decision "
-        f"{DECISION_NAMES[s.frames[-1][0]]!r}; legal actions: {choices}"
+        illegal_action_message(action, legal, action_to_str, NUM_ACTIONS, where)
     )
 
 

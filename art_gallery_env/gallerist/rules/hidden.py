@@ -12,6 +12,8 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any
 
+from art_gallery_env.core.view import PlayerView as _CorePlayerView
+
 if TYPE_CHECKING:
     from .state import GameState
 
@@ -55,33 +57,5 @@ def determinize(state: GameState, observer: int, rng: random.Random) -> GameStat
     return w
 
 
-class PlayerView:
-    """What one seat is entitled to, for agents that search: its legal actions and
-    determinized worlds (G18). It never exposes the true state."""
-
-    __slots__ = ("_state", "player")
-
-    def __init__(self, state: GameState, player: int) -> None:
-        self._state = state
-        self.player = player
-
-    @property
-    def seat(self) -> int:
-        """The seat this view is of (the name :class:`~art_gallery_env.core.protocol.SeatView`
-        gives it; ``player`` is the same)."""
-        return self.player
-
-    @property
-    def num_players(self) -> int:
-        return self._state.num_players
-
-    @property
-    def is_my_turn(self) -> bool:
-        return not self._state.is_over and self._state.current_player == self.player
-
-    def legal_actions(self) -> list[int]:
-        return list(self._state.legal_actions()) if self.is_my_turn else []
-
-    def determinize(self, rng: random.Random) -> GameState:
-        """A full state consistent with everything this seat has seen."""
-        return determinize(self._state, self.player, rng)
+PlayerView = _CorePlayerView
+"""What one seat is entitled to (G18): the core's view, whose worlds are :func:`determinize`'s."""

@@ -14,7 +14,8 @@ bot); scoring in :mod:`.scoring`; what a seat may see in :mod:`.hidden`; JSON in
 from __future__ import annotations
 
 import random
-from typing import Any
+
+from art_gallery_env.core.state_base import RulesState
 
 from .data import (
     BLUE,
@@ -159,7 +160,7 @@ __all__ = [  # the frame constants are re-exported: state is the rules' front do
 ]
 
 
-class GameState:
+class GameState(RulesState):
     """Everything about one game, including what some seats cannot see (G18).
 
     Per player ``p``: ``money``, ``influence``, ``tickets[p][colour]``, ``desks`` (assistants
@@ -174,6 +175,8 @@ class GameState:
     ``i = 2 * form + colour`` holds tile ``artist_tile[i]``; piles and the bag are lists whose
     last element is the top.
     """
+
+    phase_label = "decision"  # the rules speak of decisions (G20.1), not phases
 
     __slots__ = (
         "data", "num_players", "solo", "current_player", "start_player", "round", "turn",
@@ -232,38 +235,6 @@ class GameState:
         o.kicked = self.kicked  # a tuple or None
         o._legal = None
         return o
-
-    def score_breakdown(self) -> list[dict[str, Any]]:
-        """G16 per player: the money of each scoring step, total, tie-breakers and rank."""
-        from .scoring import score_breakdown
-
-        return score_breakdown(self)
-
-    def determinize(self, observer: int, rng: random.Random) -> GameState:
-        """A copy with everything hidden from ``observer`` resampled consistently (G18)."""
-        from .hidden import determinize
-
-        return determinize(self, observer, rng)
-
-    def to_dict(self) -> dict[str, Any]:
-        from .serialize import state_to_dict
-
-        return state_to_dict(self)
-
-    @staticmethod
-    def from_dict(data: dict[str, Any], game_data: GameData | None = None) -> GameState:
-        """Load a saved state; a malformed or inconsistent one raises StateFormatError."""
-        from .serialize import read_state
-
-        state = GameState()
-        read_state(state, data, game_data)
-        return state
-
-    def __repr__(self) -> str:
-        return (
-            f"GameState(players={self.num_players}, round={self.round}, "
-            f"decision={self.phase_name}, current_player={self.current_player})"
-        )
 
 
 _SCALARS = (
