@@ -142,7 +142,7 @@ def test_bad_save_file_is_rejected(monkeypatch, capsys, tmp_path):
         (["--game", "gallerist", "--players", "5"], ["--players", "The Gallerist", "1..4"]),
         (["--game", "gallerist", "--players", "1"], ["--players", "at least 2"]),
         (["--game", "gallerist", "--zero-is-ten"], ["no variant 'zero_is_ten'", "none"]),
-        (["--game", "gallerist", "--opponents", "ismcts"], ["ismcts", "heuristic, random"]),
+        (["--game", "gallerist", "--opponents", "ismctz"], ["ismctz", "heuristic, ismcts"]),
         (["--game", "go"], ["--game", "art_gallery", "gallerist"]),
     ],
 )
