@@ -7,10 +7,8 @@ until ``env``, ``raw_env`` or another env name is asked for.
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
-
 from . import env  # the subpackage, only to drop the name: see below
+from .core.lazy import lazy_exports
 from .gym_envs import GYM_ENV_ID, register_when_gymnasium_loads
 from .gym_envs import register_envs as register_envs  # public before the exports went lazy
 
@@ -59,15 +57,4 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    """Import an exported name's module on first use, then keep the name here."""
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(module, __name__), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, globals())

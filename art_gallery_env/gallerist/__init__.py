@@ -8,8 +8,7 @@ lazily (PEP 562), so ``import art_gallery_env.gallerist.rules`` loads no RL libr
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from art_gallery_env.core.lazy import lazy_exports
 
 from . import env  # the subpackage, only to drop the name (as in art_gallery_env/__init__)
 
@@ -65,15 +64,4 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    """Import an exported name's module on first use, then keep the name here."""
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(module, __name__), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, globals())
