@@ -54,3 +54,34 @@ class MaskCache:
             for action in legal:
                 mask[action] = 1
         return np.array(mask, dtype=np.int8)  # a new array: callers may write to it
+
+
+class BaseSeatObserver:
+    """What every game's seat observer does alike: the action mask (through a
+    :class:`MaskCache`), the seat's view (:class:`~.view.PlayerView`) and the three together
+    (:class:`SeatInputs`). A game's observer adds ``observation`` and ``action_to_str``, and
+    ``reset`` where it caches anything per game."""
+
+    def __init__(self, num_actions: int) -> None:
+        self.masks = MaskCache(num_actions)
+
+    def reset(self) -> None:
+        """Forget the previous game's caches (they are exact; this only bounds memory)."""
+
+    def observation(self, state: Any, seat: int) -> np.ndarray:
+        raise NotImplementedError
+
+    def action_mask(self, state: Any, seat: int) -> np.ndarray:
+        """int8, 1 for each legal action of ``seat``; all 0 when it is not its turn."""
+        return self.masks.mask(state, seat)
+
+    @staticmethod
+    def view(state: Any, seat: int) -> SeatView:
+        from .view import PlayerView
+
+        return PlayerView(state, seat)
+
+    def inputs(self, state: Any, seat: int) -> SeatInputs:
+        return SeatInputs(
+            self.observation(state, seat), self.action_mask(state, seat), self.view(state, seat)
+        )

@@ -7,26 +7,20 @@ arena's game loop (evaluation, terminal and web play) and the self-play env all 
 
 from __future__ import annotations
 
-import numpy as np
-
-from ..core.seat import SeatInputs
+from ..core.seat import BaseSeatObserver
 from ..rules.actions import NUM_ACTIONS, action_to_str
 from ..rules.cards import CardSet
-from ..rules.hidden import PlayerView
-from ..rules.state import GameState
 from .observation import ObservationEncoder
 
-_NO_ACTIONS = bytearray(NUM_ACTIONS)
 
-
-class SeatObserver:
+class SeatObserver(BaseSeatObserver):
     """Observations (through one cached :class:`ObservationEncoder`) and masks of a game."""
 
     action_to_str = staticmethod(action_to_str)  # how this game's actions read
 
     def __init__(self, card_set: CardSet) -> None:
+        super().__init__(NUM_ACTIONS)
         self.encoder = ObservationEncoder(card_set)
-        self._masks: dict[tuple[int, ...], bytearray] = {}
         # observation(state, seat) is the encoder's encode, bound once (the hot path of
         # every env step): one call instead of two.
         self.observation = self.encoder.encode
@@ -43,24 +37,3 @@ class SeatObserver:
     def reset(self) -> None:
         """Forget the previous game's caches (they are exact; this only bounds memory)."""
         self.encoder.reset()
-
-    def action_mask(self, state: GameState, seat: int) -> np.ndarray:
-        """int8, 1 for each legal action of ``seat``; all 0 when it is not its turn."""
-        if state.is_over or state.current_player != seat:
-            return np.array(_NO_ACTIONS, dtype=np.int8)
-        legal = tuple(state.legal_actions())
-        mask = self._masks.get(legal)
-        if mask is None:  # a few hundred distinct sets occur in a game, so they are kept
-            mask = self._masks[legal] = bytearray(NUM_ACTIONS)
-            for action in legal:
-                mask[action] = 1
-        return np.array(mask, dtype=np.int8)  # a new array: callers may write to it
-
-    @staticmethod
-    def view(state: GameState, seat: int) -> PlayerView:
-        return PlayerView(state, seat)
-
-    def inputs(self, state: GameState, seat: int) -> SeatInputs:
-        return SeatInputs(
-            self.observation(state, seat), self.action_mask(state, seat), self.view(state, seat)
-        )

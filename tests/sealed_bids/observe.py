@@ -7,9 +7,9 @@ from typing import Any
 import numpy as np
 
 from art_gallery_env.core.fields import Field, decode, with_offsets
-from art_gallery_env.core.seat import MaskCache, SeatInputs
+from art_gallery_env.core.seat import BaseSeatObserver
 
-from .rules import CARDS, ROUNDS, State, View
+from .rules import CARDS, ROUNDS, State
 
 S = 4  # seats, relative to the observer (0 = itself)
 FIELDS, OBSERVATION_SIZE = with_offsets([
@@ -48,14 +48,12 @@ def encode(state: State, seat: int) -> np.ndarray:
     return np.concatenate([out[f.name].ravel() for f in FIELDS])
 
 
-class Observer:
-    """The one builder of a seat's observation, mask and view."""
+class Observer(BaseSeatObserver):
+    """The one builder of a seat's observation, mask and view (the mask and view come from
+    the core's base)."""
 
     def __init__(self) -> None:
-        self.masks = MaskCache(CARDS)
-
-    def reset(self) -> None:
-        pass
+        super().__init__(CARDS)
 
     @staticmethod
     def action_to_str(action: int) -> str:
@@ -63,16 +61,6 @@ class Observer:
 
     def observation(self, state: State, seat: int) -> np.ndarray:
         return encode(state, seat)
-
-    def action_mask(self, state: State, seat: int) -> np.ndarray:
-        return self.masks.mask(state, seat)
-
-    def view(self, state: State, seat: int) -> View:
-        return View(state, seat)
-
-    def inputs(self, state: State, seat: int) -> SeatInputs:
-        return SeatInputs(self.observation(state, seat), self.action_mask(state, seat),
-                          self.view(state, seat))  # fmt: skip
 
 
 def action_to_str(action: int) -> str:

@@ -123,16 +123,3 @@ class State:
         totals = self.won
         return [{"player": p, "total": t, "prizes": t, "rank": 1 + sum(o > t for o in totals)}
                 for p, t in enumerate(totals)]  # fmt: skip
-
-
-class View:
-    """A seat's information set: its legal actions and determinized worlds."""
-
-    def __init__(self, state: State, seat: int) -> None:
-        self._state, self.seat = state, seat
-
-    def legal_actions(self) -> list[int]:
-        return self._state.legal_actions()
-
-    def determinize(self, rng: random.Random) -> State:
-        return self._state.determinize(self.seat, rng)

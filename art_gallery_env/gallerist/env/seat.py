@@ -9,21 +9,21 @@ from __future__ import annotations
 
 import numpy as np
 
-from art_gallery_env.core.seat import SeatInputs
+from art_gallery_env.core.seat import BaseSeatObserver
 
 from ..rules.actions import NUM_ACTIONS, action_to_str
-from ..rules.hidden import PlayerView
 from ..rules.state import GameState
 from .observation import ObservationEncoder
 
 
-class GalleristSeatObserver:
+class GalleristSeatObserver(BaseSeatObserver):
     """Observations and masks of a Gallerist game (any component data: the encoder reads
     everything from the state)."""
 
     action_to_str = staticmethod(action_to_str)  # how this game's actions read
 
     def __init__(self) -> None:
+        super().__init__(NUM_ACTIONS)
         self.encoder = ObservationEncoder()
 
     def reset(self) -> None:
@@ -31,20 +31,3 @@ class GalleristSeatObserver:
 
     def observation(self, state: GameState, seat: int) -> np.ndarray:
         return self.encoder.encode(state, seat)
-
-    @staticmethod
-    def action_mask(state: GameState, seat: int) -> np.ndarray:
-        """int8, 1 for each legal action of ``seat``; all 0 when it is not its turn."""
-        mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
-        if not state.is_over and state.current_player == seat:
-            mask[state.legal_actions()] = 1
-        return mask
-
-    @staticmethod
-    def view(state: GameState, seat: int) -> PlayerView:
-        return PlayerView(state, seat)
-
-    def inputs(self, state: GameState, seat: int) -> SeatInputs:
-        return SeatInputs(
-            self.observation(state, seat), self.action_mask(state, seat), self.view(state, seat)
-        )
