@@ -10,12 +10,17 @@ Rows (random legal play at 2, 4 and 6 players):
            side by vector_training.py at 2 and 4 players (--skip-training: nan)
 
 Usage: python benchmarks/vector_throughput.py [--seconds 3] [--repeats 3] [--envs 2048]
-       [--train-steps 2048] [--vector-envs 64] [--skip-training] [--blas-as-is]
+       [--train-steps 2048] [--vector-envs 64] [--rollout 1024] [--train-players 2 4]
+       [--skip-training] [--blas-as-is] [--smoke]
 
 The machine is shared and noisy: every measurement is repeated, the repeats interleave
 the rows, and medians are reported; compare ratios from one run. The last line is the
 summary `vector: engine=<N>/s obs=<N>/s python=<N>/s train2p=<x>x train4p=<x>x`, where
 each number is the minimum over the table sizes (the slowest table is the one to plan for).
+
+``--smoke`` (tests/test_benchmarks_smoke.py): every row once at tiny sizes, in seconds; it
+skips the cold-cache compile timing (a full numba compile takes a minute or more) and trains
+at 2 players only (train4p is nan; vector_training.py --smoke runs the same train rows).
 """
 
 from __future__ import annotations
@@ -43,6 +48,16 @@ TRAINING_ROWS: dict[int, Callable[[float], float]] = {}
 """players -> function(seconds) returning (vector VecEnv steps/s) / (today's trainer's);
 filled by vector_training.register."""
 TRAINING_TABLES = [2, 4]
+SMOKE = {
+    "seconds": 0.05,
+    "repeats": 1,
+    "envs": 16,
+    "skip_compile_time": True,
+    "train_steps": 64,
+    "vector_envs": 4,
+    "rollout": 64,
+    "train_players": [2],
+}
 
 
 class Rate(NamedTuple):
@@ -152,9 +167,15 @@ def main() -> None:
     )
     parser.add_argument("--train-steps", type=int, default=2048, help="learner steps per train")
     parser.add_argument("--vector-envs", type=int, default=64, help="games in the train VecEnv")
+    parser.add_argument("--rollout", type=int, default=1024, help="learner steps per rollout")
+    parser.add_argument("--train-players", type=int, nargs="+", default=TRAINING_TABLES)
     parser.add_argument("--skip-training", action="store_true", help="no train rows (nan)")
     parser.add_argument("--blas-as-is", action="store_true", help="keep numpy's BLAS threads")
+    parser.add_argument("--smoke", action="store_true", help="tiny sizes, seconds (CI)")
     args = parser.parse_args()
+    if args.smoke:  # tiny defaults; options given on the command line still win
+        parser.set_defaults(**SMOKE)
+        args = parser.parse_args()
     if not args.skip_training:
         from vector_training import one_blas_thread  # this folder
 
@@ -175,7 +196,7 @@ def main() -> None:
         import vector_training  # this folder; needs the [train] extra
 
         pairs = vector_training.register(
-            TRAINING_ROWS, TRAINING_TABLES, args.train_steps, args.vector_envs
+            TRAINING_ROWS, args.train_players, args.train_steps, args.vector_envs, args.rollout
         )
 
     try:
@@ -183,6 +204,11 @@ def main() -> None:
     finally:
         for pair in pairs:
             pair.close()
+    report(rows, args, threads)
+
+
+def report(rows: dict[str, list[Rate]], args: argparse.Namespace, threads: int) -> None:
+    """The table of medians and the summary line (see the module docstring)."""
     medians = {
         name: Rate(
             statistics.median(r.per_second for r in values),

@@ -2,7 +2,7 @@
 vector``) against today's trainer (``vec_env: subproc``, SelfPlayEnv workers), side by
 side in one run; the train rows of vector_throughput.py (numbers in docs/vector.md).
 
-Both models are built by the trainer's own functions (``build_vec_env``, ``_new_model``)
+Both models are built by the trainer's own functions (``build_vec_env``, ``new_mlp_model``)
 from one config: the same network, PPO settings and rollout size (``n_envs * n_steps``),
 so the PPO update costs the same per learner step; ``subproc`` runs one worker per core,
 ``vector`` many games in this process (``--vector-envs``). The pool holds one snapshot of
@@ -11,7 +11,10 @@ Each measurement is ``model.learn`` over ``--train-steps`` learner steps after a
 rollout, PPO updates included; a callback splits the time into rollout and update.
 
 Usage: python benchmarks/vector_training.py [--players 2 4] [--train-steps 2048] [--repeats 2]
-       [--vector-envs 64] [--blas-as-is] [--env-only SECONDS]
+       [--vector-envs 64] [--rollout 1024] [--blas-as-is] [--env-only SECONDS] [--smoke]
+
+``--smoke`` (tests/test_benchmarks_smoke.py) runs the env-only rows for a moment and then the
+train rows with one tiny rollout and update each, in seconds.
 """
 
 from __future__ import annotations
@@ -25,7 +28,16 @@ import time
 from pathlib import Path
 from typing import Any, NamedTuple
 
-ROLLOUT = 1024  # learner steps per PPO rollout, both env kinds
+ROLLOUT = 1024  # learner steps per PPO rollout, both env kinds (--rollout)
+MINIBATCH = 256  # PPO minibatch (at most the rollout)
+SMOKE = {
+    "players": [2],
+    "train_steps": 64,
+    "repeats": 1,
+    "vector_envs": 4,
+    "rollout": 64,
+    "env_only": 0.05,
+}
 
 
 class Timing(NamedTuple):
@@ -37,13 +49,18 @@ class Trainer:
     """One model on one env kind, learning on in chunks of ``steps``."""
 
     def __init__(
-        self, players: int, vec_env: str, n_envs: int, pool: Path, warm_up: bool = True
+        self,
+        players: int,
+        vec_env: str,
+        n_envs: int,
+        pool: Path,
+        warm_up: bool = True,
+        rollout: int = ROLLOUT,
     ) -> None:
         import torch
-        from sb3_contrib import MaskablePPO
 
         from art_gallery_env.training.config import config_from_dict
-        from art_gallery_env.training.sb3_trainer import _new_model, build_vec_env
+        from art_gallery_env.training.sb3_trainer import build_vec_env, new_mlp_model
 
         config = config_from_dict(
             {
@@ -52,14 +69,24 @@ class Trainer:
                 "n_envs": n_envs,
                 "vec_env": vec_env,
                 "env": {"num_players": players},
-                "ppo": {"n_steps": ROLLOUT // n_envs, "batch_size": 256, "n_epochs": 4},
+                "ppo": {
+                    "n_steps": rollout // n_envs,
+                    "batch_size": min(MINIBATCH, rollout),
+                    "n_epochs": 4,
+                },
             }
         )
         torch.set_num_threads(config.torch_threads)
         self.env = build_vec_env(config, pool)
-        self.model = _new_model(config, self.env, MaskablePPO, torch)
+        self.model = new_mlp_model(  # as the trainer builds a new run's model
+            config.network.hidden_sizes,
+            config.network.activation,
+            seed=config.seed,
+            vec_env=self.env,
+            **config.ppo.model_dump(),
+        )
         if warm_up:  # workers started, kernels compiled or loaded
-            self.learn(ROLLOUT)
+            self.learn(rollout)
 
     def learn(self, steps: int) -> Timing:
         from stable_baselines3.common.callbacks import BaseCallback
@@ -93,19 +120,23 @@ class Pair:
     The vector env runs twice: with ``--vector-envs`` games (the ratio) and with today's
     exact config, its ``n_envs`` too (for reference)."""
 
-    def __init__(self, players: int, vector_envs: int, subproc_envs: int = 2) -> None:
+    def __init__(
+        self, players: int, vector_envs: int, subproc_envs: int = 2, rollout: int = ROLLOUT
+    ) -> None:
         self._folder = tempfile.TemporaryDirectory()
         pool = Path(self._folder.name)
         self.players = players
         # The snapshot first: a game dealt before it exists keeps its fallback opponents
         # (heuristic or random) to its end, which would skew the opponent mix.
         self.write_snapshot(pool, players)
-        self.vector = Trainer(players, "vector", vector_envs, pool)
+        self.vector = Trainer(players, "vector", vector_envs, pool, rollout=rollout)
         self.rows = {
-            "today": Trainer(players, "subproc", subproc_envs, pool),
+            "today": Trainer(players, "subproc", subproc_envs, pool, rollout=rollout),
             f"vector {vector_envs} envs": self.vector,
             # the vector env with today's exact config (its n_envs too), for reference
-            f"vector {subproc_envs} envs": Trainer(players, "vector", subproc_envs, pool),
+            f"vector {subproc_envs} envs": Trainer(
+                players, "vector", subproc_envs, pool, rollout=rollout
+            ),
         }
         self.history: list[dict[str, Timing]] = []
 
@@ -192,29 +223,24 @@ def one_blas_thread(as_is: bool) -> None:
         os.execve(sys.executable, [sys.executable, *sys.argv], env)
 
 
-def register(rows: dict[int, Any], players: list[int], steps: int, vector_envs: int) -> list[Pair]:
+def register(
+    rows: dict[int, Any],
+    players: list[int],
+    steps: int,
+    vector_envs: int,
+    rollout: int = ROLLOUT,
+) -> list[Pair]:
     """Fill vector_throughput.py's TRAINING_ROWS (players -> function(seconds) -> ratio);
     the pairs are built now (workers, compile) and measured per repeat."""
-    pairs = [Pair(n, vector_envs) for n in players]
+    pairs = [Pair(n, vector_envs, rollout=rollout) for n in players]
     for pair in pairs:
         rows[pair.players] = lambda _seconds, pair=pair: pair.ratio(steps)
     return pairs
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--players", type=int, nargs="+", default=[2, 4])
-    parser.add_argument("--train-steps", type=int, default=2048)
-    parser.add_argument("--repeats", type=int, default=2)
-    parser.add_argument("--vector-envs", type=int, default=64)
-    parser.add_argument("--blas-as-is", action="store_true", help="keep numpy's BLAS threads")
-    parser.add_argument("--env-only", type=float, metavar="SECONDS", help="envs without PPO")
-    args = parser.parse_args()
-    one_blas_thread(args.blas_as_is)
-    if args.env_only:
-        env_only(args.players, args.vector_envs, args.env_only)
-        return
-    pairs = [Pair(n, args.vector_envs) for n in args.players]
+def train_rows(args: argparse.Namespace) -> None:
+    """Each table size's pair measured ``args.repeats`` times; the median ratios last."""
+    pairs = [Pair(n, args.vector_envs, rollout=args.rollout) for n in args.players]
     try:
         for _ in range(args.repeats):
             for pair in pairs:
@@ -225,6 +251,28 @@ def main() -> None:
     finally:
         for pair in pairs:
             pair.close()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--players", type=int, nargs="+", default=[2, 4])
+    parser.add_argument("--train-steps", type=int, default=2048)
+    parser.add_argument("--repeats", type=int, default=2)
+    parser.add_argument("--vector-envs", type=int, default=64)
+    parser.add_argument("--rollout", type=int, default=ROLLOUT, help="learner steps per rollout")
+    parser.add_argument("--blas-as-is", action="store_true", help="keep numpy's BLAS threads")
+    parser.add_argument("--env-only", type=float, metavar="SECONDS", help="envs without PPO")
+    parser.add_argument("--smoke", action="store_true", help="tiny sizes, seconds (CI)")
+    args = parser.parse_args()
+    if args.smoke:  # tiny defaults; options given on the command line still win
+        parser.set_defaults(**SMOKE)
+        args = parser.parse_args()
+    one_blas_thread(args.blas_as_is)
+    if args.env_only:
+        env_only(args.players, args.vector_envs, args.env_only)
+        if not args.smoke:  # the smoke run goes on to the train rows
+            return
+    train_rows(args)
 
 
 if __name__ == "__main__":
