@@ -3,7 +3,7 @@ reading observation + mask at every decision (with the fast encoder and, for com
 the plain reference encoder), clone(), next to PettingZoo's connect_four_v3 measured in the
 same run.
 
-Usage: python benchmarks/gallerist_throughput.py [--seconds 2.0] [--repeats 3]
+Usage: python benchmarks/gallerist_throughput.py [--seconds 2.0] [--repeats 3] [--smoke]
 
 The loops are benchmarks/env_throughput.py's (imported); machines are shared and noisy, so
 every measurement is repeated, interleaved with the reference, and the median is reported:
@@ -27,11 +27,15 @@ from art_gallery_env.gallerist import new_game, raw_env  # noqa: E402
 from art_gallery_env.gallerist.env.observation_reference import ReferenceEncoder  # noqa: E402
 
 REFERENCE = "connect_four_v3 env() (reference)"
+SMOKE = {"seconds": 0.05, "repeats": 1}
+"""``--smoke`` (tests/test_benchmarks_smoke.py): every row once, about a game each."""
 
 
 def reference_raw_env(n: int) -> raw_env:
-    """raw_env whose seats are encoded by the plain reference encoder (phase A's)."""
+    """raw_env whose seats are encoded by the plain reference encoder (phase A's); the
+    env makes its seat observer at the first reset, so the encoder is swapped after it."""
     e = raw_env(num_players=n)
+    e.reset(seed=0)
     e.seats.encoder = ReferenceEncoder()
     return e
 
@@ -41,7 +45,11 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=2.0, help="per measurement")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--players", type=int, nargs="+", default=[1, 2, 4])
+    parser.add_argument("--smoke", action="store_true", help="tiny sizes, seconds (CI)")
     args = parser.parse_args()
+    if args.smoke:  # tiny defaults; options given on the command line still win
+        parser.set_defaults(**SMOKE)
+        args = parser.parse_args()
 
     rows: dict[str, list[float]] = {}
 
