@@ -16,6 +16,7 @@ The steps are the ones docs/distributed.md gives for real machines, with both no
    session on the machine).
 
     .venv/bin/python benchmarks/ray_cluster.py [--json OUT] [--total-steps 1600] [--workdir DIR]
+        [--smoke]
 
 Exit status 0 only if training finished and every env runner ran on the second node.
 """
@@ -38,6 +39,8 @@ import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
 RAY = [sys.executable, "-m", "ray.scripts.scripts"]
+SMOKE = {"total_steps": 256}
+"""``--smoke`` (tests/test_benchmarks_smoke.py): the same cluster, a tiny training run."""
 
 
 def free_port() -> int:
@@ -140,20 +143,12 @@ def cluster_config(path: Path, total_steps: int) -> Path:
     return path
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--total-steps", type=int, default=1600, help="env steps to train")
-    parser.add_argument("--json", help="write the findings here")
-    parser.add_argument("--workdir", help="token, config, run folder and logs (default: new temp)")
-    args = parser.parse_args(argv)
-
-    tmp = Path(args.workdir or tempfile.mkdtemp(prefix="ray_cluster_"))
-    tmp.mkdir(parents=True, exist_ok=True)
+def cluster_env(tmp: Path) -> dict[str, str]:
+    """A new token for Ray's token authentication in ``tmp`` and the environment of the
+    nodes and of ``art-gallery train``; this process (it reads the cluster) gets it too."""
     token = tmp / "auth_token"
     token.write_text(secrets.token_hex(32))
     token.chmod(0o600)
-    port = free_port()
-    address = f"127.0.0.1:{port}"
     env = {
         **os.environ,
         "RAY_AUTH_MODE": "token",
@@ -161,68 +156,106 @@ def main(argv: list[str] | None = None) -> int:
         "RAY_USAGE_STATS_ENABLED": "0",
     }
     os.environ.update({k: env[k] for k in ("RAY_AUTH_MODE", "RAY_AUTH_TOKEN_PATH")})
+    return env
+
+
+def start_cluster(
+    port: int, env: dict[str, str], tmp: Path, nodes: list[subprocess.Popen]
+) -> list[dict]:
+    """Steps 2 and 3: the head, then the second node; each is appended to ``nodes`` as it
+    starts (the caller stops them, whatever fails). Returns the alive nodes."""
+    head_args = [
+        "--head",
+        "--node-ip-address=127.0.0.1",
+        f"--port={port}",
+        "--num-cpus=0",
+        '--resources={"head": 1}',
+        "--include-dashboard=false",
+        f"--dashboard-port={free_port()}",
+        f"--ray-client-server-port={free_port()}",
+    ]
+    nodes.append(start_node(head_args, env, tmp / "head.log"))
+    time.sleep(3)
+    worker_args = [
+        f"--address=127.0.0.1:{port}",
+        "--node-ip-address=127.0.0.1",
+        "--num-cpus=2",
+        '--resources={"node2": 2}',
+    ]
+    nodes.append(start_node(worker_args, env, tmp / "node2.log"))
+    return cluster_nodes(f"127.0.0.1:{port}", expected=2)
+
+
+def second_node(alive: list[dict], findings: dict, tmp: Path) -> str:
+    """The id of the node with the ``node2`` resource; the nodes go into ``findings``.
+    Raises unless exactly two nodes joined."""
+    findings["nodes"] = [
+        {"node_id": n["NodeID"], "ip": n["NodeManagerAddress"], "resources": n["Resources"]}
+        for n in alive
+    ]
+    if len(alive) != 2:
+        raise RuntimeError(f"expected 2 nodes, got {len(alive)}; see {tmp}/*.log")
+    return next(n["NodeID"] for n in alive if "node2" in n["Resources"])
+
+
+def train_on_cluster(
+    address: str, env: dict[str, str], tmp: Path, total_steps: int, findings: dict
+) -> bool:
+    """Step 4: ``art-gallery train`` against the cluster, its output in ``tmp/train.log``;
+    True if it exited 0 and exported ``best``."""
+    config = cluster_config(tmp / "rllib_4p_cluster.yaml", total_steps)
+    run_dir = tmp / "run"
+    train = [sys.executable, "-m", "art_gallery_env.cli", "train", str(config)]
+    train += ["--run-dir", str(run_dir), "--no-progress"]
+    t0 = time.perf_counter()
+    result = subprocess.run(
+        train, env={**env, "RAY_ADDRESS": address}, capture_output=True, text=True
+    )
+    findings["train_s"] = round(time.perf_counter() - t0, 1)
+    findings["train_returncode"] = result.returncode
+    (tmp / "train.log").write_text(result.stdout + result.stderr)
+    print(result.stdout[-3000:])
+    if result.returncode != 0:
+        print(result.stderr[-3000:], file=sys.stderr)
+    findings["best_exported"] = (run_dir / "best.safetensors").is_file()
+    return result.returncode == 0 and findings["best_exported"]
+
+
+def runners_on(address: str, second: str, findings: dict) -> bool:
+    """Step 5: True if there were at least two env runners and all ran on ``second``."""
+    runners = env_runner_nodes(address)
+    for runner in runners:
+        runner["node"] = "node2" if runner["node_id"] == second else "head"
+    findings["env_runners"] = runners
+    return len(runners) >= 2 and all(r["node_id"] == second for r in runners)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--total-steps", type=int, default=1600, help="env steps to train")
+    parser.add_argument("--json", help="write the findings here")
+    parser.add_argument("--workdir", help="token, config, run folder and logs (default: new temp)")
+    parser.add_argument("--smoke", action="store_true", help="a tiny training run (CI)")
+    args = parser.parse_args(argv)
+    if args.smoke:  # tiny defaults; options given on the command line still win
+        parser.set_defaults(**SMOKE)
+        args = parser.parse_args(argv)
+
+    tmp = Path(args.workdir or tempfile.mkdtemp(prefix="ray_cluster_"))
+    tmp.mkdir(parents=True, exist_ok=True)
+    env = cluster_env(tmp)
+    port = free_port()
+    address = f"127.0.0.1:{port}"
     findings: dict = {"address": address}
     nodes: list[subprocess.Popen] = []
     started = time.perf_counter()
     try:
-        head_args = [
-            "--head",
-            "--node-ip-address=127.0.0.1",
-            f"--port={port}",
-            "--num-cpus=0",
-            '--resources={"head": 1}',
-            "--include-dashboard=false",
-            f"--dashboard-port={free_port()}",
-            f"--ray-client-server-port={free_port()}",
-        ]
-        nodes.append(start_node(head_args, env, tmp / "head.log"))
-        time.sleep(3)
-        worker_args = [
-            f"--address={address}",
-            "--node-ip-address=127.0.0.1",
-            "--num-cpus=2",
-            '--resources={"node2": 2}',
-        ]
-        nodes.append(start_node(worker_args, env, tmp / "node2.log"))
-        alive = cluster_nodes(address, expected=2)
-        by_id = {n["NodeID"]: n for n in alive}
-        findings["nodes"] = [
-            {"node_id": n["NodeID"], "ip": n["NodeManagerAddress"], "resources": n["Resources"]}
-            for n in alive
-        ]
+        alive = start_cluster(port, env, tmp, nodes)
         findings["cluster_up_s"] = round(time.perf_counter() - started, 1)
-        if len(alive) != 2:
-            raise RuntimeError(f"expected 2 nodes, got {len(alive)}; see {tmp}/*.log")
-        second = next(i for i, n in by_id.items() if "node2" in n["Resources"])
-        print(f"cluster at {address}: {len(alive)} nodes, up in {findings['cluster_up_s']} s")
-
-        config = cluster_config(tmp / "rllib_4p_cluster.yaml", args.total_steps)
-        run_dir = tmp / "run"
-        train = [sys.executable, "-m", "art_gallery_env.cli", "train", str(config)]
-        train += ["--run-dir", str(run_dir), "--no-progress"]
-        t0 = time.perf_counter()
-        result = subprocess.run(
-            train, env={**env, "RAY_ADDRESS": address}, capture_output=True, text=True
-        )
-        findings["train_s"] = round(time.perf_counter() - t0, 1)
-        findings["train_returncode"] = result.returncode
-        (tmp / "train.log").write_text(result.stdout + result.stderr)
-        print(result.stdout[-3000:])
-        if result.returncode != 0:
-            print(result.stderr[-3000:], file=sys.stderr)
-        findings["best_exported"] = (run_dir / "best.safetensors").is_file()
-
-        runners = env_runner_nodes(address)
-        for runner in runners:
-            runner["node"] = "node2" if runner["node_id"] == second else "head"
-        findings["env_runners"] = runners
-        ok = (
-            result.returncode == 0
-            and findings["best_exported"]
-            and len(runners) >= 2
-            and all(r["node_id"] == second for r in runners)
-        )
-        findings["ok"] = ok
+        second = second_node(alive, findings, tmp)
+        print(f"cluster at {address}: 2 nodes, up in {findings['cluster_up_s']} s")
+        trained = train_on_cluster(address, env, tmp, args.total_steps, findings)
+        findings["ok"] = runners_on(address, second, findings) and trained
     finally:
         for node in reversed(nodes):
             stop_node(node)
