@@ -1,17 +1,19 @@
 """Training throughput of the RLlib path with 0, 1 and 2 env runners, next to the SB3 path.
 
 Usage: python benchmarks/rllib_throughput.py [--iters 3] [--players 2] [--runners 0 1 2]
-       [--envs-per-runner 1 4] [--no-sb3]
+       [--envs-per-runner 1 4] [--batch 2048] [--no-sb3] [--smoke]
 
 Each RLlib setting builds PPO with the project's masked module (hidden [128, 128], like
 configs/quick.yaml), runs one warm-up iteration and then ``--iters`` timed iterations of
 2048 env steps (minibatch 256, 4 epochs: the quick config's update) and reports env steps
 per second of wall time (sampling + learning + weight sync), for each number of env
 runners and of envs per runner (an env runner steps its envs together and batches their
-forward passes). With one shared policy every env step is a learner step. torch uses one
-thread in every process, as ``torch_threads: 1`` does. The SB3 row trains
-configs/quick.yaml's MaskablePPO (4 subprocess envs, opponents from its pool) for the same
-number of timed updates; its steps are the learner seat's decisions only.
+forward passes); ``--batch`` changes the 2048. With one shared policy every env step is a
+learner step. torch uses one thread in every process, as ``torch_threads: 1`` does. The
+SB3 row trains configs/quick.yaml's MaskablePPO (4 subprocess envs, opponents from its
+pool) for the same number of timed updates (of ``--batch`` steps, quick's 4 x 512 by
+default); its steps are the learner seat's decisions only. ``--smoke``
+(tests/test_benchmarks_smoke.py): one tiny update per row, 0 env runners, in seconds.
 
 Ray runs locally with 2 logical CPUs. Numbers depend on what else the machine is doing:
 run it on an idle machine, or say that it was not.
@@ -26,39 +28,45 @@ import tempfile
 import time
 from pathlib import Path
 
-BATCH = 2048
-MINIBATCH = 256
+import yaml
+
+BATCH = 2048  # env steps per update (--batch)
+MINIBATCH = 256  # at most the batch
 EPOCHS = 4
 HIDDEN = [128, 128]
+QUICK = Path(__file__).resolve().parents[1] / "configs" / "quick.yaml"
+SMOKE = {"iters": 1, "runners": [0], "envs_per_runner": [1], "batch": 128}
 
 
-def _config(players: int, runners: int, envs: int):
+def _config(players: int, runners: int, envs: int, batch: int = BATCH):
     from art_gallery_env.training.config import config_from_dict
 
     return config_from_dict(
         {
             "name": f"bench_{runners}",
             "algorithm": "rllib_ppo",
-            "total_steps": BATCH,
+            "total_steps": batch,
             "env": {"num_players": players},
             "network": {"hidden_sizes": HIDDEN},
             "rllib": {
                 "num_env_runners": runners,
                 "num_envs_per_env_runner": envs,
-                "train_batch_size": BATCH,
-                "minibatch_size": MINIBATCH,
+                "train_batch_size": batch,
+                "minibatch_size": min(MINIBATCH, batch),
                 "num_epochs": EPOCHS,
             },
         }
     )
 
 
-def rllib_row(players: int, runners: int, envs: int, iters: int) -> dict[str, float]:
+def rllib_row(
+    players: int, runners: int, envs: int, iters: int, batch: int = BATCH
+) -> dict[str, float]:
     from ray.rllib.utils.metrics import ENV_RUNNER_RESULTS, NUM_ENV_STEPS_SAMPLED
 
     from art_gallery_env.training.rllib_trainer import build_algorithm_config
 
-    algo = build_algorithm_config(_config(players, runners, envs)).build_algo()
+    algo = build_algorithm_config(_config(players, runners, envs, batch)).build_algo()
     try:
         algo.train()  # warm-up: first env reset, torch first calls
         steps = seconds = 0.0
@@ -80,30 +88,33 @@ def rllib_row(players: int, runners: int, envs: int, iters: int) -> dict[str, fl
     }
 
 
-def sb3_row(iters: int) -> dict[str, float]:
+def sb3_config(batch: int = BATCH):
+    """configs/quick.yaml with ``batch`` learner steps per update (its own 2048 by default:
+    4 envs x 512 steps)."""
+    from art_gallery_env.training.config import config_from_dict
+
+    data = yaml.safe_load(QUICK.read_text(encoding="utf-8"))
+    ppo = data["ppo"]
+    ppo.update(n_steps=batch // data["n_envs"], batch_size=min(ppo["batch_size"], batch))
+    return config_from_dict(data, str(QUICK))
+
+
+def sb3_row(iters: int, batch: int = BATCH) -> dict[str, float]:
     import torch
-    from sb3_contrib import MaskablePPO
 
-    from art_gallery_env.training.config import load_config
-    from art_gallery_env.training.sb3_trainer import build_vec_env
+    from art_gallery_env.training.sb3_trainer import build_vec_env, new_mlp_model
 
-    config = load_config(Path(__file__).resolve().parents[1] / "configs" / "quick.yaml")
+    config = sb3_config(batch)
     torch.set_num_threads(config.torch_threads)
     per_update = config.ppo.n_steps * config.n_envs
     with tempfile.TemporaryDirectory() as snapshots:
         vec_env = build_vec_env(config, Path(snapshots))
         try:
-            model = MaskablePPO(
-                "MlpPolicy",
-                vec_env,
+            model = new_mlp_model(  # the trainer's network: quick's sizes and activation
+                config.network.hidden_sizes,
+                config.network.activation,
                 seed=0,
-                device="cpu",
-                policy_kwargs={
-                    "net_arch": {
-                        "pi": config.network.hidden_sizes,
-                        "vf": config.network.hidden_sizes,
-                    }
-                },
+                vec_env=vec_env,
                 **config.ppo.model_dump(),
             )
             model.learn(total_timesteps=per_update)  # warm-up update
@@ -122,8 +133,13 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--runners", type=int, nargs="+", default=[0, 1, 2])
     parser.add_argument("--envs-per-runner", type=int, nargs="+", default=[1, 4])
+    parser.add_argument("--batch", type=int, default=BATCH, help="env steps per update")
     parser.add_argument("--no-sb3", action="store_true", help="skip the SB3 row")
+    parser.add_argument("--smoke", action="store_true", help="tiny sizes, seconds (CI)")
     args = parser.parse_args()
+    if args.smoke:  # tiny defaults; options given on the command line still win
+        parser.set_defaults(**SMOKE)
+        args = parser.parse_args()
 
     import ray
     import torch
@@ -136,19 +152,21 @@ def main() -> None:
         for envs in args.envs_per_runner:
             for runners in args.runners:
                 name = f"RLlib PPO, {runners} runners x {envs} envs"
-                rows.append((name, rllib_row(args.players, runners, envs, args.iters)))
+                row = rllib_row(args.players, runners, envs, args.iters, args.batch)
+                rows.append((name, row))
                 print(f"done: {name}", flush=True)
     finally:
         ray.shutdown()
     if not args.no_sb3:
-        rows.append(("SB3 MaskablePPO quick, 4 subproc envs", sb3_row(args.iters)))
+        rows.append(("SB3 MaskablePPO quick, 4 subproc envs", sb3_row(args.iters, args.batch)))
     load_end = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
 
     print()
     print(
         f"{os.cpu_count()} CPUs, load average {load:.2f} at start, {load_end:.2f} at the end; "
-        f"{args.players} players, hidden {HIDDEN}, {BATCH} steps/update, minibatch "
-        f"{MINIBATCH}, {EPOCHS} epochs, {args.iters} timed updates after one warm-up"
+        f"{args.players} players, hidden {HIDDEN}, {args.batch} steps/update, minibatch "
+        f"{min(MINIBATCH, args.batch)}, {EPOCHS} epochs, {args.iters} timed updates after one "
+        f"warm-up"
     )
     print(f"{'setting':<40} {'steps':>7} {'steps/s':>8} {'median/iter':>12}")
     print("-" * 70)
