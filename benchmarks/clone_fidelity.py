@@ -13,7 +13,7 @@ script measures, per table size and per decision kind (move, bid, shop, card pic
             move misses spend another card to reach the same area)
 
 Usage: python benchmarks/clone_fidelity.py [--games 200] [--sizes 2 4 6] [--epochs 5]
-       [--hidden 256 256] [--teacher-games 40] [--checkpoint FILE]
+       [--hidden 256 256] [--teacher-games 40] [--checkpoint FILE] [--smoke]
 """
 
 from __future__ import annotations
@@ -37,6 +37,8 @@ from art_gallery_env.training.config import WarmStartConfig
 KINDS = ("move", "bid", "shop", "pick")
 _POSITION = next(f for f in FIELDS if f.name == "position")
 _AREAS = next(f for f in FIELDS if f.name == "area_exists")
+SMOKE = {"games": 10, "sizes": [2], "epochs": 1, "hidden": [16], "teacher_games": 1}
+"""``--smoke`` (tests/test_benchmarks_smoke.py): a tiny clone of a few games."""
 
 
 def kind_of(actions: np.ndarray) -> np.ndarray:
@@ -144,7 +146,11 @@ def main(argv: Sequence[str] | None = None) -> None:
         help="teacher games' seed; a warm-started checkpoint cloned seed 0's games, so "
         "measure it on another seed",
     )
+    parser.add_argument("--smoke", action="store_true", help="tiny sizes, seconds (CI)")
     args = parser.parse_args(argv)
+    if args.smoke:  # tiny defaults; options given on the command line still win
+        parser.set_defaults(**SMOKE)
+        args = parser.parse_args(argv)
     import torch
 
     torch.set_num_threads(1)

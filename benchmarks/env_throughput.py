@@ -1,7 +1,7 @@
 """Decisions per second of random legal play: engine, raw_env, env(), clone(), and
 PettingZoo's connect_four_v3 as the reference, with ratios measured in one run.
 
-Usage: python benchmarks/env_throughput.py [--seconds 2.0] [--repeats 3]
+Usage: python benchmarks/env_throughput.py [--seconds 2.0] [--repeats 3] [--smoke]
 
 Machines are shared and noisy, so every measurement is repeated, interleaved with the
 reference, and the median is reported; compare the ratios, not the absolute numbers.
@@ -17,6 +17,9 @@ from collections.abc import Callable
 
 from art_gallery_env import env as ag_env
 from art_gallery_env import new_game, raw_env
+
+SMOKE = {"seconds": 0.05, "repeats": 1}
+"""``--smoke`` (tests/test_benchmarks_smoke.py): every row once, about a game each."""
 
 
 def engine_run(players: int, seconds: float, make_game: Callable = new_game) -> float:
@@ -77,7 +80,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=2.0, help="per measurement")
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--smoke", action="store_true", help="tiny sizes, seconds (CI)")
     args = parser.parse_args()
+    if args.smoke:  # tiny defaults; options given on the command line still win
+        parser.set_defaults(**SMOKE)
+        args = parser.parse_args()
 
     rows: dict[str, list[float]] = {}
 

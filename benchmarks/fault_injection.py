@@ -19,8 +19,11 @@ The last round runs to its ``total_steps`` and must exit 0. Prints one row per k
 a summary::
 
     .venv/bin/python benchmarks/fault_injection.py [--kills 25] [--seed 0] [--hidden 1024]
+        [--smoke]
 
-``tests/training/test_fault_injection.py`` runs the same loop with 5 kills.
+``tests/training/test_fault_injection.py`` runs the same loop with 5 kills; ``--smoke``
+(tests/test_benchmarks_smoke.py) with one kill, aimed at training (seed 0's first draw),
+and a small network.
 """
 
 from __future__ import annotations
@@ -46,6 +49,7 @@ from art_gallery_env.training.checkpoints import CHECKPOINTS, PENDING_PREFIX
 from art_gallery_env.training.run_folder import verify_checkpoint
 
 RESUMED = re.compile(r"resuming .*?: ([\d,]+) steps done")
+SMOKE = {"kills": 1, "seed": 0, "hidden": 64}
 
 
 def write_config(folder: Path, hidden: int, total_steps: int) -> Path:
@@ -256,7 +260,11 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--hidden", type=int, default=1024, help="units per hidden layer")
     parser.add_argument("--workdir", help="where the run goes (default: a temporary folder)")
+    parser.add_argument("--smoke", action="store_true", help="tiny sizes, one kill (CI)")
     args = parser.parse_args()
+    if args.smoke:  # tiny defaults; options given on the command line still win
+        parser.set_defaults(**SMOKE)
+        args = parser.parse_args()
     workdir = Path(args.workdir or tempfile.mkdtemp(prefix="fault_injection_"))
     workdir.mkdir(parents=True, exist_ok=True)
     print(f"run folder {workdir / 'run'}; {args.kills} kills, seed {args.seed}")

@@ -9,6 +9,7 @@ busy machine disturbs the ratio less. Compare the ratio, not the absolute rates,
 machines.
 
     .venv/bin/python benchmarks/heuristic_speed.py [--games 6] [--repeats 5] [--players 2 4 6]
+        [--smoke]
 """
 
 from __future__ import annotations
@@ -20,6 +21,9 @@ import time
 
 from art_gallery_env.art_gallery.heuristic import HEURISTIC_VERSIONS, heuristic_policy
 from art_gallery_env.rules.state import GameState, new_game
+
+SMOKE = {"games": 1, "repeats": 1, "players": [2]}
+"""``--smoke`` (tests/test_benchmarks_smoke.py): one game, every version once."""
 
 
 def sample_positions(num_players: int, games: int, seed: int) -> list[GameState]:
@@ -51,7 +55,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--players", type=int, nargs="+", default=[2, 4, 6])
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--smoke", action="store_true", help="tiny sizes, seconds (CI)")
     args = parser.parse_args(argv)
+    if args.smoke:  # tiny defaults; options given on the command line still win
+        parser.set_defaults(**SMOKE)
+        args = parser.parse_args(argv)
     versions = list(HEURISTIC_VERSIONS)
     print(f"Heuristic speed: {args.games} self-play games per table size, best of {args.repeats}")
     print(f"python {platform.python_version()} on {platform.machine()}")

@@ -6,6 +6,7 @@ is searched with a fixed iteration budget and the table reports iterations per s
 the time one decision of that budget takes.
 
     .venv/bin/python benchmarks/ismcts_speed.py [--iters 200] [--positions 40] [--players 2 4]
+        [--smoke]
 """
 
 from __future__ import annotations
@@ -20,6 +21,9 @@ from art_gallery_env.agents.ismcts import ISMCTSAgent, rollout_names
 from art_gallery_env.art_gallery.heuristic import HeuristicPolicy
 from art_gallery_env.rules.hidden import PlayerView
 from art_gallery_env.rules.state import GameState, new_game
+
+SMOKE = {"iters": 4, "positions": 2, "players": [2]}
+"""``--smoke`` (tests/test_benchmarks_smoke.py): a few tiny searches per rollout kind."""
 
 
 def sample_positions(num_players: int, count: int, seed: int) -> list[GameState]:
@@ -56,7 +60,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--positions", type=int, default=40, help="positions per table size")
     parser.add_argument("--players", type=int, nargs="+", default=[2, 4])
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--smoke", action="store_true", help="tiny sizes, seconds (CI)")
     args = parser.parse_args(argv)
+    if args.smoke:  # tiny defaults; options given on the command line still win
+        parser.set_defaults(**SMOKE)
+        args = parser.parse_args(argv)
 
     print(f"ISMCTS speed: {args.iters} iterations per decision, {args.positions} positions, ")
     print(f"python {platform.python_version()} on {platform.machine()}")

@@ -6,6 +6,7 @@ machine load hits both alike. Batched: masked logits of 1,024 observations at on
 the largest difference between the two back ends' masked logits on every observation.
 
     .venv/bin/python benchmarks/onnx_latency.py [--checkpoint checkpoints/ppo_2p.safetensors]
+        [--decisions 3000] [--smoke]
 """
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ from art_gallery_env.agents.policy_onnx import OnnxPolicy, export_onnx
 from art_gallery_env.arena.samples import observed_decisions
 
 ROOT = Path(__file__).resolve().parents[1]
+SMOKE = {"decisions": 64}
+"""``--smoke`` (tests/test_benchmarks_smoke.py): a few observations, every measurement."""
 
 
 def per_decision(agents: dict[str, PolicyAgent], obs: np.ndarray, masks: np.ndarray):
@@ -51,7 +54,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--checkpoint", default=str(ROOT / "checkpoints" / "ppo_2p.safetensors"))
     parser.add_argument("--decisions", type=int, default=3000)
+    parser.add_argument("--smoke", action="store_true", help="tiny sizes, seconds (CI)")
     args = parser.parse_args(argv)
+    if args.smoke:  # tiny defaults; options given on the command line still win
+        parser.set_defaults(**SMOKE)
+        args = parser.parse_args(argv)
 
     policy = load_policy(args.checkpoint)
     obs, masks = observed_decisions(args.decisions, players=(2, 4), seed=1)

@@ -2,7 +2,8 @@
 (CairoSVG's surface read directly), CairoSVG via PNG, and resvg-py if it is installed
 (the rasteriser that was not chosen), measured interleaved in one run.
 
-Usage: python benchmarks/render_speed.py [--states 4] [--repeats 3]
+Usage: python benchmarks/render_speed.py [--states 4] [--repeats 3] [--players 2 3 4 5 6]
+       [--smoke]
 
 Machines are shared and noisy: each number is the median over states and repeats;
 compare the columns of one run, not numbers across runs.
@@ -22,6 +23,9 @@ import numpy as np
 from art_gallery_env.env.raster import svg_to_rgb
 from art_gallery_env.env.svg import canvas_size, render_svg
 from art_gallery_env.rules.state import GameState, new_game
+
+SMOKE = {"states": 1, "repeats": 1, "players": [2]}
+"""``--smoke`` (tests/test_benchmarks_smoke.py): one frame each way."""
 
 
 def mid_game_states(players: int, count: int) -> list[GameState]:
@@ -58,7 +62,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--states", type=int, default=4)
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--players", type=int, nargs="+", default=list(range(2, 7)))
+    parser.add_argument("--smoke", action="store_true", help="tiny sizes, seconds (CI)")
     args = parser.parse_args()
+    if args.smoke:  # tiny defaults; options given on the command line still win
+        parser.set_defaults(**SMOKE)
+        args = parser.parse_args()
     try:
         import resvg_py  # noqa: F401
 
@@ -70,7 +79,7 @@ def main() -> None:
         "| cairosvg PNG+decode ms | resvg-py PNG+decode ms |"
     )
     print("|---|---|---|---|---|---|")
-    for players in range(2, 7):
+    for players in args.players:
         times: dict[str, list[float]] = {"svg": [], "rgb": [], "png": [], "resvg": []}
         for state in mid_game_states(players, args.states):
             svg = render_svg(state, 0)

@@ -3,6 +3,7 @@ random games (default 10,000), every table size and both variants, every seat's
 observation at every decision (result in docs/vector.md).
 
 Usage: nice -n 10 python benchmarks/vector_differential.py [--games 10000] [--batch 100]
+       [--smoke]
 
 Each batch of games is played in both engines at once (art_gallery_env.vector.
 differential.play_differential); the first disagreement stops the run with the game,
@@ -17,6 +18,8 @@ import time
 from art_gallery_env.vector.differential import DifferentialStats, play_differential
 
 TABLES = [(n, z) for n in range(2, 7) for z in (False, True)]
+SMOKE = {"games": len(TABLES), "batch": 1}
+"""``--smoke`` (tests/test_benchmarks_smoke.py): one game per table."""
 
 
 def main() -> None:
@@ -29,7 +32,11 @@ def main() -> None:
         action="store_true",
         help="compare the acting seat and one other (as the CI test) instead of every seat",
     )
+    parser.add_argument("--smoke", action="store_true", help="tiny sizes, seconds (CI)")
     args = parser.parse_args()
+    if args.smoke:  # tiny defaults; options given on the command line still win
+        parser.set_defaults(**SMOKE)
+        args = parser.parse_args()
 
     total = DifferentialStats()
     start = time.perf_counter()

@@ -1,7 +1,7 @@
 """Memory of a VectorGame with its observation and mask buffers (issue 11: B = 4,096
 games at 6 players must fit in under 1 GB). Result in docs/vector.md.
 
-Usage: python benchmarks/vector_memory.py [--envs 4096] [--players 6] [--steps 300]
+Usage: python benchmarks/vector_memory.py [--envs 4096] [--players 6] [--steps 300] [--smoke]
 
 Reports the bytes of the arrays (game state, one observation per game, one mask per
 game, the step outputs) and the process's peak resident memory before and after
@@ -20,6 +20,8 @@ from art_gallery_env.rules.actions import NUM_ACTIONS
 from art_gallery_env.vector import VectorGame
 
 MB = 1024 * 1024
+SMOKE = {"envs": 8, "steps": 5}
+"""``--smoke`` (tests/test_benchmarks_smoke.py): a few games, a few steps."""
 
 
 def peak_rss() -> int:
@@ -32,7 +34,11 @@ def main() -> None:
     parser.add_argument("--envs", type=int, default=4096)
     parser.add_argument("--players", type=int, default=6)
     parser.add_argument("--steps", type=int, default=300)
+    parser.add_argument("--smoke", action="store_true", help="tiny sizes, seconds (CI)")
     args = parser.parse_args()
+    if args.smoke:  # tiny defaults; options given on the command line still win
+        parser.set_defaults(**SMOKE)
+        args = parser.parse_args()
 
     VectorGame(2, args.players, seed=0).observe()  # load the kernels first: not game memory
     before = peak_rss()

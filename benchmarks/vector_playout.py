@@ -13,6 +13,7 @@ Rows (play-outs per second and CPU microseconds per play-out, one thread):
                 of set_state (what set_state's Python conversion costs)
 
 Usage: python benchmarks/vector_playout.py [--players 2 4] [--positions 64] [--seconds 2]
+       [--smoke]
 """
 
 from __future__ import annotations
@@ -26,6 +27,9 @@ from ismcts_speed import sample_positions  # this folder: positions of heuristic
 
 from art_gallery_env.rules.state import GameState
 from art_gallery_env.vector import VectorGame
+
+SMOKE = {"players": [2], "positions": 4, "seconds": 0.05}
+"""``--smoke`` (tests/test_benchmarks_smoke.py): every row once, a few play-outs."""
 
 
 def rate(work: Callable[[], int], seconds: float) -> tuple[float, float]:
@@ -85,7 +89,11 @@ def main() -> None:
     parser.add_argument("--players", type=int, nargs="+", default=[2, 4])
     parser.add_argument("--positions", type=int, default=64, help="B: games per batch")
     parser.add_argument("--seconds", type=float, default=2.0)
+    parser.add_argument("--smoke", action="store_true", help="tiny sizes, seconds (CI)")
     args = parser.parse_args()
+    if args.smoke:  # tiny defaults; options given on the command line still win
+        parser.set_defaults(**SMOKE)
+        args = parser.parse_args()
     print(f"{'row':<18} {'play-outs/s':>12} {'CPU us each':>12} {'x python':>9}")
     for players in args.players:
         positions = sample_positions(players, args.positions, seed=players)

@@ -2,7 +2,7 @@
 killed with SIGKILL mid-run and restarted; then a check that nothing was lost.
 
 Usage: python benchmarks/web_load.py [--games 50] [--players 4] [--opponents random]
-                                     [--kill-after 0.4] [--data DIR]
+                                     [--kill-after 0.4] [--port 8765] [--data DIR] [--smoke]
 
 Each game is a client task (httpx, asyncio, one connection per game) that creates a game
 and plays the person's seat with a seeded choice per decision until the game ends. When
@@ -15,7 +15,8 @@ point: the restarted server continued each game exactly as an uninterrupted one 
 
 Printed: person decisions (= requests) per second, all decisions per second (agents
 included), and request latency percentiles, before the kill and after the restart.
-Machines are shared and noisy: compare numbers within one run.
+Machines are shared and noisy: compare numbers within one run. ``--smoke``
+(tests/test_benchmarks_smoke.py): two 2-player games on a free port, the kill included.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ import asyncio
 import os
 import random
 import signal
+import socket
 import statistics
 import subprocess
 import sys
@@ -39,6 +41,8 @@ from art_gallery_env.agents.registry import make_agent
 from art_gallery_env.arena.records import initial_state, validate_record
 from art_gallery_env.env.seat import SeatObserver
 from art_gallery_env.web.games import agent_seed
+
+SMOKE = {"games": 2, "players": 2, "port": 0}
 
 
 def choice(game: int, decision: int, legal: list[int]) -> int:
@@ -204,6 +208,12 @@ def check_records(load: Load) -> tuple[int, int]:
     return person, agents
 
 
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
 def percentile(values: list[float], q: float) -> float:
     return statistics.quantiles(values, n=100, method="inclusive")[q - 1] if values else 0.0
 
@@ -214,9 +224,14 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--opponents", default="random", help="agent spec of every other seat")
     parser.add_argument("--kill-after", type=float, default=0.4, help="share of the run")
-    parser.add_argument("--port", type=int, default=8765)
+    parser.add_argument("--port", type=int, default=8765, help="0: any free port")
     parser.add_argument("--data", help="games folder (default: a new temporary folder)")
+    parser.add_argument("--smoke", action="store_true", help="tiny sizes, seconds (CI)")
     args = parser.parse_args()
+    if args.smoke:  # tiny defaults; options given on the command line still win
+        parser.set_defaults(**SMOKE)
+        args = parser.parse_args()
+    args.port = args.port or free_port()
     data = Path(args.data or tempfile.mkdtemp(prefix="web-load-"))
     load = Load(args, data)
     wall = time.perf_counter()
