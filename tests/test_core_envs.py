@@ -135,8 +135,9 @@ def test_both_games_raise_the_one_illegal_action_error() -> None:
     for name in game_names():
         e = _raw_env(name)
         e.reset(seed=0)
-        illegal = next(
-            a for a in range(e.game_spec.num_actions) if not e.action_mask(e.agent_selection)[a]
+        illegal = next(  # an id the mask leaves out, else one past the last id
+            (a for a in range(e.game_spec.num_actions) if not e.action_mask(e.agent_selection)[a]),
+            e.game_spec.num_actions,
         )
         with pytest.raises(CoreIllegalActionError):
             e.step(illegal)
