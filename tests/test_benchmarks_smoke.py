@@ -97,11 +97,28 @@ EXTRA_ARGS: dict[str, list[str]] = {  # {work}: a folder under the test's tmp_pa
 }
 
 
+# Scripts that a test of their own runs whole already (a second, smoke-sized run of the same
+# cluster or kill loop would add half a minute each and check nothing more).
+COVERED_ELSEWHERE = {
+    "fault_injection": "tests/training/test_fault_injection.py",
+    "ray_cluster": "tests/training/test_ray_cluster.py",
+}
+
+
 def _scripts() -> list:
     return [
         pytest.param(path, id=path.stem, marks=[pytest.mark.slow] if path.stem in SLOW else [])
         for path in SCRIPTS
+        if path.stem not in COVERED_ELSEWHERE
     ]
+
+
+@pytest.mark.parametrize("name", sorted(COVERED_ELSEWHERE))
+def test_a_script_left_out_here_is_run_by_its_own_test(name: str) -> None:
+    test = ROOT / COVERED_ELSEWHERE[name]
+    assert f"{name}.py" in test.read_text(encoding="utf-8") or f'"{name}"' in test.read_text(
+        encoding="utf-8"
+    ), f"{test} does not run benchmarks/{name}.py"
 
 
 def _run(command: list[str], folder: Path) -> tuple[int, str, str]:

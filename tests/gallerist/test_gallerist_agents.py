@@ -76,15 +76,17 @@ def test_heuristic_beats_random_in_fixed_games() -> None:
 
 
 @pytest.mark.slow
-def test_heuristic_wins_at_least_90_percent_of_400_two_player_games() -> None:
+def test_heuristic_wins_at_least_90_percent_of_200_two_player_games() -> None:
+    """docs/gallerist.md measures 97.5 % over 400 games; at that rate fewer than 180 wins of
+    200 has a chance below 1e-6, and 200 games take half the suite's time of 400."""
     wins = 0
-    for seed in range(400):
+    for seed in range(200):
         seat = seed % 2
         agents = [RandomAgent(), RandomAgent()]
         agents[seat] = GalleristHeuristicAgent()
         result = play(agents, 50_000 + seed)
         wins += seat in result.winners and len(result.winners) == 1
-    assert wins >= 360, wins
+    assert wins >= 180, wins
 
 
 @pytest.mark.slow
