@@ -174,7 +174,10 @@ def test_match_config_validation():
         (["--game", "gallerist", "--players", "1", "--agents", "random"], ["solo game", "2..4"]),
         (["--game", "chess", "--agents", "random"], ["--game", "art_gallery", "gallerist"]),
         (["--game", "gallerist", "--agents", "bidder"], ["bidder", "known agents", "heuristic"]),
-        (["--game", "gallerist", "--zero-is-ten", "--agents", "random"], ["no variant 'zero_is_ten'", "none"]),
+        (
+            ["--game", "gallerist", "--zero-is-ten", "--agents", "random"],
+            ["no variant 'zero_is_ten'", "none"],
+        ),
         (["--agents", "random", "--games", "0"], ["--games", ">= 1"]),
         (["--agents", "random", "--games", "x"], ["--games", "whole number"]),
         (["--agents", "random", "--workers", "0"], ["--workers"]),

@@ -15,7 +15,6 @@ import pytest
 from art_gallery_env.agents.policy import CheckpointError, PolicyAgent
 from art_gallery_env.agents.registry import make_agent
 from art_gallery_env.arena.evaluate import MatchConfig, run_match, save_game_records
-from art_gallery_env.core.registry import get_game
 from art_gallery_env.arena.records import load_record, replay_record
 from art_gallery_env.arena.replay import run_replay
 from art_gallery_env.arena.single_agent import SingleAgentEnv
@@ -27,6 +26,7 @@ from art_gallery_env.arena.terminal import (
     run_play,
 )
 from art_gallery_env.cli import main
+from art_gallery_env.core.registry import get_game
 from art_gallery_env.gallerist.rules.actions import action_to_str, str_to_action
 
 REPO = Path(__file__).resolve().parents[2]

@@ -16,8 +16,8 @@ from training_helpers import tiny_config_dict  # noqa: E402
 from art_gallery_env.agents.policy import CheckpointError, PolicyAgent, load_policy  # noqa: E402
 from art_gallery_env.agents.registry import make_agent  # noqa: E402
 from art_gallery_env.agents.run_checkpoint import read_checkpoint_meta  # noqa: E402
-from art_gallery_env.core.registry import get_game  # noqa: E402
 from art_gallery_env.arena.loop import play_game  # noqa: E402
+from art_gallery_env.core.registry import get_game  # noqa: E402
 from art_gallery_env.training.config import ConfigError, config_from_dict, load_config  # noqa: E402
 from art_gallery_env.training.sb3_trainer import train  # noqa: E402
 
