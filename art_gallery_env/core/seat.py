@@ -7,6 +7,7 @@ from typing import Any, NamedTuple, Protocol
 import numpy as np
 
 from .protocol import EngineState, SeatView
+from .view import PlayerView
 
 
 class SeatInputs(NamedTuple):
@@ -77,8 +78,6 @@ class BaseSeatObserver:
 
     @staticmethod
     def view(state: Any, seat: int) -> SeatView:
-        from .view import PlayerView
-
         return PlayerView(state, seat)
 
     def inputs(self, state: Any, seat: int) -> SeatInputs:

@@ -12,6 +12,8 @@ import importlib
 import random
 from typing import Any
 
+_MODULES: dict[tuple[type, str], Any] = {}
+
 
 class RulesState:
     """Base of a game state: delegates to its rules package's modules (see the module).
@@ -21,7 +23,14 @@ class RulesState:
 
     @classmethod
     def _rules(cls, module: str) -> Any:
-        return importlib.import_module(f"{cls.__module__.rpartition('.')[0]}.{module}")
+        """The rules package's ``module``, imported once per class (search calls
+        ``determinize`` and ``score_breakdown`` at every iteration)."""
+        key = (cls, module)
+        found = _MODULES.get(key)
+        if found is None:
+            package = cls.__module__.rpartition(".")[0]
+            found = _MODULES[key] = importlib.import_module(f"{package}.{module}")
+        return found
 
     def score_breakdown(self) -> list[dict[str, Any]]:
         """Per player: the game's score parts, ``total`` and ``rank`` (its rules doc says which)."""
