@@ -17,6 +17,7 @@ options may follow the path after a colon (``runs/best.safetensors:deterministic
 
 from __future__ import annotations
 
+import math
 import os
 import re
 from collections.abc import Callable
@@ -34,18 +35,23 @@ AgentFactory = Callable[..., Agent]
 CHECKPOINT_SUFFIXES = (".safetensors", ".zip", ".onnx")
 
 
+def _short(value: str, limit: int = 40) -> str:
+    """``value`` as quoted in an error, at most ``limit`` characters of it."""
+    return repr(value) if len(value) <= limit else repr(value[:limit]) + "..."
+
+
 def _to_int(key: str, value: str) -> int:
     try:
         return int(value)
     except ValueError:
-        raise ValueError(f"option {key}={value!r} must be an integer") from None
+        raise ValueError(f"option {key}={_short(value)} must be an integer") from None
 
 
 def _to_float(key: str, value: str) -> float:
     try:
         return float(value)
     except ValueError:
-        raise ValueError(f"option {key}={value!r} must be a number") from None
+        raise ValueError(f"option {key}={_short(value)} must be a number") from None
 
 
 def _to_bool(key: str, value: str) -> bool:
@@ -54,7 +60,7 @@ def _to_bool(key: str, value: str) -> bool:
         return True
     if lowered in ("0", "false", "no", "off"):
         return False
-    raise ValueError(f"option {key}={value!r} must be true or false")
+    raise ValueError(f"option {key}={_short(value)} must be true or false")
 
 
 def _unknown(agent: str, options: dict[str, Any], valid: list[str]) -> None:
@@ -70,9 +76,35 @@ def make_random(seed: int | None = None, *, game: str | None = None, **options: 
     return RandomAgent(seed=seed)
 
 
+# Upper limits of a search's budget per decision: a spec over them is refused where it is
+# parsed (eval, play, serve, configs), so one decision cannot run for hours or days.
+MAX_SEARCH_ITERS = 100_000
+MAX_SEARCH_SECONDS = 60.0
+
+
+def _to_iters(key: str, value: str) -> int:
+    iters = _to_int(key, value)
+    if iters > MAX_SEARCH_ITERS:
+        raise ValueError(
+            f"option {key}={_short(value)} is over the limit of {MAX_SEARCH_ITERS} iterations "
+            f"per decision (valid: 1..{MAX_SEARCH_ITERS})"
+        )
+    return iters
+
+
+def _to_seconds(key: str, value: str) -> float:
+    seconds = _to_float(key, value)
+    if math.isnan(seconds) or seconds > MAX_SEARCH_SECONDS:
+        raise ValueError(
+            f"option {key}={_short(value)} is over the limit of {MAX_SEARCH_SECONDS:g} s per "
+            f"decision (valid: a number of seconds in (0, {MAX_SEARCH_SECONDS:g}])"
+        )
+    return seconds
+
+
 _ISMCTS_OPTIONS = {
-    "iters": _to_int,
-    "seconds": _to_float,
+    "iters": _to_iters,
+    "seconds": _to_seconds,
     "c": _to_float,
     "rollout": lambda key, value: value,
     "rounds": _to_int,
@@ -241,7 +273,9 @@ def agent_spec_problem(spec: str, game: str | None = None) -> str | None:
         make_agent(spec, 0, game=game)
     except Exception as err:  # noqa: BLE001 - any construction failure is a bad spec
         message = str(err)
-        if "known agents" not in message and "valid options" not in message:
+        if not message.startswith("option ") and not any(
+            words in message for words in ("known agents", "valid options")
+        ):  # a bad option's value is about the option: the agents' list would only distract
             message += f" (known agents: {', '.join(agent_names(game))})"
         return message
     return None
