@@ -235,6 +235,7 @@ def _train(args: argparse.Namespace) -> int:
         config = config.model_copy(update={"run_dir": args.run_dir})
     if args.total_steps:
         config = config.model_copy(update={"total_steps": args.total_steps})
+    args.output_folder = args.resume or str(config.resolved_run_dir)
     files = "best.zip / best.safetensors, latest.*, logs/, eval.csv"
     if config.algorithm == "rllib_ppo":
         try:
@@ -248,6 +249,8 @@ def _train(args: argparse.Namespace) -> int:
             resume=args.resume,
             progress_bar=not args.no_progress,
             overwrite=args.overwrite,
+            from_checkpoint=args.from_checkpoint,
+            discard_newer=args.discard_newer,
         )
     except (CheckpointError, RunFolderError, ConfigError) as err:
         args.parser.error(str(err))
@@ -546,6 +549,18 @@ def build_parser() -> argparse.ArgumentParser:
         "checkpoints, logs, pool/, and warm_start/ with its cached cloning data; other files "
         "stay)",
     )
+    train.add_argument(
+        "--from-checkpoint",
+        metavar="NAME",
+        help="with --resume RUN_DIR: continue from this checkpoint (latest or best) instead "
+        "of latest; one older than latest also needs --discard-newer",
+    )
+    train.add_argument(
+        "--discard-newer",
+        action="store_true",
+        help="with --resume: allow resuming from a checkpoint older than latest, deleting the "
+        "newer checkpoint, its pool snapshots and its log rows",
+    )
     train.add_argument("--run-dir", help="override the config's run folder")
     train.add_argument("--total-steps", type=_positive_int, help="override total_steps")
     train.add_argument("--no-progress", action="store_true", help="no progress bar")
@@ -609,7 +624,18 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _output_of(args: argparse.Namespace) -> str | None:
+    """The folder or file a command writes: named by a fault whose error names none."""
+    for key in ("output_folder", "run_dir", "resume", "out", "save_games", "data", "save"):
+        if getattr(args, key, None):
+            return str(getattr(args, key))
+    return None
+
+
 def main(argv: list[str] | None = None) -> int:
+    from art_gallery_env.faults import os_error_message, unicode_error_message
+    from art_gallery_env.folder_lock import FolderBusyError
+
     args = build_parser().parse_args(argv)
     try:
         return args.func(args)
@@ -620,6 +646,15 @@ def main(argv: list[str] | None = None) -> int:
         import os
 
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+    except FolderBusyError as err:  # a second command on a folder another one owns
+        print(f"error: {err}", file=sys.stderr)
+        return 1
+    except OSError as err:  # a full disk, a read-only or forbidden folder: not a bug
+        print(f"error: {os_error_message(err, _output_of(args))}", file=sys.stderr)
+        return 1
+    except UnicodeError as err:
+        print(f"error: {unicode_error_message(err)}", file=sys.stderr)
         return 1
 
 

@@ -116,6 +116,11 @@ def _temp_beside(path: Path) -> Iterator[BinaryIO]:
             handle.flush()
             os.fsync(handle.fileno())
         os.replace(tmp, path)
+    except OSError as err:
+        tmp.unlink(missing_ok=True)
+        if err.filename is None and err.errno:  # a full disk names no file: name the target
+            raise OSError(err.errno, err.strerror, str(path)) from err
+        raise
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise

@@ -323,6 +323,8 @@ def train(
     resume: str | Path | None = None,
     progress_bar: bool = True,
     overwrite: bool = False,
+    from_checkpoint: str | None = None,
+    discard_newer: bool = False,
 ) -> Path:
     """Run a config to ``total_steps`` env steps; returns the run folder.
 
@@ -334,7 +336,7 @@ def train(
     del progress_bar
     if config.algorithm != "rllib_ppo":
         raise ValueError(f"this trainer runs algorithm rllib_ppo, not {config.algorithm}")
-    start = start_run(config, resume, overwrite)  # checks only: nothing written yet
+    start = start_run(config, resume, overwrite, from_checkpoint, discard_newer)
     return run_training(start, lambda stop: _run(start, stop))
 
 

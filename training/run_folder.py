@@ -15,7 +15,9 @@ that a checkpoint's metadata describes the files beside it.
 
 from __future__ import annotations
 
+import csv
 import json
+import math
 import shutil
 import zipfile
 from collections.abc import Callable
@@ -26,8 +28,9 @@ from typing import Any
 import yaml
 
 from art_gallery_env.agents.policy_format import CheckpointError, load_weights
-from art_gallery_env.agents.run_checkpoint import read_meta_file
-from art_gallery_env.files import atomic_write_text, is_temp_name, sha256_file
+from art_gallery_env.agents.run_checkpoint import VERSION, read_meta_file
+from art_gallery_env.files import atomic_symlink, atomic_write_text, is_temp_name, sha256_file
+from art_gallery_env.folder_lock import LOCK_NAME, FolderLock
 
 from .checkpoints import (
     BEST,
@@ -87,16 +90,27 @@ class RunStart:
     created: bool = False  # this start made the folder
     notes: list[str] = field(default_factory=list)
     saved: bool = False  # a checkpoint of this start has been written
+    lock: FolderLock | None = None  # held from the first check to the end of the run
+    discard_newer: bool = False  # resuming from a checkpoint older than latest, on purpose
 
     @property
     def resuming(self) -> bool:
         return self.resume_meta is not None
 
+    def release(self) -> None:
+        """Give up the run folder (at the end of the run, or of a refused start)."""
+        if self.lock is not None:
+            self.lock.release()
+
     def prepare(self) -> None:
         """Make the folder (only now, after every check), clear what a kill left, write
         config.yaml."""
-        self.created = not self.run_dir.exists()
+        self.created = self.lock.made if self.lock is not None else not self.run_dir.exists()
         self.run_dir.mkdir(parents=True, exist_ok=True)
+        if self.discard_newer and self.resume_path is not None:
+            # latest moves back to the chosen checkpoint: the newer one becomes garbage
+            target = self.resume_path.resolve().parent.relative_to(self.run_dir.resolve())
+            atomic_symlink(str(target), self.run_dir / LATEST)
         for folder in (self.run_dir, self.run_dir / "logs", self.run_dir / "pool"):
             for entry in folder.iterdir() if folder.is_dir() else ():
                 if is_temp_name(entry.name):
@@ -119,18 +133,46 @@ class RunStart:
 
 
 def start_run(
-    config: TrainConfig, resume: str | Path | None = None, overwrite: bool = False
+    config: TrainConfig,
+    resume: str | Path | None = None,
+    overwrite: bool = False,
+    from_checkpoint: str | None = None,
+    discard_newer: bool = False,
 ) -> RunStart:
-    """Check where ``config`` may train (see the module docstring); changes nothing on disk
-    except what ``overwrite`` deletes."""
+    """Take the run folder's lock and check where ``config`` may train (see the module
+    docstring); changes nothing on disk except what ``overwrite`` deletes. The returned
+    start holds the lock (:meth:`RunStart.release`, done by :func:`run_training`)."""
     if resume is not None and overwrite:
         raise RunFolderError("--resume continues a run and --overwrite replaces it: give one")
+    if (from_checkpoint is not None or discard_newer) and resume is None:
+        raise RunFolderError("--from-checkpoint and --discard-newer go with --resume RUN_DIR")
     if resume is not None:
-        return _resume_start(config, Path(resume))
+        return _resume_start(config, Path(resume), from_checkpoint, discard_newer)
     run_dir = config.resolved_run_dir
     if run_dir.exists() and not run_dir.is_dir():
         raise RunFolderError(f"{run_dir}: run_dir is a file, not a folder")
-    entries = sorted(p.name for p in run_dir.iterdir()) if run_dir.is_dir() else []
+    lock = lock_run_folder(run_dir)
+    try:
+        start = _new_start(config, run_dir, overwrite)
+    except BaseException:
+        lock.release()
+        raise
+    start.lock = lock
+    return start
+
+
+def lock_run_folder(run_dir: Path) -> FolderLock:
+    """The run folder's lock (the folder is made if missing, and removed again by
+    ``release`` if nothing was written into it)."""
+    advice = (
+        "a run folder belongs to one run at a time: wait for that run to finish (or stop it "
+        "with Ctrl-C, which saves latest), or give another --run-dir"
+    )
+    return FolderLock(run_dir, "train", advice).acquire()
+
+
+def _new_start(config: TrainConfig, run_dir: Path, overwrite: bool) -> RunStart:
+    entries = sorted(p.name for p in run_dir.iterdir() if p.name != LOCK_NAME)
     if entries == [WARM_START] and not overwrite:
         start = RunStart(config, run_dir)
         start.notes.append(f"{run_dir} holds only {WARM_START}/: a new run, with that cache")
@@ -182,7 +224,15 @@ def run_training(start: RunStart, body: Callable[[GracefulStop], int]) -> Path:
     """What both trainers do around their own loop: print the start's notes, handle the
     stop signals, run ``body(stop)`` (it returns the steps trained, and on a signal saves
     latest and raises :class:`TrainingInterrupted`), evaluate ``best`` at the end, and
-    undo a start that saved nothing when anything fails."""
+    undo a start that saved nothing when anything fails. The run folder's lock is
+    released at the end, whatever happens."""
+    try:
+        return _run_locked(start, body)
+    finally:
+        start.release()
+
+
+def _run_locked(start: RunStart, body: Callable[[GracefulStop], int]) -> Path:
     from .selection import final_evaluation
 
     config, run_dir = start.config, start.run_dir
@@ -234,25 +284,56 @@ def resume_metadata_path(resume: Path) -> Path:
     return meta
 
 
-def _resume_start(config: TrainConfig, resume: Path) -> RunStart:
+def _resume_start(
+    config: TrainConfig, resume: Path, from_checkpoint: str | None, discard_newer: bool
+) -> RunStart:
     meta_path = resume_metadata_path(resume)
-    meta = verify_checkpoint(meta_path)
     run_dir = meta_path.parent
+    if from_checkpoint is not None:
+        meta_path = _named_checkpoint(run_dir, from_checkpoint)
     if config.run_dir is not None and Path(config.run_dir).resolve() != run_dir.resolve():
         raise RunFolderError(
             f"--resume {resume} belongs to the run folder {run_dir}, but the config (or "
             f"--run-dir) names {config.run_dir}; leave out --run-dir to continue in {run_dir}"
         )
+    lock = lock_run_folder(run_dir)  # before reading: the owner could be rewriting it
+    try:
+        start = _checked_resume(config, resume, run_dir, meta_path, discard_newer)
+    except BaseException:
+        lock.release()
+        raise
+    start.lock = lock
+    return start
+
+
+def _named_checkpoint(run_dir: Path, name: str) -> Path:
+    """``--from-checkpoint NAME``: latest, best, or a folder under checkpoints/."""
+    for path in (run_dir / f"{name}.json", run_dir / CHECKPOINTS / name / "policy.json"):
+        if name and "/" not in name and path.is_file():
+            return path
+    raise RunFolderError(
+        f"--from-checkpoint {name!r}: {run_dir} has no such checkpoint; give {LATEST} or "
+        f"{BEST} (or a folder name under {run_dir / CHECKPOINTS})"
+    )
+
+
+def _checked_resume(
+    config: TrainConfig, resume: Path, run_dir: Path, meta_path: Path, discard_newer: bool
+) -> RunStart:
+    """Every check of a resume, on the whole folder, before anything in it changes."""
+    meta = check_run_folder(run_dir, meta_path)
+    _check_not_older(resume, run_dir, meta_path, meta, discard_newer)
     trainer = meta.get("trainer", "maskable_ppo")
     if trainer != config.algorithm:
         raise RunFolderError(
             f"--resume {resume}: the checkpoint was trained with {trainer}, the config "
             f"uses algorithm {config.algorithm}"
         )
-    saved = meta.get("config")
-    if not isinstance(saved, dict):
-        raise RunFolderError(f"{meta_path}: the checkpoint's metadata holds no config")
-    fixed, changed = config_differences(saved_config_as_now(saved), config.model_dump())
+    try:
+        saved = saved_config_as_now(meta["config"])
+    except (ValueError, TypeError, KeyError, AttributeError) as err:
+        raise RunFolderError(f"{meta_path}: the config it holds is damaged ({err})") from None
+    fixed, changed = config_differences(saved, config.model_dump())
     if fixed:
         raise RunFolderError(
             f"--resume {resume}: the config does not train what the checkpoint holds:\n"
@@ -272,9 +353,89 @@ def _resume_start(config: TrainConfig, resume: Path) -> RunStart:
         steps_done=steps,
         resume_meta=meta,
         resume_path=meta_path,
+        discard_newer=discard_newer,
     )
     start.notes += [f"config change on resume: {k}: {old!r} -> {new!r}" for k, old, new in changed]
     return start
+
+
+def _check_not_older(
+    resume: Path, run_dir: Path, meta_path: Path, meta: dict[str, Any], discard_newer: bool
+) -> None:
+    """Resuming from a checkpoint older than latest deletes latest's checkpoint, the pool
+    snapshots and log rows after it: only when the user says so."""
+    latest = run_dir / f"{LATEST}.json"
+    if meta_path.resolve().parent == latest.resolve().parent or discard_newer:
+        return
+    name = meta_path.stem if meta_path.parent == run_dir else meta_path.parent.name
+    newer = read_meta_file(latest)["steps"]
+    raise RunFolderError(
+        f"--resume {resume}: {name} (step {meta['steps']:,}) is older than {LATEST} (step "
+        f"{newer:,}); resuming from it deletes {LATEST}'s checkpoint, the pool snapshots and "
+        f"the log rows after step {meta['steps']:,}. Resume from {LATEST} with --resume "
+        f"{run_dir}, or say so: --resume {run_dir} --from-checkpoint {name} --discard-newer"
+    )
+
+
+def check_run_folder(run_dir: Path, meta_path: Path) -> dict[str, Any]:
+    """The metadata of the checkpoint to resume, after checking everything a resume reads
+    or rewrites: that checkpoint, ``latest`` and ``best`` (schema, version, files), and
+    the CSV logs. Raises :class:`CheckpointError` or :class:`RunFolderError`."""
+    meta = verify_checkpoint(meta_path)
+    checked = {meta_path.resolve().parent}
+    for stem in (LATEST, BEST):
+        path = run_dir / f"{stem}.json"
+        if not path.exists():
+            if stem == LATEST:
+                raise RunFolderError(
+                    f"{path}: missing, so {run_dir} is damaged; nothing was changed. Restore "
+                    f"it, or start a new run (--overwrite or another --run-dir)"
+                )
+            continue
+        if path.resolve().parent not in checked:
+            verify_checkpoint(path)
+            checked.add(path.resolve().parent)
+        if stem == BEST:
+            _check_best_eval(path)
+    for log, step_key in (
+        (run_dir / "logs" / "progress.csv", "time/total_timesteps"),
+        (run_dir / "eval.csv", "steps"),
+    ):
+        check_csv_log(log, step_key)
+    return meta
+
+
+def _check_best_eval(path: Path) -> None:
+    """A resumed run competes with best's evaluation: it must hold one."""
+    evaluation = read_meta_file(path).get("eval")
+    selection = evaluation.get("selection") if isinstance(evaluation, dict) else None
+    if not _is_number(selection) or not math.isfinite(selection):
+        raise CheckpointError(
+            f"{path}: holds no evaluation (eval.selection), which {BEST} always has; the "
+            f"file was edited or damaged. Nothing was changed: restore it, or start a new run"
+        )
+
+
+def check_csv_log(path: Path, step_key: str) -> None:
+    """A training log that a resume can continue: UTF-8 CSV with its step column."""
+    if not path.is_file():
+        return
+    try:
+        with path.open(newline="", encoding="utf-8") as handle:
+            reader = csv.reader(handle)
+            header = next(reader, [])
+            for _ in reader:
+                pass
+    except (UnicodeDecodeError, csv.Error) as err:
+        problem = f"not a CSV log ({err})"
+    else:
+        if not header or step_key in header:
+            return
+        problem = f"its header has no {step_key!r} column"
+    raise RunFolderError(
+        f"{path}: {problem}; a resume continues this log. Nothing was changed: restore the "
+        f"file, or move it away to resume with a new log"
+    )
 
 
 def config_differences(
@@ -311,10 +472,11 @@ def verify_checkpoint(meta_path: str | Path) -> dict[str, Any]:
     it: each file's sha256, the steps stored in the weights and in the SB3 zip, and the
     observation layout. Raises :class:`CheckpointError` naming the first disagreement."""
     meta_path = Path(meta_path)
+    check_meta_schema(_read_json(meta_path), meta_path)
     meta = read_meta_file(meta_path)
     steps = meta.get("steps")
     folder = meta_path.resolve().parent
-    for key, name in (meta.get("files") or {}).items():
+    for key, name in meta["files"].items():
         path = folder / name
         if not path.exists():
             raise CheckpointError(f"{meta_path}: its {key} file {path} is missing")
@@ -330,6 +492,71 @@ def verify_checkpoint(meta_path: str | Path) -> dict[str, Any]:
                 f"{found} steps"
             )
     return meta
+
+
+def _read_json(path: Path) -> Any:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise CheckpointError(f"{path}: no such checkpoint metadata file") from None
+    except (UnicodeDecodeError, json.JSONDecodeError) as err:
+        raise CheckpointError(
+            f"{path}: not readable JSON ({err}); the file is damaged. Nothing was changed: "
+            f"restore it, or start a new run (--overwrite or another --run-dir)"
+        ) from None
+
+
+RESUME_FILES = {"maskable_ppo": "sb3", "rllib_ppo": "rllib"}
+
+
+def check_meta_schema(meta: Any, path: Path) -> None:
+    """The fields of a run checkpoint's metadata that the tools read, with their types:
+    ``version`` (this package's), ``steps`` (whole, >= 0), ``game``, ``trainer``,
+    ``files`` (plain names, the weights and the trainer's resume state), ``sha256``,
+    ``config`` and ``eval``. Raises :class:`CheckpointError` naming the first problem."""
+    problem = _schema_problem(meta) if isinstance(meta, dict) else "not a JSON object"
+    if problem:
+        raise CheckpointError(
+            f"{path}: {problem}; the file was edited or damaged, or another version of "
+            f"art-gallery-env wrote it. Nothing was changed"
+        )
+
+
+def _schema_problem(meta: dict[str, Any]) -> str | None:
+    version = meta.get("version")
+    if type(version) is not int or version != VERSION:
+        return f"checkpoint version {version!r}, but this art-gallery-env reads version {VERSION}"
+    steps = meta.get("steps")
+    if type(steps) is not int or steps < 0:
+        return f"steps must be a whole number >= 0, got {steps!r}"
+    for key, kind in (("game", str), ("trainer", str), ("sha256", dict), ("config", dict)):
+        if key in meta and not isinstance(meta[key], kind):
+            return (
+                f"{key} must be a {'string' if kind is str else 'JSON object'}, got {meta[key]!r}"
+            )
+    if "eval" in meta and meta["eval"] is not None and not isinstance(meta["eval"], dict):
+        return f"eval must be a JSON object or null, got {meta['eval']!r}"
+    trainer = meta.get("trainer", "maskable_ppo")
+    if trainer not in RESUME_FILES:
+        return f"unknown trainer {trainer!r} (known: {', '.join(RESUME_FILES)})"
+    return _files_problem(meta.get("files"), ("weights", RESUME_FILES[trainer]))
+
+
+def _files_problem(files: Any, required: tuple[str, ...]) -> str | None:
+    if not isinstance(files, dict):
+        return f"files must be a JSON object naming the checkpoint's files, got {files!r}"
+    missing = [key for key in required if key not in files]
+    if missing:
+        return f"files names no {' or '.join(missing)} file (it needs {', '.join(required)})"
+    for key, name in files.items():
+        plain = isinstance(name, str) and name not in ("", ".", "..") and "/" not in name
+        if not plain or "\\" in name:
+            return f"files.{key} must be a file name in the checkpoint's folder, got {name!r}"
+    return None
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
 def _steps_inside(key: str, path: Path) -> int | None:

@@ -219,6 +219,8 @@ def train(
     resume: str | Path | None = None,
     progress_bar: bool = True,
     overwrite: bool = False,
+    from_checkpoint: str | None = None,
+    discard_newer: bool = False,
 ) -> Path:
     """Run a config to ``total_steps``; returns the run folder (best.*, latest.*, logs).
 
@@ -227,7 +229,7 @@ def train(
     and raises :class:`TrainingInterrupted`.
     """
     check_vec_env(config)
-    start = start_run(config, resume, overwrite)  # checks only: nothing written yet
+    start = start_run(config, resume, overwrite, from_checkpoint, discard_newer)
 
     def body(stop: GracefulStop) -> int:
         model, vec_env, warm = _set_up(start, stop)
