@@ -38,16 +38,17 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field, model_validator
+from starlette.datastructures import Headers
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.gzip import GZipMiddleware
-from starlette.middleware.trustedhost import TrustedHostMiddleware
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from art_gallery_env.agents.policy_format import METADATA_KEY
 from art_gallery_env.agents.registry import agent_names
 from art_gallery_env.arena.records import record_game
 from art_gallery_env.core.registry import GameSpec, default_game, game_names, get_game
 
-from .games import GameStore, WebError
+from .games import GameStore, WebError, clip, quote, scrub
 from .replays import RecordLibrary, seat_names, states_at
 from .views import (
     game_log,
@@ -142,7 +143,7 @@ def create_app(
     app.state.store = store
     app.state.library = library
     if allowed_hosts is not None:
-        app.add_middleware(TrustedHostMiddleware, allowed_hosts=allowed_hosts)
+        app.add_middleware(HostCheck, hosts=allowed_hosts)
     app.add_middleware(GZipMiddleware, minimum_size=2000)
     _error_handlers(app)
 
@@ -365,15 +366,19 @@ def _trained_players(meta: dict[str, Any]) -> str | None:
 
 
 def _error_handlers(app: FastAPI) -> None:
+    """Every error is JSON ``{"error": ...}``, quoting at most ``QUOTE_CHARS`` of any input
+    (:func:`~.games.scrub`); an unexpected exception is a JSON 500 that names no detail
+    (its text could hold what a seat may not see: the server's log has it)."""
+
     @app.exception_handler(WebError)
     async def web_error(request: Request, err: WebError) -> JSONResponse:
-        return JSONResponse({"error": err.message, **err.extra}, status_code=err.status)
+        return JSONResponse({"error": scrub(err.message), **err.extra}, status_code=err.status)
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, err: StarletteHTTPException) -> JSONResponse:
         message = "no such page or API endpoint" if err.status_code == 404 else str(err.detail)
         return JSONResponse(
-            {"error": f"{message}: {request.method} {request.url.path}"},
+            {"error": scrub(f"{message}: {request.method} {clip(request.url.path)}")},
             status_code=err.status_code,
             headers=getattr(err, "headers", None),
         )
@@ -387,6 +392,52 @@ def _error_handlers(app: FastAPI) -> None:
                 status = 400
                 problems.append(f"malformed JSON: {e.get('ctx', {}).get('error', e['msg'])}")
                 continue
-            where = ".".join(str(part) for part in e.get("loc", ()) if part != "body")
+            where = ".".join(clip(str(part)) for part in e.get("loc", ()) if part != "body")
             problems.append(f"{where or 'body'}: {e['msg']}")
-        return JSONResponse({"error": "; ".join(problems)}, status_code=status)
+        return JSONResponse({"error": scrub("; ".join(problems))}, status_code=status)
+
+    @app.exception_handler(Exception)
+    async def crash(request: Request, err: Exception) -> JSONResponse:
+        # Starlette re-raises it after this answer, so uvicorn logs the traceback
+        return JSONResponse(
+            {
+                "error": f"internal server error ({type(err).__name__}) in {request.method} "
+                f"{clip(request.url.path)}; the server's log has the details"
+            },
+            status_code=500,
+        )
+
+
+class HostCheck:
+    """Answers a request whose ``Host`` is not one of ``hosts`` with a JSON 400 (Starlette's
+    ``TrustedHostMiddleware`` answers in plain text, and every error here is JSON)."""
+
+    def __init__(self, app: ASGIApp, hosts: list[str]) -> None:
+        self.app = app
+        self.hosts = {host.lower() for host in hosts}
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        host = Headers(scope=scope).get("host", "")
+        if host_name(host) in self.hosts:
+            await self.app(scope, receive, send)
+            return
+        if scope["type"] == "websocket":
+            await send({"type": "websocket.close", "code": 1008})
+            return
+        message = (
+            f"Host header {quote(host)} is not one this server answers to "
+            f"({', '.join(sorted(self.hosts))}): it is bound to a loopback address"
+        )
+        await JSONResponse({"error": message}, status_code=400)(scope, receive, send)
+
+
+def host_name(host: str) -> str:
+    """The name of a ``Host`` header without its port: ``127.0.0.1:8000`` -> ``127.0.0.1``,
+    ``[::1]:8000`` -> ``::1``."""
+    host = host.strip().lower()
+    if host.startswith("["):
+        return host[1:].partition("]")[0]
+    return host.partition(":")[0]

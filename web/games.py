@@ -46,7 +46,41 @@ GAME_FORMAT = "art-gallery-env/web-game"
 GAME_VERSION = 2
 READ_VERSIONS = (1, 2)  # 1: before games were named (the default game, variants top-level)
 GAME_ID = re.compile(r"^[0-9a-f]{16}$")
+QUOTE_CHARS = 200  # an error quotes at most this much of any one input
+MAX_ERROR_CHARS = 4000  # and is at most this long, whatever it quotes
+_OVER = QUOTE_CHARS + 1
+_LONG_QUOTE = re.compile(  # a quoted string (repr's escapes included) of over QUOTE_CHARS
+    rf"'(?:[^'\\\n]|\\.){{{_OVER},}}(?:'|$)|\"(?:[^\"\\\n]|\\.){{{_OVER},}}(?:\"|$)"
+)
+_LONG_WORD = re.compile(rf"\S{{{_OVER + 10},}}")  # past a quote cut to QUOTE_CHARS
 log = logging.getLogger("art_gallery_env.web")
+
+
+def quote(value: Any) -> str:
+    """``repr`` of a request's input for an error: at most :data:`QUOTE_CHARS` characters
+    of it (a 1 MB spec must not come back as a 2 MB error)."""
+    text = value if isinstance(value, str) else str(value)
+    if len(text) <= QUOTE_CHARS:
+        return repr(text)
+    return f"{text[:QUOTE_CHARS]!r}... ({len(text)} characters)"
+
+
+def clip(text: str) -> str:
+    """``text`` (a request's path, say) cut to :data:`QUOTE_CHARS` characters for an error."""
+    return text if len(text) <= QUOTE_CHARS else f"{text[:QUOTE_CHARS]}... ({len(text)} characters)"
+
+
+def scrub(message: str) -> str:
+    """An error message with every quoted string and every unbroken run of characters
+    longer than :data:`QUOTE_CHARS` cut to that, and the whole cut to
+    :data:`MAX_ERROR_CHARS`: messages of the engine, the registry or pydantic may quote a
+    request's input whole."""
+    message = message[: 4 * MAX_ERROR_CHARS]  # what is cut below need not be searched
+    message = _LONG_QUOTE.sub(lambda m: m.group()[:_OVER] + m.group()[0] + "...", message)
+    message = _LONG_WORD.sub(lambda m: m.group()[:QUOTE_CHARS] + "...", message)
+    if len(message) > MAX_ERROR_CHARS:
+        message = message[:MAX_ERROR_CHARS] + "..."
+    return message
 
 
 class WebError(Exception):
@@ -192,7 +226,7 @@ class GameStore:
     def get(self, game_id: str) -> WebGame:
         game = self._games.get(game_id) if GAME_ID.match(game_id) else None
         if game is None:
-            raise WebError(404, f"no game {game_id!r} on this server")
+            raise WebError(404, f"no game {quote(game_id)} on this server")
         return game
 
     def games(self) -> list[WebGame]:
@@ -354,7 +388,7 @@ def _check_spec(spec: str, game: str) -> None:
     try:
         make_agent(spec, seed=0, game=game)
     except Exception as err:  # noqa: BLE001 - any construction failure is a bad spec
-        raise WebError(422, f"opponents: bad agent spec {spec!r}: {err}") from None
+        raise WebError(422, f"opponents: bad agent spec {quote(spec)}: {err}") from None
 
 
 def load_game(path: str | Path) -> WebGame:

@@ -5,6 +5,8 @@ for "no such agent or file"."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from fastapi.testclient import TestClient
 
@@ -14,6 +16,9 @@ from art_gallery_env.agents.registry import (
     agent_spec_problem,
     make_agent,
 )
+from art_gallery_env.web.app import create_app
+from art_gallery_env.web.games import QUOTE_CHARS, GameStore
+from art_gallery_env.web.server import allowed_hosts
 
 
 # -- search budgets have upper limits, wherever a spec is parsed --------------------------------
@@ -45,3 +50,67 @@ def test_the_server_refuses_a_search_over_the_limits(client: TestClient) -> None
         response = client.post("/api/games", json={"players": 2, "opponents": [spec]})
         assert response.status_code == 422 and "over the limit" in response.json()["error"]
     assert client.get("/api/games").json() == []
+
+
+# -- every error is JSON and quotes at most 200 characters of the input ------------------------
+HUGE = 1_000_000
+
+
+def _assert_short(response, status: int) -> str:
+    assert response.status_code == status, response.text[:300]
+    assert response.headers["content-type"].startswith("application/json")
+    error = response.json()["error"]
+    assert len(response.content) < 5000, len(response.content)
+    assert "x" * (QUOTE_CHARS + 1) not in error
+    return error
+
+
+def test_error_bodies_quote_at_most_200_characters_of_the_input(client: TestClient) -> None:
+    big = "x" * HUGE
+    spaced = "x " * (HUGE // 2)
+    for body in (
+        {"players": 2, "opponents": [big]},
+        {"players": 2, "opponents": [f"ismcts:{big}=1"]},
+        {"players": 2, "opponents": [f"ismcts:iters={'9' * HUGE}"]},
+        {"players": 2, "opponents": [spaced]},
+        {"players": 2, "opponents": ["random"], "game": big},
+        {"players": 2, "opponents": ["random"], "variants": {big: True}},
+        {"players": 2, "opponents": ["random"], big: 1},
+    ):
+        error = _assert_short(client.post("/api/games", json=body), 422)
+        assert any(part * 50 in error for part in ("x", "9", "x ")), error  # quoted, but cut
+    view = client.post("/api/games", json={"players": 2, "opponents": ["random"]}).json()
+    response = client.post(f"/api/games/{view['id']}/actions", json={"action": big})
+    _assert_short(response, 422)
+    long = big[:50_000]  # httpx refuses URLs over 64 KiB
+    for path in (f"/api/games/{long}", f"/api/replays/upload-{long}", f"/{long}"):
+        _assert_short(client.get(path), 404)
+
+
+def test_a_bad_host_header_is_a_json_error(tmp_path: Path) -> None:
+    app = create_app(tmp_path, allowed_hosts=allowed_hosts("127.0.0.1"))
+    client = TestClient(app, base_url="http://127.0.0.1:8000")
+    assert client.get("/api/games").status_code == 200
+    assert client.get("/api/games", headers={"host": "localhost:8000"}).status_code == 200
+    for host in ("evil.example", "127.0.0.1.evil.example:80", "x" * HUGE):
+        response = client.get("/api/games", headers={"host": host})
+        error = _assert_short(response, 400)
+        assert "Host header" in error and "127.0.0.1, localhost" in error
+
+
+def test_ipv6_loopback_hosts_are_accepted_when_bound_to_it(tmp_path: Path) -> None:
+    client = TestClient(create_app(tmp_path, allowed_hosts=allowed_hosts("::1")))
+    assert client.get("/api/games", headers={"host": "[::1]:8000"}).status_code == 200
+    assert client.get("/api/games", headers={"host": "[::2]:8000"}).status_code == 400
+
+
+def test_an_unexpected_failure_is_a_json_500_without_its_text(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def broken(*args: object, **kwargs: object) -> list:
+        raise RuntimeError("a secret: the seed is 1234")
+
+    monkeypatch.setattr(GameStore, "games", broken)
+    response = TestClient(client.app, raise_server_exceptions=False).get("/api/games")
+    error = _assert_short(response, 500)
+    assert "RuntimeError" in error and "secret" not in error
