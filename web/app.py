@@ -225,7 +225,10 @@ def _replay_routes(app: FastAPI, library: RecordLibrary) -> None:
 
     @app.post("/api/replays", status_code=201)
     async def upload(request: Request) -> dict[str, Any]:
-        return {"id": library.upload(await request.body())}
+        problem = _not_json(request)
+        if problem is not None:  # a page of another site can send text/plain without asking
+            raise WebError(415, problem)
+        return library.upload(await request.body())
 
     @app.get("/api/replays/{record_id}")
     def replay(
@@ -385,6 +388,9 @@ def _error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(RequestValidationError)
     async def bad_request(request: Request, err: RequestValidationError) -> JSONResponse:
+        not_json = _not_json(request) if request.method == "POST" else None
+        if not_json is not None:
+            return JSONResponse({"error": not_json}, status_code=415)
         problems = []
         status = 422
         for e in err.errors():
@@ -406,6 +412,17 @@ def _error_handlers(app: FastAPI) -> None:
             },
             status_code=500,
         )
+
+
+def _not_json(request: Request) -> str | None:
+    """Why a request's body is refused as not JSON, or None. Only ``application/json``
+    is read: a page of another site may send a ``text/plain`` (or form) body without
+    asking, but a JSON one only after a CORS preflight, which this server never allows."""
+    content_type = request.headers.get("content-type", "")
+    if content_type.partition(";")[0].strip().lower() == "application/json":
+        return None
+    shown = quote(content_type) if content_type else "none"
+    return f"the body must be sent as Content-Type: application/json (got {shown})"
 
 
 class HostCheck:

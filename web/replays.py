@@ -56,8 +56,7 @@ class RecordLibrary:
         cached = self._cache.get(path)
         if cached is None or cached[0] != key:
             try:
-                record: dict[str, Any] | str = load_record(path)
-                replay_record(record)
+                record: dict[str, Any] | str = rescored(load_record(path))
             except RecordFormatError as err:
                 record = str(err)
             cached = self._cache[path] = (key, record)
@@ -110,22 +109,34 @@ class RecordLibrary:
             raise WebError(422, f"record {record_id!r}: {record}")
         return record
 
-    def upload(self, body: bytes) -> str:
-        """Store an uploaded record (checked first); returns its id."""
+    def upload(self, body: bytes) -> dict[str, Any]:
+        """Store an uploaded record (checked first, its scores recomputed from its actions:
+        an upload's own are never shown); returns its id, and ``rescored`` when the
+        record's scores were not its actions'."""
         if len(body) > MAX_UPLOAD_BYTES:
             raise WebError(413, f"a record is at most {MAX_UPLOAD_BYTES} bytes")
         try:
             data = json.loads(body)
-        except (json.JSONDecodeError, UnicodeDecodeError) as err:
+        except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as err:
             raise WebError(400, f"malformed JSON: {err}") from None
         try:
-            replay_record(data)
+            claimed = data.get("breakdown") if isinstance(data, dict) else None
+            data = rescored(data)
         except RecordFormatError as err:
             raise WebError(422, f"not a replayable game record: {err}") from None
         text = json.dumps(data, sort_keys=True, separators=(",", ":"))
         name = hashlib.sha256(text.encode()).hexdigest()[:16]
         atomic_write_json(self.uploads / f"{name}.json", data, separators=(",", ":"))
-        return f"upload-{name}"
+        return {"id": f"upload-{name}", "rescored": claimed != data["breakdown"]}
+
+
+def rescored(record: dict[str, Any]) -> dict[str, Any]:
+    """``record`` (validated and replayed: :class:`RecordFormatError` if it does not
+    replay) with its ``breakdown`` the one its actions give: the final state's scores, or
+    None for an unfinished game. A record's own scores are never trusted."""
+    state = replay_record(record)
+    breakdown = state.score_breakdown() if state.is_over else None
+    return {**record, "breakdown": json.loads(json.dumps(breakdown))}  # as a file holds it
 
 
 def states_at(record: dict[str, Any], step: int) -> tuple[Any, Any | None]:

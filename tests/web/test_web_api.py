@@ -24,6 +24,7 @@ from art_gallery_env.web.games import load_game
 from art_gallery_env.web.server import allowed_hosts
 
 PPO_2P = "checkpoints/ppo_2p.safetensors"
+JSON = {"content-type": "application/json"}  # uploads are read only as JSON
 
 
 def legal_options(view: dict) -> list[int]:
@@ -399,18 +400,19 @@ def test_bad_replay_requests(records_client: TestClient) -> None:
 
 def test_uploaded_records_are_checked_stored_and_replayed(records_client: TestClient) -> None:
     text = (ROOT / "tests" / "legacy" / "record_3p.json").read_bytes()
-    response = records_client.post("/api/replays", content=text)
+    response = records_client.post("/api/replays", content=text, headers=JSON)
     assert response.status_code == 201
     rid = response.json()["id"]
     assert rid.startswith("upload-")
-    assert records_client.post("/api/replays", content=text).json()["id"] == rid  # idempotent
+    again = records_client.post("/api/replays", content=text, headers=JSON)
+    assert again.json()["id"] == rid  # idempotent
     assert rid in {r["id"] for r in records_client.get("/api/replays").json()}
     assert records_client.get(f"/api/replays/{rid}?step=5").json()["step"] == 5
-    response = records_client.post("/api/replays", content=b"{nope")
+    response = records_client.post("/api/replays", content=b"{nope", headers=JSON)
     assert response.status_code == 400 and "malformed JSON" in response.json()["error"]
     bad = json.loads(text)
     bad["actions"][0] = 1  # move 0 acw: never legal
-    response = records_client.post("/api/replays", content=json.dumps(bad))
+    response = records_client.post("/api/replays", content=json.dumps(bad), headers=JSON)
     assert response.status_code == 422 and "actions[0]" in response.json()["error"]
 
 

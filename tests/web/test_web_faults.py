@@ -5,9 +5,11 @@ for "no such agent or file"."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
+from conftest import ROOT
 from fastapi.testclient import TestClient
 
 from art_gallery_env.agents.registry import (
@@ -19,6 +21,8 @@ from art_gallery_env.agents.registry import (
 from art_gallery_env.web.app import create_app
 from art_gallery_env.web.games import QUOTE_CHARS, GameStore
 from art_gallery_env.web.server import allowed_hosts
+
+JSON = {"content-type": "application/json"}
 
 
 # -- search budgets have upper limits, wherever a spec is parsed --------------------------------
@@ -114,3 +118,71 @@ def test_an_unexpected_failure_is_a_json_500_without_its_text(
     response = TestClient(client.app, raise_server_exceptions=False).get("/api/games")
     error = _assert_short(response, 500)
     assert "RuntimeError" in error and "secret" not in error
+
+
+# -- uploads: only as JSON, their scores recomputed ---------------------------------------------
+RECORD = ROOT / "tests" / "legacy" / "record_3p.json"
+
+
+@pytest.mark.parametrize(
+    "content_type", [None, "text/plain", "text/plain;charset=UTF-8", "multipart/form-data"]
+)
+def test_an_upload_that_is_not_sent_as_json_is_refused(
+    client: TestClient, content_type: str | None
+) -> None:
+    """A page of another site can POST text/plain (a no-cors fetch, a form) without a CORS
+    preflight; application/json needs one, which this server never allows."""
+    headers = {"origin": "https://evil.example"}
+    if content_type is not None:
+        headers["content-type"] = content_type
+    response = client.post("/api/replays", content=RECORD.read_bytes(), headers=headers)
+    error = _assert_short(response, 415)
+    assert "application/json" in error
+    assert client.get("/api/replays").json() == []
+    assert not any((client.app.state.library.uploads).iterdir())
+
+
+def test_other_posts_that_are_not_json_are_415(client: TestClient) -> None:
+    body = json.dumps({"players": 2, "opponents": ["random"]}).encode()
+    response = client.post("/api/games", content=body, headers={"content-type": "text/plain"})
+    assert "application/json" in _assert_short(response, 415)
+    assert client.get("/api/games").json() == []
+    response = client.post("/api/games", content=body, headers=JSON)
+    assert response.status_code == 201
+
+
+def test_uploaded_scores_are_recomputed_from_the_actions(client: TestClient) -> None:
+    record = json.loads(RECORD.read_text())
+    true_totals = [row["total"] for row in record["breakdown"]]
+    forged = json.loads(RECORD.read_text())
+    for row in forged["breakdown"]:
+        row["total"] = 999
+    response = client.post("/api/replays", content=json.dumps(forged), headers=JSON)
+    assert response.status_code == 201 and response.json()["rescored"] is True
+    rid = response.json()["id"]
+    (listed,) = client.get("/api/replays").json()
+    assert listed["id"] == rid and listed["totals"] == true_totals != [999] * 3
+    last = len(record["actions"])
+    shown = client.get(f"/api/replays/{rid}?step={last}").json()
+    assert "999" not in json.dumps(shown)
+    # the same game with its true scores is the same upload
+    response = client.post("/api/replays", content=RECORD.read_bytes(), headers=JSON)
+    assert response.json() == {"id": rid, "rescored": False}
+    # an unfinished game claims no scores
+    cut = {**record, "actions": record["actions"][:10]}
+    response = client.post("/api/replays", content=json.dumps(cut), headers=JSON)
+    assert response.status_code == 201
+    (listed,) = [r for r in client.get("/api/replays").json() if r["id"] == response.json()["id"]]
+    assert listed["totals"] is None
+
+
+def test_records_in_the_records_folder_are_rescored_too(tmp_path: Path) -> None:
+    records = tmp_path / "records"
+    records.mkdir()
+    forged = json.loads(RECORD.read_text())
+    true_totals = [row["total"] for row in forged["breakdown"]]
+    forged["breakdown"][0]["total"] = 999
+    (records / "forged.json").write_text(json.dumps(forged))
+    client = TestClient(create_app(tmp_path / "data", records=records))
+    (listed,) = client.get("/api/replays").json()
+    assert listed["totals"] == true_totals

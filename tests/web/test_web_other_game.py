@@ -249,7 +249,11 @@ def test_gallerist_policies_play_the_gallerist_and_its_records_replay(tmp_path: 
     assert listed["id"] == "file-game_0000" and listed["game"] == GALLERIST
     step = client.get("/api/replays/file-game_0000?step=4&viewer=0").json()
     assert step["step"] == 4 and step["title"] == "The Gallerist" and not step["drawn"]
-    response = client.post("/api/replays", content=(records / "game_0000.json").read_bytes())
+    response = client.post(
+        "/api/replays",
+        content=(records / "game_0000.json").read_bytes(),
+        headers={"content-type": "application/json"},
+    )
     assert response.status_code == 201 and response.json()["id"].startswith("upload-")
 
 
