@@ -13,8 +13,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Annotated, Any, Literal, get_args
 
-import yaml
 from pydantic import (
+    AfterValidator,
     BaseModel,
     BeforeValidator,
     ConfigDict,
@@ -26,9 +26,8 @@ from pydantic import (
 
 from art_gallery_env.core.registry import GameSpec, default_game, game_names, get_game
 
-
-class ConfigError(ValueError):
-    """A config that cannot be used; the message names the file and the bad keys."""
+from . import config_checks as checks
+from .config_checks import ConfigError
 
 
 class _Strict(BaseModel):
@@ -36,9 +35,11 @@ class _Strict(BaseModel):
 
 
 def _number_from_text(value: Any) -> Any:
-    """'3e-4' -> 0.0003: YAML 1.1 reads a float without a dot as a string."""
+    """'3e-4' -> 0.0003: YAML 1.1 reads a float without a dot as a string. Infinity and
+    NaN (``.inf``, ``.nan``) are refused here, before the field's range: NaN compares
+    false with every bound, and infinity passes a lower one."""
     if not isinstance(value, str):
-        return value
+        return checks.finite_number(value)
     try:
         number = float(value.strip())
     except ValueError:
@@ -68,7 +69,8 @@ def _count_from_text(value: Any) -> Any:
 
 
 Number = Annotated[float, BeforeValidator(_number_from_text)]
-Count = Annotated[int, BeforeValidator(_count_from_text)]
+Count = Annotated[int, BeforeValidator(_count_from_text), AfterValidator(checks.bounded_count)]
+Seed = Annotated[int, BeforeValidator(_count_from_text), AfterValidator(checks.checked_seed)]
 
 
 def _table_sizes_from_text(value: Any) -> Any:
@@ -202,6 +204,9 @@ class EnvConfig(_Strict):
             )
         if any(w < 0 for w in weights) or sum(weights) <= 0:
             raise ValueError(f"player_weights must be >= 0 and not all 0, got {weights}")
+        problem = checks.finite_sum_problem("player_weights", weights)
+        if problem:
+            raise ValueError(problem)
         return self
 
     @property
@@ -229,7 +234,7 @@ class NetworkConfig(_Strict):
 class PPOConfig(_Strict):
     """sb3_contrib.MaskablePPO hyper-parameters (same names as its constructor)."""
 
-    learning_rate: Number = Field(3e-4, gt=0)
+    learning_rate: Number = Field(3e-4, gt=0, le=1)  # Adam diverges at once above 1
     n_steps: Count = Field(512, ge=8)
     batch_size: Count = Field(256, ge=8)
     n_epochs: Count = Field(4, ge=1)
@@ -253,8 +258,12 @@ class PoolConfig(_Strict):
 
     @model_validator(mode="after")
     def _some_weight(self) -> PoolConfig:
-        if self.self_play + self.heuristic + self.random <= 0:
+        weights = [self.self_play, self.heuristic, self.random]
+        if sum(weights) <= 0:
             raise ValueError("pool weights self_play, heuristic and random must not all be 0")
+        problem = checks.finite_sum_problem("pool weights self_play, heuristic and random", weights)
+        if problem:
+            raise ValueError(problem)
         return self
 
 
@@ -281,7 +290,7 @@ class WarmStartConfig(_Strict):
     bc_games: Count = Field(200, ge=1)
     epochs: Count = Field(4, ge=1)
     batch_size: Count = Field(256, ge=8)
-    learning_rate: Number = Field(1e-3, gt=0)
+    learning_rate: Number = Field(1e-3, gt=0, le=1)
     holdout: Number = Field(0.05, ge=0, lt=1)  # share of games kept out to report agreement
     # chance that a seat plays a random legal action instead (the teacher's choice is
     # still the label): data from states off the teacher's own path
@@ -289,7 +298,7 @@ class WarmStartConfig(_Strict):
     # DAgger rounds after cloning: the clone plays one seat of dagger_games more games per
     # table size, the teacher labels them, and the clone trains dagger_epochs more epochs
     # over all the data so far (0: no DAgger)
-    dagger_rounds: int = Field(0, ge=0)
+    dagger_rounds: Count = Field(0, ge=0)
     dagger_games: Count = Field(100, ge=1)
     dagger_epochs: Count = Field(2, ge=1)
 
@@ -301,10 +310,10 @@ class RLlibConfig(_Strict):
     are env steps (one per decision of any seat); the PPO coefficients come from ``ppo:``.
     """
 
-    num_env_runners: Count = Field(0, ge=0)  # 0: sample in the driver process
+    num_env_runners: Count = Field(0, ge=0, le=10_000)  # 0: sample in the driver process
     num_envs_per_env_runner: Count = Field(1, ge=1)
     num_cpus_per_env_runner: Count = Field(1, ge=1)
-    num_learners: Count = Field(0, ge=0)  # 0: one learner in the driver process
+    num_learners: Count = Field(0, ge=0, le=10_000)  # 0: one learner in the driver process
     num_gpus_per_learner: Number = Field(0, ge=0)  # with num_learners 0: the driver's GPU
     train_batch_size: Count = Field(4000, ge=8)  # env steps per iteration, all learners
     minibatch_size: Count = Field(256, ge=8)
@@ -341,7 +350,7 @@ _SB3_ONLY_PPO = {
 class TrainConfig(_Strict):
     name: str = Field(min_length=1)
     algorithm: Literal["maskable_ppo", "rllib_ppo"] = "maskable_ppo"
-    seed: Count = 0
+    seed: Seed = 0  # 0..2**32 - 1: what numpy.random.seed takes
     total_steps: Count = Field(ge=1)
     n_envs: Count = Field(2, ge=1)
     vec_env: Literal["subproc", "dummy", "vector"] = "subproc"
@@ -406,27 +415,77 @@ class TrainConfig(_Strict):
         return Path(self.run_dir) if self.run_dir else Path("runs") / self.name
 
 
-def config_from_dict(data: Any, source: str = "config") -> TrainConfig:
+# pydantic errors whose message states the accepted values but not the value given
+_SAY_GOT = {
+    "greater_than",
+    "greater_than_equal",
+    "less_than",
+    "less_than_equal",
+    "too_short",
+    "too_long",
+    "literal_error",
+    "int_type",
+    "float_type",
+    "string_type",
+    "bool_type",
+    "list_type",
+    "dict_type",
+}
+
+
+def _short(value: Any, limit: int = 60) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _one_line(text: str) -> str:
+    return " ".join(str(text).split())
+
+
+def _pydantic_problem(error: Any, data: Any) -> str:
+    """One pydantic error as ``key.path: message``; a model check names its keys itself."""
+    loc = error["loc"]
+    message = error["msg"].removeprefix("Value error, ")
+    if error["type"] == "extra_forbidden":
+        message = f"unknown key; known keys here: {_known_keys(loc[:-1], data)}"
+    elif error["type"] in _SAY_GOT:
+        message += f", got {_short(error.get('input'))}"
+    where = "".join(f"[{part}]" if isinstance(part, int) else f".{part}" for part in loc)
+    where = where.removeprefix(".")
+    return _one_line(f"{where}: {message}" if where else message)
+
+
+def _problems_error(source: str, problems: list[str]) -> ConfigError:
+    """One problem: one line. Several: a heading and one line each."""
+    if len(problems) == 1:
+        return ConfigError(f"{source}: {problems[0]}")
+    lines = "\n".join(f"  {problem}" for problem in problems)
+    return ConfigError(f"{source}: invalid config ({len(problems)} problems)\n{lines}")
+
+
+def config_from_dict(
+    data: Any, source: str = "config", overrides: Mapping[str, Any] | None = None
+) -> TrainConfig:
+    """The validated config of ``data`` (a YAML file's mapping), with ``overrides`` (the
+    command line's ``--run-dir``, ``--total-steps``: None values ignored) checked as if
+    written in it. Every problem found is raised at once, one line each."""
     if not isinstance(data, dict):
         raise ConfigError(f"{source}: expected a mapping of keys, got {type(data).__name__}")
+    data = {**data, **{k: v for k, v in (overrides or {}).items() if v is not None}}
     try:
         config = TrainConfig.model_validate(data)
     except ValidationError as err:
-        problems = []
-        for e in err.errors():
-            where = ".".join(str(part) for part in e["loc"]) or "(top level)"
-            message = e["msg"].removeprefix("Value error, ")
-            if e["type"] == "extra_forbidden":
-                message = f"unknown key; known keys here: {_known_keys(e['loc'][:-1], data)}"
-            problems.append(f"  {where}: {message}")
-        raise ConfigError(f"{source}: invalid config\n" + "\n".join(problems)) from None
-    problems = _agent_spec_problems("eval.opponents", config.eval.opponents, config.env.game)
+        problems = [_pydantic_problem(e, data) for e in err.errors()]
+        raise _problems_error(source, problems) from None
+    game = get_game(config.env.game)
+    problems = checks.config_problems(config, game.observation_size, game.num_actions)
+    problems += _agent_spec_problems("eval.opponents", config.eval.opponents, config.env.game)
     if config.warm_start is not None:
         problems += _agent_spec_problems(
             "warm_start.teacher", [config.warm_start.teacher], config.env.game
         )
     if problems:
-        raise ConfigError(f"{source}: invalid config\n" + "\n".join(problems))
+        raise _problems_error(source, problems)
     return config
 
 
@@ -439,19 +498,17 @@ def _agent_spec_problems(key: str, specs: list[str], game: str | None) -> list[s
     for i, spec in enumerate(specs):
         problem = agent_spec_problem(spec, game)
         if problem is not None:
-            problems.append(f"  {key}[{i}]: {spec!r}: {problem}")
+            problems.append(_one_line(f"{key}[{i}]: {_short(spec)}: {problem}"))
     return problems
 
 
-def load_config(path: str | Path) -> TrainConfig:
+def load_config(path: str | Path, overrides: Mapping[str, Any] | None = None) -> TrainConfig:
+    """The config in the YAML file ``path`` (see :func:`config_from_dict`). Nothing is
+    written: a folder, a file that is not UTF-8 or not YAML, or a key given twice is a
+    ConfigError naming the file."""
     path = Path(path)
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise ConfigError(f"{path}: no such config file") from None
-    except yaml.YAMLError as err:
-        raise ConfigError(f"{path}: not valid YAML: {err}") from None
-    return config_from_dict(data, str(path))
+    data = checks.load_yaml(checks.read_config_text(path), str(path))
+    return config_from_dict(data, str(path), overrides)
 
 
 def _known_keys(location: tuple[Any, ...], data: Any = None) -> str:
