@@ -216,9 +216,9 @@ class GameStore:
         for path in sorted(self.folder.glob("*.json")):
             try:
                 game = load_game(path)
-            except (ValueError, OSError, KeyError, TypeError) as err:
-                self.skipped.append(f"{path.name}: {err}")
-                log.warning("skipping saved game %s: %s", path, err)
+            except Exception as err:  # noqa: BLE001 - one damaged file must not stop the server
+                self.skipped.append(f"{clip(path.name)}: {_load_problem(err)}")
+                log.warning("skipping saved game %s: %r", path, err)
                 continue
             self._games[game.id] = game
 
@@ -339,6 +339,20 @@ class GameStore:
         atomic_write_json(self.folder / f"{game.id}.json", game.to_json(), separators=(",", ":"))
 
 
+def _load_problem(err: Exception) -> str:
+    """Why a saved game was skipped, as anyone may read it: :class:`SavedGameError`'s own
+    words, the position of a JSON error, else only the kind of fault."""
+    if isinstance(err, SavedGameError):
+        return scrub(str(err))
+    if isinstance(err, json.JSONDecodeError):
+        return f"not JSON ({err.msg} at line {err.lineno} column {err.colno})"
+    if isinstance(err, UnicodeDecodeError):
+        return f"not UTF-8 text (byte {err.start})"
+    if isinstance(err, OSError):
+        return f"cannot be read ({err.strerror or type(err).__name__})"
+    return f"not a saved game ({type(err).__name__})"
+
+
 def _remember(
     game: WebGame, seat: int, action: int, round_: int, insight: dict[str, Any] | None
 ) -> None:
@@ -391,31 +405,59 @@ def _check_spec(spec: str, game: str) -> None:
         raise WebError(422, f"opponents: bad agent spec {quote(spec)}: {err}") from None
 
 
+class SavedGameError(ValueError):
+    """Why a saved game does not load, in words that show nothing a seat may not know (no
+    action, seed or legal action of the file: the page shows the message to anyone)."""
+
+
 def load_game(path: str | Path) -> WebGame:
-    """Read a saved game and replay its actions (the truth) on a new game."""
+    """Read a saved game and replay its actions (the truth) on a new game; a damaged file
+    raises :class:`SavedGameError` (or OSError, ValueError from reading it)."""
     path = Path(path)
     data = json.loads(path.read_text(encoding="utf-8"))
     if not isinstance(data, dict) or data.get("format") != GAME_FORMAT:
-        raise ValueError(f"format: expected {GAME_FORMAT!r}")
+        raise SavedGameError(f"format: expected {GAME_FORMAT!r}")
     if data.get("version") not in READ_VERSIONS:
         versions = ", ".join(map(str, READ_VERSIONS))
-        raise ValueError(f"version: {data.get('version')!r} is not one of {versions}")
+        raise SavedGameError(f"version: {quote(data.get('version'))} is not one of {versions}")
+    try:
+        return _load_checked(path, data)
+    except SavedGameError:
+        raise
+    except KeyError as err:
+        raise SavedGameError(f"missing field {quote(err.args[0])}") from err
+    except Exception as err:  # noqa: BLE001 - any other fault: its text may hold the seed
+        raise SavedGameError(
+            f"a field has the wrong type or value ({type(err).__name__})"
+        ) from err
+
+
+def _load_checked(path: Path, data: dict[str, Any]) -> WebGame:
     game_id, seat, agents = data["id"], data["seat"], data["agents"]
     if not isinstance(game_id, str) or not GAME_ID.match(game_id) or path.stem != game_id:
-        raise ValueError(f"id: {game_id!r} is not a game id matching the file name")
+        raise SavedGameError(f"id: {quote(game_id)} is not a game id matching the file name")
+    if not isinstance(agents, list) or not all(isinstance(a, str) for a in agents):
+        raise SavedGameError("agents: expected a list of agent specs")
     spec, variants = saved_game(data)
-    state = spec.setup(len(agents), data["seed"], variants)
     if not isinstance(seat, int) or not 0 <= seat < len(agents) or agents[seat] != HUMAN:
-        raise ValueError(f"seat/agents: expected {HUMAN!r} at seat {seat!r}")
+        raise SavedGameError(f"seat/agents: expected {HUMAN!r} at seat {quote(seat)}")
+    seed = data["seed"]
+    if type(seed) is not int or not 0 <= seed < 2**63:
+        raise SavedGameError("seed: expected an int in 0..2**63-1")
+    state = spec.setup(len(agents), seed, variants)
     actions = data["actions"]
     for i, action in enumerate(actions):
         try:
             state.apply(action)
-        except (IllegalActionError, ValueError) as err:
-            raise ValueError(f"actions[{i}]: {err}") from None
+        except (IllegalActionError, ValueError, TypeError):
+            # the engine's message names the action and the seat's legal ones: private
+            raise SavedGameError(
+                f"actions[{i}]: not a legal action where it is applied (the file is damaged "
+                f"or was edited)"
+            ) from None
     lengths = {len(actions), len(data["deciders"]), len(data["rounds"]), len(data["insight"])}
     if len(lengths) != 1:
-        raise ValueError("actions, deciders, rounds and insight differ in length")
+        raise SavedGameError("actions, deciders, rounds and insight differ in length")
     return WebGame(
         id=game_id,
         seat=seat,
@@ -444,6 +486,12 @@ def saved_game(data: dict[str, Any]) -> tuple[GameSpec, dict[str, Any]]:
     else:
         name, variants = data["game"], data["variants"]
         if not isinstance(name, str) or not isinstance(variants, dict):
-            raise ValueError("game/variants: expected a game name and a dict of variants")
-        spec = get_game(name)
-    return spec, spec.check_variants(variants)
+            raise SavedGameError("game/variants: expected a game name and a dict of variants")
+        try:
+            spec = get_game(name)
+        except ValueError as err:  # names the registered games
+            raise SavedGameError(f"game: {err}") from None
+    try:
+        return spec, spec.check_variants(variants)
+    except ValueError as err:  # names the game's variants
+        raise SavedGameError(f"variants: {err}") from None

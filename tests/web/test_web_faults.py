@@ -18,6 +18,7 @@ from art_gallery_env.agents.registry import (
     agent_spec_problem,
     make_agent,
 )
+from art_gallery_env.core.registry import get_game
 from art_gallery_env.web.app import create_app
 from art_gallery_env.web.games import QUOTE_CHARS, GameStore
 from art_gallery_env.web.server import allowed_hosts
@@ -186,3 +187,70 @@ def test_records_in_the_records_folder_are_rescored_too(tmp_path: Path) -> None:
     client = TestClient(create_app(tmp_path / "data", records=records))
     (listed,) = client.get("/api/replays").json()
     assert listed["totals"] == true_totals
+
+
+# -- corrupt game files: named on the page, nothing private ------------------------------------
+def _played_game(tmp_path: Path) -> tuple[Path, dict]:
+    """A 3-player game against random agents a few decisions in, and its saved file."""
+    client = TestClient(create_app(tmp_path / "data"))
+    view = client.post(
+        "/api/games", json={"players": 3, "opponents": ["random"], "seed": 11}
+    ).json()
+    for _ in range(4):
+        action = next(o["action"] for o in view["choices"]["options"] if o["legal"])
+        url = f"/api/games/{view['id']}/actions"
+        view = client.post(url, json={"action": action, "decision": view["decision"]}).json()
+    path = tmp_path / "data" / "games" / f"{view['id']}.json"
+    return path, json.loads(path.read_text())
+
+
+def test_a_corrupt_game_names_no_action_of_any_seat(tmp_path: Path) -> None:
+    path, data = _played_game(tmp_path)
+    seat = data["seat"]
+    spec = get_game(data["game"])
+    # the first agent's decision after the person's first: change it to an illegal one
+    index = next(i for i, d in enumerate(data["deciders"]) if d != seat and i > 2)
+    state = spec.setup(len(data["agents"]), data["seed"], data["variants"])
+    for action in data["actions"][:index]:
+        state.apply(action)
+    legal = state.legal_actions()
+    labels = [spec.action_to_str(a) for a in legal]
+    data["actions"][index] = next(a for a in range(spec.num_actions) if a not in legal)
+    path.write_text(json.dumps(data))
+    client = TestClient(create_app(tmp_path / "data"))
+    (problem,) = client.get("/api/setup").json()["skipped_games"]
+    assert problem.startswith(path.name) and f"actions[{index}]" in problem
+    assert "legal:" not in problem and not any(label in problem for label in labels)
+    assert str(data["actions"][index]) not in problem.removeprefix(path.name)
+    assert client.get("/api/games").json() == []
+
+
+@pytest.mark.parametrize(
+    ("change", "words"),
+    [
+        ({"seed": "the-secret-seed-4242"}, "seed: expected an int"),
+        ({"seed": None}, "seed: expected an int"),
+        ({"rounds": 5}, "wrong type or value"),
+        ({"agents": "human"}, "agents: expected a list"),
+        ({"game": "nogame"}, "game: unknown game"),
+        ({"actions": "x"}, "actions[0]"),
+    ],
+)
+def test_a_damaged_field_is_named_without_its_value(
+    tmp_path: Path, change: dict, words: str
+) -> None:
+    path, data = _played_game(tmp_path)
+    path.write_text(json.dumps({**data, **change}))
+    (problem,) = create_app(tmp_path / "data").state.store.skipped
+    assert words in problem and "secret" not in problem and str(data["seed"]) not in problem
+
+
+def test_a_missing_field_and_bad_bytes_are_named(tmp_path: Path) -> None:
+    path, data = _played_game(tmp_path)
+    del data["seed"]
+    path.write_text(json.dumps(data))
+    (path.parent / "0123456789abcdef.json").write_bytes(b'{"id": "\xff"}')
+    skipped = create_app(tmp_path / "data").state.store.skipped
+    assert sorted(skipped) == sorted(
+        [f"{path.name}: missing field 'seed'", "0123456789abcdef.json: not UTF-8 text (byte 8)"]
+    )
