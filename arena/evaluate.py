@@ -34,10 +34,13 @@ import math
 import multiprocessing
 import os
 import random
+import signal
 import sys
+import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -46,12 +49,14 @@ from art_gallery_env.agents.registry import make_agent
 from art_gallery_env.core.registry import GameSpec, default_game, get_game
 from art_gallery_env.files import atomic_write_json, atomic_write_text
 from art_gallery_env.processes import (
+    STOP_SIGNALS,
     THREAD_COUNT_VARIABLES,
     exit_with_parent,
     ignore_stop_signals,
     kill_processes,
     one_compute_thread_for_children,
     spawning_quietly,
+    write_stderr,
 )
 
 from . import loop
@@ -747,3 +752,56 @@ def print_table(result: MatchResult, file: Any = None) -> None:
         f"{len(result.games)} games, {total_decisions} decisions, {mean_rounds:.2f} rounds per "
         f"game, {result.wall_s:.1f} s with {result.config.workers} worker(s)"
     )
+
+
+# -- stopping ------------------------------------------------------------------------------
+class StopSignals:
+    """SIGINT and SIGTERM of an ``eval`` command (``with StopSignals() as signals``).
+
+    Inside ``signals.raising()`` (the games) the first signal raises KeyboardInterrupt
+    with the signal's name, which stops the match with the games finished so far. Every
+    other signal -- the second of two quick Ctrl-Cs, or one while the results are being
+    written -- is only noted: the finished games are written whole, and the partial
+    results count exactly the game records written. (Before, a second Ctrl-C 50 ms after
+    the first wrote nothing, and one 0.3 s after it left results.partial.json counting
+    633 games beside 84 records.) ``kill -9`` still stops it at once, and the files
+    written are whole (atomic). Outside the main thread this does nothing; a signal
+    ignored at the start (a background job's SIGINT) stays ignored."""
+
+    def __init__(self) -> None:
+        self.received: list[str] = []
+        self._raise = False
+        self._noted = False
+        self._previous: dict[int, Any] = {}
+
+    def __enter__(self) -> StopSignals:
+        if threading.current_thread() is threading.main_thread():
+            for signum in STOP_SIGNALS:
+                if signal.getsignal(signum) is signal.SIG_IGN:
+                    continue
+                self._previous[signum] = signal.signal(signum, self._handle)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        for signum, handler in self._previous.items():
+            signal.signal(signum, handler)
+        self._previous.clear()
+
+    @contextmanager
+    def raising(self) -> Iterator[None]:
+        """A block that the first stop signal ends with KeyboardInterrupt."""
+        self._raise = True
+        try:
+            yield
+        finally:
+            self._raise = False
+
+    def _handle(self, signum: int, frame: Any) -> None:
+        name = signal.Signals(signum).name
+        self.received.append(name)
+        if self._raise:
+            self._raise = False  # from now on a signal waits until the files are written
+            raise KeyboardInterrupt(name)
+        if not self._noted:
+            self._noted = True
+            write_stderr(f"\n{name}: writing the finished games first (a moment)\n")

@@ -85,6 +85,10 @@ def load_record(path: str | Path) -> dict[str, Any]:
         text = path.read_text(encoding="utf-8")
     except OSError as err:
         raise RecordFormatError(f"{path}: cannot read: {err.strerror or err}") from None
+    except UnicodeDecodeError as err:
+        raise RecordFormatError(
+            f"{path}: not UTF-8 text ({err.reason} at byte {err.start}), so not a game record"
+        ) from None
     try:
         data = json.loads(text)
     except json.JSONDecodeError as err:

@@ -68,6 +68,30 @@ def _positive_int(text: str) -> int:
     return value
 
 
+def _int_in(low: int, high: int, what: str = "") -> Any:
+    """An argparse type: a whole number in low..high, else one line with the range."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            value = None
+        if value is None or not low <= value <= high:
+            shown = text if len(text) <= 40 else text[:37] + "..."
+            raise argparse.ArgumentTypeError(
+                f"expected a whole number in {low}..{high}{what}, got {shown!r}"
+            )
+        return value
+
+    return parse
+
+
+# Seeds: games seed NumPy's generators, which take non-negative integers (64 bits here).
+_seed = _int_in(0, 2**63 - 1, " (2**63 - 1)")
+_games = _int_in(1, 10**7)  # every game's result is kept in memory and written as a row
+_workers = _int_in(1, 256, " processes (each imports torch, about 250 MB)")
+
+
 def _viewer(text: str) -> int | None:
     if text.lower() == "all":
         return None
@@ -99,11 +123,11 @@ def _eval(args: argparse.Namespace) -> int:
         MatchConfig,
         MatchError,
         MatchInterrupted,
+        StopSignals,
         expand_agent_specs,
         run_match,
     )
     from art_gallery_env.files import writable_dir_problem
-    from art_gallery_env.processes import sigterm_as_interrupt
 
     parser = args.parser
     try:
@@ -132,25 +156,43 @@ def _eval(args: argparse.Namespace) -> int:
         if problem:  # found now, not after every game has been played
             parser.error(f"{option} {folder}: {problem}")
     progress = False if args.no_progress else None
-    try:
-        with sigterm_as_interrupt():  # SIGTERM stops the workers and saves, as Ctrl-C does
-            result = run_match(config, progress=progress)
-    except MatchInterrupted as stop:
-        return _report_partial_match(args, stop)
-    _write_match(args, result)
+    with _eval_folders_locked(args), StopSignals() as signals:
+        try:
+            with signals.raising():  # SIGTERM stops the workers and saves, as Ctrl-C does
+                result = run_match(config, progress=progress)
+        except MatchInterrupted as stop:
+            return _report_partial_match(args, stop)
+        _write_match(args, result)  # a signal now waits for the files
     return 0
+
+
+def _eval_folders_locked(args: argparse.Namespace) -> Any:
+    """One eval at a time writes into an --out (or --save-games) folder."""
+    from contextlib import ExitStack
+    from pathlib import Path
+
+    from art_gallery_env.folder_lock import FolderLock
+
+    stack = ExitStack()
+    seen = set()
+    for option, folder in (("--out", args.out), ("--save-games", args.save_games)):
+        if folder and Path(folder).resolve() not in seen:
+            seen.add(Path(folder).resolve())
+            advice = f"wait for that eval to finish, or give another {option}"
+            stack.enter_context(FolderLock(folder, "eval", advice))
+    return stack
 
 
 def _write_match(args: argparse.Namespace, result: Any) -> None:
     from art_gallery_env.arena.evaluate import print_table, save_game_records, write_results
 
     print_table(result)
+    if args.save_games:  # first: the results never count a record that is not written
+        paths = save_game_records(result, args.save_games)
+        print(f"wrote {len(paths)} game records to {args.save_games}")
     if args.out:
         paths = write_results(result, args.out)
         print("wrote " + ", ".join(str(p) for p in paths))
-    if args.save_games:
-        paths = save_game_records(result, args.save_games)
-        print(f"wrote {len(paths)} game records to {args.save_games}")
 
 
 def _report_partial_match(args: argparse.Namespace, stop: Any) -> int:
@@ -227,14 +269,11 @@ def _train(args: argparse.Namespace) -> int:
         return _missing_train_extra(err)
     from art_gallery_env.agents.policy import CheckpointError
 
-    try:
-        config = load_config(args.config)
+    try:  # --run-dir and --total-steps are checked as if the config said them
+        overrides = {"run_dir": args.run_dir, "total_steps": args.total_steps}
+        config = load_config(args.config, overrides)
     except ConfigError as err:
         args.parser.error(str(err))
-    if args.run_dir:
-        config = config.model_copy(update={"run_dir": args.run_dir})
-    if args.total_steps:
-        config = config.model_copy(update={"total_steps": args.total_steps})
     args.output_folder = args.resume or str(config.resolved_run_dir)
     files = "best.zip / best.safetensors, latest.*, logs/, eval.csv"
     if config.algorithm == "rllib_ppo":
@@ -335,12 +374,15 @@ def _export(args: argparse.Namespace) -> int:
     try:
         from art_gallery_env.agents.policy_onnx import INPUT_MASK, OUTPUT, export_onnx
 
-        path = export_onnx(load_policy(args.checkpoint), args.onnx)
+        policy = load_policy(args.checkpoint)
+        path = export_onnx(policy, args.onnx)
     except CheckpointError as err:
         args.parser.error(str(err))
+    obs_size, actions = policy.meta["obs_size"], policy.meta["num_actions"]  # the policy's game
     print(
-        f"wrote {path} ({path.stat().st_size:,} bytes): inputs observation [N, 2221] and "
-        f"{INPUT_MASK} [N, 47] (float32, 1 = legal), output {OUTPUT} [N, 47]"
+        f"wrote {path} ({path.stat().st_size:,} bytes), a policy for {policy.game}: inputs "
+        f"observation [N, {obs_size}] and {INPUT_MASK} [N, {actions}] (float32, 1 = legal), "
+        f"output {OUTPUT} [N, {actions}]"
     )
     return 0
 
@@ -401,7 +443,7 @@ def build_parser() -> argparse.ArgumentParser:
     demo = sub.add_parser("demo", help="play one seeded demo game and print the score breakdown")
     _add_game_option(demo)
     demo.add_argument("--players", type=int, default=4, help="players (default 4)")
-    demo.add_argument("--seed", type=int, default=7)
+    demo.add_argument("--seed", type=_seed, default=7)
     demo.add_argument("--verbose", action="store_true", help="print every decision")
     demo.set_defaults(func=_demo, parser=demo)
 
@@ -444,11 +486,11 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="allow more agents than seats: each block of --players games seats one subset",
     )
-    ev.add_argument("--games", type=_positive_int, default=100, help="games (default 100)")
-    ev.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
+    ev.add_argument("--games", type=_games, default=100, help="games (default 100)")
+    ev.add_argument("--seed", type=_seed, default=0, help="master seed (default 0)")
     ev.add_argument(
         "--workers",
-        type=_positive_int,
+        type=_workers,
         default=default_workers(),
         help=f"worker processes (default {default_workers()})",
     )
@@ -486,7 +528,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="SPECS",
         help="comma-separated agent specs, one per other seat, or one for all (default random)",
     )
-    play.add_argument("--seed", type=int, default=None, help="game seed (default: random)")
+    play.add_argument("--seed", type=_seed, default=None, help="game seed (default: random)")
     play.add_argument("--resume", metavar="FILE", help="continue a game saved with 'save PATH'")
     play.add_argument(
         "--save",

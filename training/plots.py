@@ -14,17 +14,38 @@ class PlotError(ValueError):
     """A run folder without the logs a plot needs."""
 
 
-def _read_csv(path: Path) -> list[dict[str, str]]:
-    with path.open(newline="") as handle:
-        return list(csv.DictReader(handle))
+def _read_csv(path: Path, columns: tuple[str, ...] = ()) -> list[dict[str, str]]:
+    """The rows of a training log, which must be UTF-8 CSV with ``columns``."""
+    try:
+        with path.open(newline="", encoding="utf-8") as handle:
+            reader = csv.DictReader(handle)
+            rows = list(reader)
+            header = list(reader.fieldnames or [])
+    except (UnicodeDecodeError, csv.Error) as err:
+        raise PlotError(
+            f"{path}: not a CSV log of 'art-gallery train' ({err}); restore the file, or plot "
+            f"another run folder"
+        ) from None
+    missing = [column for column in columns if column not in header]
+    if rows and missing:
+        raise PlotError(f"{path}: no {missing[0]!r} column, so not a log of 'art-gallery train'")
+    for row in rows:
+        row["_path"] = str(path)
+    return rows
 
 
 def _series(rows: list[dict[str, str]], x: str, y: str) -> tuple[list[float], list[float]]:
     xs, ys = [], []
     for row in rows:
         if row.get(x) and row.get(y):
-            xs.append(float(row[x]))
-            ys.append(float(row[y]))
+            try:
+                xs.append(float(row[x]))
+                ys.append(float(row[y]))
+            except ValueError:
+                raise PlotError(
+                    f"{row.get('_path', 'log')}: {x}={row[x]!r}, {y}={row[y]!r}: not a number; "
+                    f"restore the file, or plot another run folder"
+                ) from None
     return xs, ys
 
 
@@ -45,7 +66,7 @@ def plot_run(run_dir: str | Path, out_dir: str | Path | None = None) -> list[Pat
         )
     out = Path(out_dir) if out_dir else run_dir / "plots"
     out.mkdir(parents=True, exist_ok=True)
-    rows = _read_csv(progress)
+    rows = _read_csv(progress, ("time/total_timesteps",))
     written = []
 
     def save(fig, name: str) -> None:
@@ -68,7 +89,7 @@ def plot_run(run_dir: str | Path, out_dir: str | Path | None = None) -> list[Pat
 
     fig, ax = plt.subplots(figsize=(7, 4))
     if evals.is_file():
-        eval_rows = _read_csv(evals)
+        eval_rows = _read_csv(evals, ("steps", "opponent", "win_share"))
         for k, opponent in enumerate(sorted({r["opponent"] for r in eval_rows})):
             mine = [r for r in eval_rows if r["opponent"] == opponent]
             xs, ys = _series(mine, "steps", "win_share")

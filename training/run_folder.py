@@ -259,6 +259,18 @@ def _run_locked(start: RunStart, body: Callable[[GracefulStop], int]) -> Path:
 
 
 # -- resuming -------------------------------------------------------------------------
+def resume_run_dir(resume: Path) -> Path:
+    """The run folder a ``--resume`` argument belongs to (see :func:`resume_metadata_path`)."""
+    if not resume.exists():
+        raise RunFolderError(
+            f"--resume {resume}: no such file or folder (give the run folder, e.g. "
+            f"runs/quick, or its latest.zip)"
+        )
+    if resume.is_dir() and not (resume.name == RLLIB_LINK or (resume / "learner_group").is_dir()):
+        return resume
+    return resume.parent
+
+
 def resume_metadata_path(resume: Path) -> Path:
     """The metadata JSON a ``--resume`` argument means: a run folder (its latest), a
     checkpoint file (``latest.zip``, ``best.json``, ...) or ``RUN_DIR/rllib_checkpoint``."""
@@ -287,10 +299,7 @@ def resume_metadata_path(resume: Path) -> Path:
 def _resume_start(
     config: TrainConfig, resume: Path, from_checkpoint: str | None, discard_newer: bool
 ) -> RunStart:
-    meta_path = resume_metadata_path(resume)
-    run_dir = meta_path.parent
-    if from_checkpoint is not None:
-        meta_path = _named_checkpoint(run_dir, from_checkpoint)
+    run_dir = resume_run_dir(resume)
     if config.run_dir is not None and Path(config.run_dir).resolve() != run_dir.resolve():
         raise RunFolderError(
             f"--resume {resume} belongs to the run folder {run_dir}, but the config (or "
@@ -298,6 +307,9 @@ def _resume_start(
         )
     lock = lock_run_folder(run_dir)  # before reading: the owner could be rewriting it
     try:
+        meta_path = resume_metadata_path(resume)
+        if from_checkpoint is not None:
+            meta_path = _named_checkpoint(run_dir, from_checkpoint)
         start = _checked_resume(config, resume, run_dir, meta_path, discard_newer)
     except BaseException:
         lock.release()

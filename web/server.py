@@ -41,7 +41,7 @@ def serve(
     access_log: bool = False,
 ) -> int:
     try:
-        import uvicorn
+        import uvicorn  # noqa: F401 - the extra is checked here, used in _serve_locked
 
         from .app import create_app
     except ImportError as err:
@@ -51,6 +51,24 @@ def serve(
             file=sys.stderr,
         )
         return 2
+    from art_gallery_env.folder_lock import FolderLock
+
+    advice = "one server per games folder: stop that one, or give another --data"
+    with FolderLock(data, "serve", advice):  # held while serving
+        return _serve_locked(host, port, data, checkpoints, records, access_log, create_app)
+
+
+def _serve_locked(
+    host: str,
+    port: int,
+    data: str | Path,
+    checkpoints: str | Path | None,
+    records: str | Path | None,
+    access_log: bool,
+    create_app: Any,
+) -> int:
+    import uvicorn
+
     app = create_app(
         data, checkpoints=checkpoints, records=records, allowed_hosts=allowed_hosts(host)
     )
@@ -78,7 +96,7 @@ class BackgroundServer:
     """
 
     def __init__(self, app: Any, host: str = "127.0.0.1") -> None:
-        import uvicorn
+        import uvicorn  # noqa: F401 - the extra is checked here, used in _serve_locked
 
         self.app = app
         self.sock = socket.socket()
