@@ -24,61 +24,43 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from art_gallery_env.core.registry import UnknownGameError, default_game, game_names, get_game
 from art_gallery_env.files import atomic_write_bytes
 
-FORMAT = "art-gallery-policy"
-VERSION = 1
-METADATA_KEY = "art_gallery_policy"
+from .policy_header import (  # re-exported: the names this module always had
+    ENTITY_VERSION,
+    FORMAT,
+    METADATA_KEY,
+    SUFFIX,
+    VERSION,
+    CheckpointError,
+    PolicyLayout,
+    check_layout,
+    header_game,
+    layout_fingerprint,
+    policy_layout,
+)
+from .policy_header import layout_header as _layout_header
+from .policy_header import safetensors_numpy as _safetensors_numpy
+
 ACTIVATIONS = ("tanh", "relu", "identity")
-SUFFIX = ".safetensors"
-
-
-class CheckpointError(ValueError):
-    """A checkpoint that cannot be used; the message names the file and the problem."""
-
-
-@dataclass(frozen=True)
-class PolicyLayout:
-    """What a policy maps between, for one game: observation size, number of actions and
-    the fingerprint of both layouts (a checkpoint names its game in the header)."""
-
-    game: str
-    obs_size: int
-    num_actions: int
-    fingerprint: str
-
-
-def header_game(meta: Mapping[str, Any]) -> str:
-    """The game a header names; one that names none is the default game's (older files)."""
-    return meta["game"] if "game" in meta else default_game().name
-
-
-def policy_layout(game: str | None = None) -> PolicyLayout:
-    """The layout of ``game``'s observation and action encoding (None: the default game);
-    a game nobody registered is a :class:`CheckpointError` naming the registered ones."""
-    try:
-        spec = get_game(game)
-    except UnknownGameError:
-        raise CheckpointError(
-            f"unknown game {game!r}; policies exist for: {', '.join(game_names())}"
-        ) from None
-    return PolicyLayout(
-        spec.name, spec.observation_size, spec.num_actions, spec.layout_fingerprint()
-    )
-
-
-def layout_fingerprint(game: str | None = None) -> str:
-    """A stable id of the observation and action layout a policy of ``game`` (None: the
-    default game) was trained on: any change to either layout changes it, so an old
-    checkpoint is rejected instead of misread (``GameSpec.layout_fingerprint``)."""
-    return policy_layout(game).fingerprint
+__all__ = [
+    "ENTITY_VERSION",
+    "FORMAT",
+    "METADATA_KEY",
+    "SUFFIX",
+    "VERSION",
+    "CheckpointError",
+    "PolicyLayout",
+    "check_layout",
+    "header_game",
+    "layout_fingerprint",
+    "policy_layout",
+]
 
 
 def _activation(name: str):
@@ -141,18 +123,6 @@ def _float32_layers(
         (np.ascontiguousarray(w, dtype=np.float32), np.asarray(b, dtype=np.float32))
         for w, b in weights
     ]
-
-
-def _layout_header(game: str | None = None) -> dict[str, Any]:
-    layout = policy_layout(game)
-    return {
-        "format": FORMAT,
-        "version": VERSION,
-        "game": layout.game,
-        "obs_size": layout.obs_size,
-        "num_actions": layout.num_actions,
-        "layout_fingerprint": layout.fingerprint,
-    }
 
 
 def save_policy_weights(
@@ -242,6 +212,48 @@ def policy_from_torch_mlp(
     return MLPPolicy(_check("<torch module>", header, tensors), header, value)
 
 
+def policy_from_network(
+    tensors: Mapping[str, np.ndarray],
+    header: Mapping[str, Any],
+    value: list[tuple[np.ndarray, np.ndarray]] | None = None,
+) -> Any:
+    """The in-memory numpy policy of a structured network's export (``net.export_tensors()``
+    and ``net.header()`` plus the caller's meta): an entity network's own format, or the
+    MLP format (an embedding-bag network is an MLP to play) with ``value`` as its critic."""
+    if dict(header.get("network") or {}).get("type") == "entity":
+        from .policy_entity import policy_from_entity_tensors
+
+        return policy_from_entity_tensors(tensors, header)
+    full = {**_layout_header(header.get("game")), **dict(header)}
+    arrays = {name: np.ascontiguousarray(a, dtype=np.float32) for name, a in tensors.items()}
+    return MLPPolicy(_check("<torch module>", full, arrays), full, value)
+
+
+def save_network_weights(
+    tensors: Mapping[str, np.ndarray], header: Mapping[str, Any], path: str | os.PathLike[str]
+) -> Path:
+    """Write a structured network's export as a weights-only checkpoint: an entity network
+    as format version 2 (int32 index tensors kept), the rest in the MLP format. The file
+    is loaded back, so a bad export fails here and not at play time."""
+    if dict(header.get("network") or {}).get("type") != "entity":
+        return save_policy_weights(tensors, header, path)
+    from .policy_entity import INDEX_DTYPES, check_entity, entity_header
+
+    path = Path(path)
+    if path.suffix != SUFFIX:
+        raise CheckpointError(f"{path}: a policy checkpoint must end in {SUFFIX}")
+    full = entity_header(header)
+    arrays = {
+        k: np.ascontiguousarray(v, np.int32 if v.dtype in INDEX_DTYPES else np.float32)
+        for k, v in tensors.items()
+    }
+    check_entity(str(path), full, arrays)
+    data = _safetensors_numpy().save(arrays, metadata={METADATA_KEY: json.dumps(full)})
+    atomic_write_bytes(path, data)
+    load_weights(path)
+    return path
+
+
 def export_torch_mlp(
     module: Any,
     path: str | os.PathLike[str],
@@ -253,17 +265,6 @@ def export_torch_mlp(
     as a checkpoint. ``activation`` defaults to the first Tanh/ReLU found in the module."""
     weights, meta = torch_mlp_weights(module, activation=activation)
     return save_policy_weights(weights, {**meta, **dict(extra_meta or {})}, path)
-
-
-def _safetensors_numpy():
-    try:
-        import safetensors.numpy
-    except ImportError as exc:  # pragma: no cover - depends on the install
-        raise CheckpointError(
-            "policy checkpoints need the 'safetensors' package: "
-            "pip install 'art-gallery-env[tools]'"
-        ) from exc
-    return safetensors.numpy
 
 
 def load_weights(path: str | os.PathLike[str]) -> MLPPolicy:
@@ -295,6 +296,10 @@ def load_weights(path: str | os.PathLike[str]) -> MLPPolicy:
         raise CheckpointError(f"{where}: the '{METADATA_KEY}' metadata is not JSON: {exc}") from exc
     if not isinstance(meta, dict):
         raise CheckpointError(f"{where}: the '{METADATA_KEY}' metadata must be a JSON object")
+    if meta.get("format") == FORMAT and meta.get("version") == ENTITY_VERSION:
+        from .policy_entity import check_entity  # the structured network (version 2)
+
+        return check_entity(where, meta, tensors)  # type: ignore[return-value]
     layers = _check(where, meta, tensors)
     return MLPPolicy(layers, meta)
 
@@ -308,23 +313,7 @@ def check_header(where: str, meta: dict[str, Any]) -> list[int]:
             f"{where}: format {meta.get('format')!r} version {meta.get('version')!r} is not "
             f"supported (expected {FORMAT!r} version {VERSION})"
         )
-    game = header_game(meta)
-    if game not in game_names():
-        raise CheckpointError(f"{where}: game {game!r} is not one of {', '.join(game_names())}")
-    layout = policy_layout(game)
-    if meta.get("layout_fingerprint") != layout.fingerprint:
-        raise CheckpointError(
-            f"{where}: the checkpoint was made for observation/action layout "
-            f"{meta.get('layout_fingerprint')!r}, but this env's layout is "
-            f"{layout.fingerprint!r} (the observation or action encoding changed); retrain "
-            f"or re-export the policy for this version"
-        )
-    if meta.get("obs_size") != layout.obs_size or meta.get("num_actions") != layout.num_actions:
-        raise CheckpointError(
-            f"{where}: obs_size {meta.get('obs_size')!r} / num_actions "
-            f"{meta.get('num_actions')!r} do not match this env ({layout.obs_size} / "
-            f"{layout.num_actions})"
-        )
+    layout = check_layout(where, meta)
     activation = meta.get("activation")
     if activation not in ACTIVATIONS:
         raise CheckpointError(

@@ -1,0 +1,142 @@
+"""Numpy inference of the entity network (``network: {type: entity}``), weights-only.
+
+A ``.safetensors`` file of format version 2 whose header's ``network`` entry is
+``{"type": "entity", "token_dim", "hidden_sizes", "pointer_dim", "groups",
+"pointer_group"}`` holds the torch module's state dict (``training/networks.py``,
+``EntityNet``): per token group ``index_<g>`` (observation entries, the padded zero at
+``obs_size``), ``encoders.<g>.weight/bias`` and ``positions.<g>``; ``rest``; the trunk
+``trunk.{i}.weight/bias``; the heads ``pi.*`` and ``vf.*``; and, with a pointer,
+``pointer_actions``, ``pointer_context_a/b``, ``pointer_select`` and the pointer weights.
+The index arrays travel in the file, so playing it needs neither the game's structure
+module nor torch. ONNX export: :mod:`.policy_onnx`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from .policy_header import ENTITY_VERSION, CheckpointError, check_layout, header_game, layout_header
+
+INDEX_DTYPES = (np.int32, np.int64)
+
+
+def _act(name: str):
+    if name == "tanh":
+        return np.tanh
+    return lambda x: np.maximum(x, 0.0)
+
+
+class EntityPolicy:
+    """The entity network in numpy: observation(s) -> logits, and its value head."""
+
+    has_value_head = True
+
+    def __init__(self, tensors: Mapping[str, np.ndarray], meta: dict[str, Any]) -> None:
+        self.meta = dict(meta)
+        self.net = dict(meta["network"])
+        self.t = {
+            k: (np.asarray(v, np.intp) if v.dtype in INDEX_DTYPES else np.asarray(v, np.float32))
+            for k, v in tensors.items()
+        }
+        self._act = _act(meta["activation"])
+        self.groups = list(self.net["groups"])
+        self.pointer_group = self.net.get("pointer_group")
+        self.trunk_depth = len(self.net["hidden_sizes"])
+
+    @property
+    def game(self) -> str:
+        return header_game(self.meta)
+
+    def _trunk(self, x: np.ndarray) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+        t, act = self.t, self._act
+        padded = np.concatenate([x, np.zeros((x.shape[0], 1), np.float32)], axis=1)
+        tokens = {}
+        for g in self.groups:
+            index = t[f"index_{g}"]
+            gathered = padded[:, index].reshape(-1, index.shape[1])  # (B * tokens, features)
+            encoded = (gathered @ t[f"encoders.{g}.weight"].T).reshape(
+                x.shape[0], *index.shape[:1], -1
+            )
+            tokens[g] = act(encoded + t[f"encoders.{g}.bias"] + t[f"positions.{g}"])
+        parts = [tokens[g].reshape(x.shape[0], -1) for g in self.groups]
+        h = np.concatenate([*parts, x[:, t["rest"]]], axis=1)
+        for i in range(self.trunk_depth):
+            h = act(h @ t[f"trunk.{i}.weight"].T + t[f"trunk.{i}.bias"])
+        return h, tokens
+
+    def _heads(self, x: np.ndarray, h: np.ndarray, tokens: dict[str, np.ndarray]) -> np.ndarray:
+        t = self.t
+        logits = h @ t["pi.weight"].T + t["pi.bias"]
+        if self.pointer_group is None:
+            return logits
+        context = x[:, t["pointer_context_a"]][:, :, None] * x[:, t["pointer_context_b"]][:, None]
+        actions = t["pointer_actions"]
+        select = (context.reshape(x.shape[0], -1) @ t["pointer_select"]).reshape(
+            x.shape[0], len(actions), -1
+        )
+        dest = select @ tokens[self.pointer_group]
+        q = self._act(
+            dest @ t["pointer_dest.weight"].T
+            + (h @ t["pointer_hidden.weight"].T)[:, None, :]
+            + t["pointer_action"]
+        )
+        logits[:, actions] += (q @ t["pointer_out.weight"].T)[:, :, 0]
+        return logits
+
+    def _batch(self, observation: np.ndarray) -> tuple[np.ndarray, bool]:
+        x = np.asarray(observation, dtype=np.float32)
+        return x.reshape(1, -1) if x.ndim == 1 else x, x.ndim == 1
+
+    def logits(self, observation: np.ndarray) -> np.ndarray:
+        x, single = self._batch(observation)
+        h, tokens = self._trunk(x)
+        out = self._heads(x, h, tokens)
+        return out[0] if single else out
+
+    def value(self, observation: np.ndarray) -> float | None:
+        x, _ = self._batch(observation)
+        h, _ = self._trunk(x)
+        return float((h @ self.t["vf.weight"].T + self.t["vf.bias"]).reshape(-1)[0])
+
+
+def check_entity(
+    where: str, meta: dict[str, Any], tensors: Mapping[str, np.ndarray]
+) -> EntityPolicy:
+    """Validate a version-2 header and its tensors; returns the playable policy."""
+    net = meta.get("network")
+    if not isinstance(net, dict) or net.get("type") != "entity":
+        raise CheckpointError(f"{where}: version {ENTITY_VERSION} needs network.type 'entity'")
+    layout = check_layout(where, meta)
+    if meta.get("activation") not in ("tanh", "relu"):
+        raise CheckpointError(f"{where}: activation must be 'tanh' or 'relu'")
+    for name, array in tensors.items():
+        if array.dtype in INDEX_DTYPES:
+            if array.size and (array.min() < 0 or array.max() > layout.obs_size):
+                raise CheckpointError(f"{where}: index tensor {name!r} is out of range")
+        elif not np.all(np.isfinite(array)):
+            raise CheckpointError(f"{where}: tensor {name!r} holds NaN or infinite values")
+    policy = EntityPolicy(tensors, meta)
+    try:
+        out = policy.logits(np.zeros(layout.obs_size, np.float32))
+    except (KeyError, ValueError, IndexError) as err:
+        raise CheckpointError(f"{where}: the entity network's tensors do not fit: {err}") from None
+    if out.shape != (layout.num_actions,):
+        raise CheckpointError(
+            f"{where}: the network gives {out.shape[0]} logits, not {layout.num_actions}"
+        )
+    return policy
+
+
+def entity_header(meta: Mapping[str, Any]) -> dict[str, Any]:
+    """The full header of an entity policy: the game's layout, version 2, then ``meta``."""
+    return {**layout_header(meta.get("game")), "version": ENTITY_VERSION, **dict(meta)}
+
+
+def policy_from_entity_tensors(
+    tensors: Mapping[str, np.ndarray], meta: Mapping[str, Any]
+) -> EntityPolicy:
+    """The in-memory policy of a torch entity network's tensors, checked like a file."""
+    return check_entity("<torch module>", entity_header(meta), tensors)
