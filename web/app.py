@@ -136,9 +136,9 @@ def create_app(
     headers accepted; None: any) keeps pages of other sites from reaching a local server
     through DNS rebinding."""
     data = Path(data)
-    store = GameStore(data / "games")
-    library = RecordLibrary(store, data / "uploads", records)
     checkpoint_folder = Path(checkpoints) if checkpoints else None
+    store = GameStore(data / "games", checkpoints=checkpoint_folder)
+    library = RecordLibrary(store, data / "uploads", records)
     app = FastAPI(title="Art Gallery", docs_url="/api/docs", redoc_url=None)
     app.state.store = store
     app.state.library = library

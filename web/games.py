@@ -33,7 +33,13 @@ from types import SimpleNamespace
 from typing import Any
 
 from art_gallery_env.agents.base import Agent
-from art_gallery_env.agents.registry import make_agent
+from art_gallery_env.agents.registry import (
+    CHECKPOINT_SUFFIXES,
+    agent_names,
+    checkpoint_spec,
+    make_agent,
+    parse_spec,
+)
 from art_gallery_env.arena.evaluate import derive_seed
 from art_gallery_env.arena.loop import AgentError, Decision, play
 from art_gallery_env.arena.records import make_record
@@ -207,8 +213,9 @@ def legal_list(game: WebGame) -> list[dict[str, Any]]:
 class GameStore:
     """The server's games in memory and on disk (``folder/<id>.json``)."""
 
-    def __init__(self, folder: str | Path) -> None:
+    def __init__(self, folder: str | Path, checkpoints: str | Path | None = None) -> None:
         self.folder = Path(folder)
+        self.checkpoints = Path(checkpoints) if checkpoints else None  # the offered ones
         self.folder.mkdir(parents=True, exist_ok=True)
         self._games: dict[str, WebGame] = {}
         self._lock = threading.Lock()
@@ -257,7 +264,7 @@ class GameStore:
         agents = _seat_agents(num_players, seat, opponents)
         for p, agent in enumerate(agents):
             if p != seat:
-                _check_spec(agent, spec.name)
+                _check_spec(agent, spec.name, self.checkpoints)
         if seed is None:
             seed = secrets.randbits(63)
         state = spec.setup(num_players, seed, variants)
@@ -396,13 +403,59 @@ def _seat_agents(num_players: int, seat: int, opponents: Sequence[str]) -> list[
     return specs[:seat] + [HUMAN] + specs[seat:]
 
 
-def _check_spec(spec: str, game: str) -> None:
+def _check_spec(spec: str, game: str, offered: Path | None) -> None:
+    """A spec that does not build an agent is a 422. One that names a file (a checkpoint
+    path, ``policy:path=``) or no agent gets one message whatever the file is (missing,
+    unreadable, not a checkpoint), so a request cannot learn which files exist; only a
+    file of the offered checkpoints folder (listed by /api/setup anyway) is explained."""
     if spec == HUMAN:
         raise WebError(422, "opponents: 'human' plays only at your own seat")
     try:
         make_agent(spec, seed=0, game=game)
     except Exception as err:  # noqa: BLE001 - any construction failure is a bad spec
+        if _about_a_file(spec, game, offered):
+            names = ", ".join(agent_names(game))
+            raise WebError(
+                422,
+                f"opponents: bad agent spec {quote(spec)}: unknown agent or checkpoint file "
+                f"(known agents: {names}; checkpoints: those /api/setup lists, or the path "
+                f"of a checkpoint file of this game)",
+            ) from None
         raise WebError(422, f"opponents: bad agent spec {quote(spec)}: {err}") from None
+
+
+def _about_a_file(spec: str, game: str, offered: Path | None) -> bool:
+    """Whether an error about ``spec`` could tell something about a file that is not one
+    of the ``offered`` checkpoints: a spec that is no agent's name, or one that names a
+    file (a checkpoint path, ``policy:path=FILE``)."""
+    try:
+        checkpoint = checkpoint_spec(spec)
+    except ValueError:  # bad options after a path that exists
+        return True
+    if checkpoint is not None:
+        return not _offered(Path(checkpoint[0]), offered)
+    try:
+        name, options = parse_spec(spec)
+    except ValueError:  # a bad option of an agent (no file): explained, if it is an agent
+        name, options = spec.partition(":")[0].strip(), {}
+    if name not in agent_names(game):
+        return True
+    path = options.get("path") if name == "policy" else None
+    return path is not None and not _offered(Path(path), offered)
+
+
+def _offered(path: Path, folder: Path | None) -> bool:
+    """Whether ``path`` is a checkpoint file of the offered checkpoints ``folder``."""
+    if folder is None:
+        return False
+    try:
+        return (
+            path.suffix in CHECKPOINT_SUFFIXES
+            and path.is_file()
+            and path.resolve().parent == folder.resolve()
+        )
+    except OSError:
+        return False
 
 
 class SavedGameError(ValueError):

@@ -136,7 +136,7 @@ def test_an_illegal_action_is_refused_naming_the_legal_ones_and_nothing_changes(
         ({"players": 3, "seat": -1, "opponents": ["random"]}, 422, "seat: must be in 0..2"),
         ({"players": 7, "seat": 0, "opponents": ["random"]}, 422, "players: Input should be"),
         ({"players": 4, "opponents": ["random", "random"]}, 422, "need 3 agent specs"),
-        ({"players": 2, "opponents": ["grandmaster"]}, 422, "unknown agent 'grandmaster'"),
+        ({"players": 2, "opponents": ["grandmaster"]}, 422, "unknown agent or checkpoint file"),
         ({"players": 2, "opponents": ["ismcts:iters=0"]}, 422, "iters must be a positive"),
         ({"players": 2, "opponents": ["human"]}, 422, "'human' plays only at your own seat"),
         ({"players": "2", "opponents": ["random"]}, 422, "players: Input should be"),

@@ -254,3 +254,52 @@ def test_a_missing_field_and_bad_bytes_are_named(tmp_path: Path) -> None:
     assert sorted(skipped) == sorted(
         [f"{path.name}: missing field 'seed'", "0123456789abcdef.json: not UTF-8 text (byte 8)"]
     )
+
+
+# -- one message for "no such agent or file" ------------------------------------------------------
+def test_a_spec_naming_no_agent_gets_one_message_whatever_the_file(
+    client: TestClient, tmp_path: Path
+) -> None:
+    """Missing, a directory, not a checkpoint, a broken checkpoint, options after a file
+    that exists: the answers must not tell which files exist on the server."""
+    garbage = tmp_path / "garbage.zip"
+    garbage.write_bytes(b"not a zip")
+    text = tmp_path / "notes.txt"
+    text.write_text("hello")
+    specs = [
+        "grandmaster",
+        str(tmp_path / "missing"),
+        str(tmp_path / "missing.zip"),
+        str(tmp_path / "missing.safetensors"),
+        str(tmp_path),
+        str(text),
+        str(garbage),
+        f"{text}:deterministic=maybe",
+        f"{tmp_path / 'missing'}:deterministic=maybe",
+        f"{text}:x",
+        f"policy:path={text}",
+        f"policy:path={tmp_path / 'missing'}",
+    ]
+    answers = set()
+    for spec in specs:
+        response = client.post("/api/games", json={"players": 2, "opponents": [spec]})
+        assert response.status_code == 422, spec
+        error = response.json()["error"]
+        assert "unknown agent or checkpoint file" in error, error
+        answers.add(error.replace(repr(spec), "SPEC"))
+    assert len(answers) == 1, answers
+    assert client.get("/api/games").json() == []
+
+
+def test_agent_options_and_offered_checkpoints_are_still_explained(client: TestClient) -> None:
+    for spec, words in (
+        ("ismcts:depth=3", "unknown option 'depth'"),
+        ("policy", "needs path=FILE"),
+        ("random:x", "must look like key=value"),
+    ):
+        response = client.post("/api/games", json={"players": 2, "opponents": [spec]})
+        assert response.status_code == 422 and words in response.json()["error"], spec
+    offered = str(ROOT / "checkpoints" / "ppo_2p.safetensors")  # the client offers this folder
+    response = client.post("/api/games", json={"players": 2, "opponents": [f"{offered}:v9"]})
+    assert response.status_code == 422
+    assert "unknown agent or checkpoint file" not in response.json()["error"]
