@@ -108,10 +108,20 @@ class ArtGalleryGame(pyspiel.Game):
     def new_initial_state(self) -> ArtGalleryState:
         return ArtGalleryState(self)
 
-    def make_py_observer(self, iig_obs_type=None, params=None) -> ArtGalleryObserver:
-        return ArtGalleryObserver(
-            iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), params, self
-        )
+    def make_py_observer(self, iig_obs_type=None, params=None) -> ArtGalleryObserver | None:
+        """The seat's own view (perfect recall or not); None for any other observation type
+        or for observation parameters: OpenSpiel's way of saying that a game does not
+        provide one (``generate_playthrough`` asks for the public and private-only views)."""
+        obs_type = iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False)
+        if params or not _own_view(obs_type):
+            return None
+        return ArtGalleryObserver(obs_type, params, self)
+
+
+def _own_view(obs_type: pyspiel.IIGObservationType) -> bool:
+    """Whether ``obs_type`` is the seat's own view: public information plus the seat's own
+    private information, the only type this game's observer provides."""
+    return obs_type.public_info and obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER
 
 
 class _Table:
@@ -348,9 +358,7 @@ class ArtGalleryObserver:
     def __init__(self, iig_obs_type, params, game: ArtGalleryGame) -> None:
         if params:
             raise ValueError(f"observation parameters are not supported, got {params}")
-        if iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER or not (
-            iig_obs_type.public_info
-        ):
+        if not _own_view(iig_obs_type):
             raise ValueError(
                 "only the seat's own view is supported (public_info=True, "
                 "private_info=SINGLE_PLAYER), as perfect recall or not"
