@@ -48,6 +48,13 @@ def do(s: GameState, *actions: str) -> GameState:
     return s
 
 
+def pay_cash(s: GameState) -> GameState:
+    """Answer a pending 'pay' decision (G10.2): no more influence for money than cash lacks."""
+    while s.phase_name == "pay":
+        do(s, "done")
+    return s
+
+
 def give_artist(s: GameState, slot: int, fame: int | None = None) -> None:
     """Make artist ``slot`` discovered (without a commission) at ``fame``."""
     d = s.data

@@ -128,14 +128,15 @@ def test_G20_1_forced_choices_are_applied_so_every_decision_offers_two():
 
 
 def test_G20_2_one_discrete_layout_with_readable_names_and_relative_seats():
-    assert NUM_ACTIONS == 113 == len(ALL_ACTION_NAMES) == len(set(ALL_ACTION_NAMES))
+    assert NUM_ACTIONS == 115 == len(ALL_ACTION_NAMES) == len(set(ALL_ACTION_NAMES))
     for a in range(NUM_ACTIONS):
         assert str_to_action(action_to_str(a)) == a
     assert str_to_action("Move Collector Plaza") == str_to_action("move white plaza")
     with pytest.raises(ValueError, match="unknown action"):
         str_to_action("fly away")
-    with pytest.raises(ValueError, match="0..112"):
-        action_to_str(113)
+    assert str_to_action("spend influence fame") == str_to_action("spend influence")  # old name
+    with pytest.raises(ValueError, match="0..114"):
+        action_to_str(115)
     # relative seats: player 1 moving player 0's Lobby visitor names "lobby 1" (2 players)
     s = started(2, 2, starts=("colony", "sales"), first=1)
     s.tickets[1][0] += 1
@@ -150,7 +151,7 @@ def test_G20_2_one_discrete_layout_with_readable_names_and_relative_seats():
     before = s.to_dict()
     with pytest.raises(IllegalActionError, match="legal actions:.*move investor lobby 1"):
         s.apply(str_to_action("easel 0"))
-    with pytest.raises(IllegalActionError, match="0..112"):
+    with pytest.raises(IllegalActionError, match="0..114"):
         s.apply(999)
     with pytest.raises(IllegalActionError):
         s.apply(True)

@@ -45,7 +45,7 @@ def test_G4_1_one_executive_action_per_turn_before_or_after():
     do(s, "bonus 0")  # the contract bonus before the location action (assistant from the desk)
     assert s.money[0] == money + 3 and s.contracts[0][0][2] == 1
     assert not [a for a in names(s) if a.startswith(("move", "bonus"))]  # used for this turn
-    do(s, "media hire", "assistant none", "hire 1")
+    do(s, "media hire", "assistant none", "hire 1", "done")  # cash pays (G10.2)
     assert s.current_player == 1  # after the location action only "done" was left
 
 
@@ -89,7 +89,7 @@ def test_G4_3_gallery_visitors_never_move_by_tickets():
     s.plaza = [0, 0, 0]
     fix_visitors(s)
     refresh(s)
-    do(s, "media hire", "assistant none", "hire 1")
+    do(s, "media hire", "assistant none", "hire 1", "done")
     # player 1 holds investor tickets but no investor is anywhere it could move
     assert not [a for a in names(s) if a.startswith("move")]
 

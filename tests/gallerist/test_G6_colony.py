@@ -2,7 +2,16 @@
 
 from __future__ import annotations
 
-from gallerist_helpers import do, fix_visitors, give_artist, give_work, names, refresh, started
+from gallerist_helpers import (
+    do,
+    fix_visitors,
+    give_artist,
+    give_work,
+    names,
+    pay_cash,
+    refresh,
+    started,
+)
 
 from art_gallery_env.gallerist.rules.data import BONUS_KINDS
 from art_gallery_env.gallerist.rules.effects import sales_value
@@ -81,6 +90,7 @@ def test_G6_3_buy_pays_fame_raises_fame_gains_tickets_places_the_work():
     do(s, "colony buy", "assistant none")
     if s.phase_name == "artist":
         do(s, artist_name(slot))
+    pay_cash(s)
     assert s.money[0] == 10 - 5
     assert s.gallery[0] == [work] and s.work_artist[work] == slot and s.tokens[slot] == 1
     assert s.fame[slot] == 5 + d.works[work].fame + 1
@@ -101,6 +111,8 @@ def test_G6_3_a_commission_costs_the_initial_fame():
     do(s, "colony buy", "assistant none")
     if s.phase_name == "artist":
         do(s, artist_name(blue))
+    do(s, "use commission")  # a token is left too: the player's choice (G6.3)
+    pay_cash(s)
     assert s.money[0] == 10 - s.data.artists[s.artist_tile[blue]].initial_fame
     assert s.commission[0] == EMPTY and s.tokens[blue] == 1  # the other token stays
 
@@ -146,6 +158,7 @@ def test_G6_6_the_third_slot_start_tile_at_the_end_of_the_turn():
     do(s, "colony buy", "assistant none")
     if s.phase_name == "artist":
         do(s, artist_name(slot))
+    pay_cash(s)
     assert s.pending_tile[0] == tile and s.start_tile[0] == EMPTY
     while s.phase_name in ("fame", "ticket"):
         do(s, "done" if s.phase_name == "fame" else names(s)[0])

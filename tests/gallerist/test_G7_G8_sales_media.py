@@ -7,6 +7,8 @@ from gallerist_helpers import do, fix_visitors, give_artist, give_work, names, r
 from art_gallery_env.gallerist.rules.effects import sales_value
 from art_gallery_env.gallerist.rules.locations import artist_options, promote
 from art_gallery_env.gallerist.rules.state import (
+    EMPTY,
+    HOME,
     P_PROMOTE,
     SLOT_DOWN_INFLUENCE,
     SLOT_DOWN_MONEY,
@@ -121,14 +123,15 @@ def test_G8_1_hire_pay_each_cost_fill_desks_gain_bonuses():
     do(s, "media hire", "assistant none")
     assert names(s) == ["hire 1", "hire 2"]  # two empty desks
     tickets = sum(s.tickets[0])
-    do(s, "hire 2")  # costs 1 + 2; the second one shows a ticket
+    do(s, "hire 2", "done")  # costs 1 + 2, cash pays; the second one shows a ticket
     if s.phase_name == "ticket":
         do(s, "ticket vip")
     assert s.money[0] == 10 - 3 and s.desks[0] == 4 and s.queue[0] == 6
     assert sum(s.tickets[0]) == tickets + 1
-    # no empty desk: no hiring
+    # no empty desk and none to make by leaving one behind (coming from the Gallery, G3.3)
     s = started(2, 1, starts=("market", "sales"))
     s.desks[0], s.queue[0] = 4, 6
+    s.gpos[0], s.occupant[3] = HOME, EMPTY
     refresh(s)
     assert "media hire" not in names(s)
     # costs may be paid with influence
@@ -152,6 +155,8 @@ def test_G8_2_promote_influence_token_bonus_fame():
     do(s, "media promote", "assistant none")
     if s.phase_name == "artist":
         do(s, f"artist {('painting', 'photo', 'sculpture', 'digital')[slot // 2]} blue")
+    while s.phase_name in ("ticket", "visitor"):  # the bonus comes before the fame (G8.2)
+        do(s, names(s)[0])
     assert s.promotion[slot] == level + 1
     assert s.influence[0] <= 10 - (level + 1)
     assert s.promo_tokens[level] == 3  # one token of the new level taken

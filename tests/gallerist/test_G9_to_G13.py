@@ -11,6 +11,7 @@ from gallerist_helpers import (
     give_tickets,
     give_work,
     names,
+    pay_cash,
     refresh,
     started,
 )
@@ -27,6 +28,7 @@ from art_gallery_env.gallerist.rules.effects import (
     push_tickets,
     sales_value,
 )
+from art_gallery_env.gallerist.rules.frames import F_DISCARD
 from art_gallery_env.gallerist.rules.game import advance
 from art_gallery_env.gallerist.rules.locations import (
     artist_options,
@@ -114,6 +116,7 @@ def test_G9_3_auction_offer_pays_gains_the_bonus_places_an_assistant():
     refresh(s)
     money, influence = s.money[0], s.influence[0]
     do(s, "market auction", "assistant none", "auction 0 2")  # offer 6, bonus: a Plaza visitor
+    pay_cash(s)  # the payment (G10.2) comes before the bonus
     if s.phase_name == "visitor":
         do(s, names(s)[0])
     assert s.money[0] == money - 6 and s.influence[0] == influence + 3
@@ -185,6 +188,7 @@ def test_G10_3_influence_adds_fame_when_buying_or_promoting():
     do(s, "colony buy", "assistant none")
     if s.phase_name == "artist":
         do(s, names(s)[0])
+    pay_cash(s)
     assert s.phase_name == "fame"
     fame, influence = s.fame[slot], s.influence[0]
     do(s, "spend influence fame")
@@ -229,12 +233,12 @@ def test_G11_2_a_colour_that_is_out_is_bought_through_the_discard():
     s.box_office[0] = 0
     s.box_tickets[0] -= 1
     s.ticket_discard[0] = 1
-    vip, col = s.box_office[1], s.box_office[2]
-    s.box_office[2] -= 1  # VIP has the most left
-    s.box_tickets[2] += 1
+    s.box_tickets[2] += s.box_office[2]  # Collectors out too: VIP is the only other colour
+    s.box_office[2] = 0
+    vip = s.box_office[1]
     gain_ticket(s, 0, INV)
     assert s.tickets[0][INV] == 1 and s.ticket_discard == [0, 1, 0]
-    assert s.box_office[1] == vip - 1 and s.box_office[2] == col - 1
+    assert s.box_office[1] == vip - 1 and s.frames[-1][0] != F_DISCARD  # no choice to make
     gain_ticket(s, 0, INV)  # none in the discard pile: lost (a VIP still goes)
     assert s.tickets[0][INV] == 1 and s.ticket_discard == [0, 2, 0]
 
@@ -268,7 +272,8 @@ def test_G12_1_visitors_come_from_the_bag_until_it_is_empty():
     s.plaza = [s.plaza[c] + s.bag.count(c) for c in range(3)]
     s.bag = []
     refresh(s)
-    do(s, "colony buy", "assistant none")
+    pay_cash(do(s, "colony buy", "assistant none"))
+    assert s.phase_name != "artist"
     assert s.work_visitors[form] == [0, 0, 0]  # the new top work gets nobody
     assert len({tuple(new_game(2, seed).bag) for seed in range(5)}) == 5
 

@@ -13,6 +13,7 @@ from art_gallery_env.gallerist.rules.actions import (
     MOVE_BASE,
     NUM_ACTIONS,
     SELL_BASE,
+    USE_COMMISSION,
 )
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -28,12 +29,13 @@ def test_observation_table_matches_the_layout() -> None:
 
 
 def test_action_table_names_every_range() -> None:
-    assert NUM_ACTIONS == 113
+    assert NUM_ACTIONS == 115
     for start, end in (
         (CONTRACT_BASE, SELL_BASE - 1),
         (SELL_BASE, SELL_BASE + 11),
         (MOVE_BASE, BONUS_BASE - 1),
-        (EASEL_BASE, NUM_ACTIONS - 1),
+        (EASEL_BASE, USE_COMMISSION - 1),
+        (USE_COMMISSION, NUM_ACTIONS - 1),
     ):
         assert f"| {start}–{end} |" in DOC
 

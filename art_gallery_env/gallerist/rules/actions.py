@@ -1,4 +1,4 @@
-"""The Discrete(113) action layout of The Gallerist (public API; G20.2).
+"""The Discrete(115) action layout of The Gallerist (public API; G20.2).
 
 A turn is a sequence of small decisions; every decision picks one id from one fixed table.
 Seats in ids are *relative* to the acting player (0 = itself, 1 = the next clockwise...), so a
@@ -14,8 +14,10 @@ policy shared by all seats reads them the same way.
 | 12       | done: end the turn / stop moving visitors / stop spending influence / pass   |
 | 13..18   | assistant: 13 none, 14 from an office desk, 15..18 from location L            |
 | 19..26   | artist ``19 + 2*form + colour`` (colour 0 blue, 1 red)                        |
-| 27       | spend influence: back to the previous fame icon for +1 fame                   |
-| 28..30   | ticket colour: investor, VIP, collector                                      |
+| 27       | spend influence: back to the previous fame icon for +1 fame (decision fame), |
+|          | or to the previous money icon for +1 money (decision pay)                    |
+| 28..30   | ticket colour: investor, VIP, collector (to take; at decision discard: the   |
+|          | other colour that goes to the discard pile)                                  |
 | 31..33   | visitor colour: investor, VIP, collector                                     |
 | 34       | draw 4 new contracts onto the display before signing                         |
 | 35..46   | sign contract: display column d (0..3) into board slot s (0..2): 35 + 3d + s |
@@ -29,6 +31,8 @@ policy shared by all seats reads them the same way.
 |          | seat r) one step towards the own Gallery: 92 + 5v + s                         |
 | 107..109 | use the bonus of the contract in board slot s                                 |
 | 110..112 | take the renowned work from easel e                                           |
+| 113..114 | buy from the commissioned artist: with the commission (its initial fame), or  |
+|          | with a signature token (its current fame; the commission stays)               |
 """
 
 from __future__ import annotations
@@ -37,7 +41,7 @@ from art_gallery_env.core.errors import check_action_id as _check_action_id
 
 from .data import MAX_EASELS, NUM_CONTRACT_SLOTS, NUM_REPUTATION_SPACES
 
-NUM_ACTIONS = 113
+NUM_ACTIONS = 115
 LOCATIONS = ("colony", "sales", "media", "market")
 LOCATION_NAMES = ("Artists Colony", "Sales Office", "Media Center", "International Market")
 COLONY, SALES, MEDIA, MARKET = range(4)
@@ -74,6 +78,8 @@ ORIENT_BASE = 90
 MOVE_BASE = 92
 BONUS_BASE = 107
 EASEL_BASE = 110
+USE_COMMISSION = 113
+USE_TOKEN = 114
 
 ORIENT_INFLUENCE, ORIENT_MONEY = 0, 1
 COLOUR_WORDS = ("investor", "vip", "collector")
@@ -81,7 +87,7 @@ _COLOUR_ALIASES = {"brown": 0, "pink": 1, "white": 2, "investors": 0, "vips": 1,
 FORM_WORDS = ("painting", "photo", "sculpture", "digital")
 ARTIST_COLOUR_WORDS = ("blue", "red")
 
-assert EASEL_BASE + MAX_EASELS == NUM_ACTIONS
+assert EASEL_BASE + MAX_EASELS == USE_COMMISSION and USE_TOKEN + 1 == NUM_ACTIONS
 assert SPACE_BASE + NUM_REPUTATION_SPACES == ORIENT_BASE
 assert SELL_BASE == CONTRACT_BASE + 4 * NUM_CONTRACT_SLOTS
 
@@ -92,7 +98,7 @@ def check_action_id(action: object) -> int:
 
 
 def _names() -> list[str]:
-    """All 113 names in id order, built per block of the table above."""
+    """All 115 names in id order, built per block of the table above."""
     names = _turn_names() + _choice_names() + _board_names() + _move_bonus_easel_names()
     assert len(names) == NUM_ACTIONS
     return names
@@ -110,7 +116,7 @@ def _turn_names() -> list[str]:
 def _choice_names() -> list[str]:
     """Ids 19..34: artists, spending influence, ticket and visitor colours, redrawing."""
     names = [f"artist {f} {c}" for f in FORM_WORDS for c in ARTIST_COLOUR_WORDS]
-    names.append("spend influence fame")
+    names.append("spend influence")
     names += [f"ticket {c}" for c in COLOUR_WORDS]
     names += [f"visitor {c}" for c in COLOUR_WORDS]
     names.append("redraw contracts")
@@ -130,16 +136,19 @@ def _board_names() -> list[str]:
 
 
 def _move_bonus_easel_names() -> list[str]:
-    """Ids 92..112: moving visitors, contract bonuses, a renowned work from an easel."""
+    """Ids 92..114: moving visitors, contract bonuses, a renowned work from an easel, the
+    commission or a token."""
     sources = ["plaza"] + [f"lobby {r}" for r in range(4)]
     names = [f"move {c} {s}" for c in COLOUR_WORDS for s in sources]
     names += [f"bonus {s}" for s in range(NUM_CONTRACT_SLOTS)]
     names += [f"easel {e}" for e in range(MAX_EASELS)]
-    return names
+    return names + ["use commission", "use token"]
 
 
 ALL_ACTION_NAMES: tuple[str, ...] = tuple(_names())
 _NAME_TO_ACTION = {name: a for a, name in enumerate(ALL_ACTION_NAMES)}
+_NAME_TO_ACTION["spend influence fame"] = SPEND_FAME  # its name before it also paid money
+_NAME_TO_ACTION["spend influence money"] = SPEND_FAME
 
 
 def action_to_str(action: int) -> str:

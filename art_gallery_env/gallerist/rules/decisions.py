@@ -27,13 +27,16 @@ from .actions import (
     SPACE_BASE,
     START_BASE,
     TICKET_BASE,
+    USE_COMMISSION,
     VISITOR_BASE,
 )
 from .effects import (
     apply_bonus,
     assistant_code,
+    discard_for_ticket,
+    fame_bonus,
     gain_ticket,
-    increase_fame,
+    influence_for_money,
     move_visitor,
     renowned_value,
     send_home,
@@ -46,19 +49,23 @@ from .frames import (
     A_KICK_END,
     A_SELL_FLIP,
     A_TICKETS,
+    ASSISTANT,
     EMPTY,
     EXEC_MOVING,
     EXEC_USED,
     F_ARTIST,
     F_ASSIST,
     F_AUCTION,
+    F_COMMISSION,
     F_CONTRACT,
+    F_DISCARD,
     F_EASEL,
     F_FAME,
     F_HIRE,
     F_KICKED,
     F_LEAVE,
     F_ORIENT,
+    F_PAY,
     F_POST,
     F_REP,
     F_SELL,
@@ -86,6 +93,7 @@ from .frames import (
 from .lacerda import lacerda_kicked
 from .locations import (
     buy,
+    choose_buy,
     discover,
     hire,
     make_offer,
@@ -142,22 +150,27 @@ def _move_gallerist(s: GameState, frame: tuple, action: int) -> None:
     origin = s.gpos[p]
     frames[-1] = (F_POST, p, EXEC_USED if exec_state == EXEC_MOVING else exec_state)
     frames.append((A_ACTION, p, action))
+    leave = origin < NUM_LOCATIONS and (s.desks[p] > 0 or assistant_code(p) in s.occupant)
     if origin < NUM_LOCATIONS:
         s.occupant[origin] = EMPTY
-    arrive(s, p, action // 2)
-    if origin < NUM_LOCATIONS and (s.desks[p] or assistant_code(p) in s.occupant):
-        frames.append((F_LEAVE, p, origin))  # G3.3
+    arrive(s, p, action // 2, leave)
+    if leave:
+        frames.append((F_LEAVE, p, origin, action))  # G3.3
 
 
-def arrive(s: GameState, p: int, loc: int) -> None:
-    """G3.4: whoever stands at ``loc`` is kicked out; the Gallerist stands there."""
+def arrive(s: GameState, p: int, loc: int, leave: bool = False) -> None:
+    """G3.4: whoever stands at ``loc`` is kicked out; the Gallerist stands there. An own
+    assistant goes home without a Kicked-Out action, unless a leave-behind decision
+    follows (``leave``): then it waits aside (``s.kicked``) as one it may choose (G3.3)."""
     occupant = s.occupant[loc]
     kicked = None
     if occupant != EMPTY:
         owner, kind = divmod(occupant, 2)
         if owner == LACERDA:
             lacerda_kicked(s, kind, loc)
-        elif owner == p:  # the own assistant goes home without a Kicked-Out action
+        elif owner == p and leave:
+            s.kicked = (p, ASSISTANT, loc)
+        elif owner == p:
             send_home(s, p)
         else:
             if kind == GALLERIST:
@@ -186,10 +199,20 @@ def _take_assistant(s: GameState, p: int, action: int) -> None:
 
 
 def _leave(s: GameState, frame: tuple, action: int) -> None:
+    """G3.3: the chosen assistant onto the location left; then an own assistant that stood
+    at the destination and was not chosen goes home (G3.4)."""
     s.frames.pop()
+    p, origin, dest = frame[1], frame[2], frame[3] // 2
+    own_there = s.kicked == (p, ASSISTANT, dest)
+    if action == ASSIST_LOC_BASE + dest and own_there:
+        s.kicked = None
+    elif action != ASSIST_NONE:
+        _take_assistant(s, p, action)
     if action != ASSIST_NONE:
-        _take_assistant(s, frame[1], action)
-        s.occupant[frame[2]] = assistant_code(frame[1])
+        s.occupant[origin] = assistant_code(p)
+    if s.kicked == (p, ASSISTANT, dest):
+        s.kicked = None
+        send_home(s, p)
 
 
 def _assist(s: GameState, frame: tuple, action: int) -> None:
@@ -204,7 +227,7 @@ def _assist(s: GameState, frame: tuple, action: int) -> None:
         s.contracts[p][index][2] = 1
 
 
-_ARTIST_ACTIONS = {P_DISCOVER: discover, P_BUY: buy, P_PROMOTE: promote}
+_ARTIST_ACTIONS = {P_DISCOVER: discover, P_BUY: choose_buy, P_PROMOTE: promote}
 
 
 def _artist(s: GameState, frame: tuple, action: int) -> None:
@@ -213,7 +236,7 @@ def _artist(s: GameState, frame: tuple, action: int) -> None:
     if purpose in _ARTIST_ACTIONS:
         _ARTIST_ACTIONS[purpose](s, p, artist)
     else:  # a fame bonus (G19)
-        increase_fame(s, p, artist, frame[3])
+        fame_bonus(s, p, artist, frame[3])
 
 
 def _fame(s: GameState, frame: tuple, action: int) -> None:
@@ -227,10 +250,30 @@ def _ticket(s: GameState, frame: tuple, action: int) -> None:
     frames = s.frames
     frames.pop()
     c = action - TICKET_BASE
-    gain_ticket(s, frame[1], c)
     if frames and frames[-1][0] == A_TICKETS:  # G11.1: the next icon may not repeat it
         nxt = frames[-1]
         frames[-1] = (A_TICKETS, nxt[1], nxt[2] | 1 << c, *nxt[3:])
+    gain_ticket(s, frame[1], c)  # last: it may push the discard decision (G11.2)
+
+
+def _discard(s: GameState, frame: tuple, action: int) -> None:
+    """G11.2: the chosen other colour to the discard pile, the wanted one from there."""
+    s.frames.pop()
+    discard_for_ticket(s, frame[1], frame[2], action - TICKET_BASE)
+
+
+def _pay(s: GameState, frame: tuple, action: int) -> None:
+    """G10.2: one more money from influence for the cost being paid, or done."""
+    if action == DONE:
+        s.frames.pop()
+    else:
+        influence_for_money(s, frame[1])
+        s.frames[-1] = (F_PAY, frame[1], frame[2] - 1)
+
+
+def _commission(s: GameState, frame: tuple, action: int) -> None:
+    s.frames.pop()
+    buy(s, frame[1], frame[2], action == USE_COMMISSION)
 
 
 def _visitor(s: GameState, frame: tuple, action: int) -> None:
@@ -319,4 +362,7 @@ DECIDE: dict[int, Callable[[GameState, tuple, int], None]] = {
     F_ASSIST: _assist,
     F_ORIENT: _orient,
     F_EASEL: _easel,
+    F_PAY: _pay,
+    F_COMMISSION: _commission,
+    F_DISCARD: _discard,
 }

@@ -36,6 +36,9 @@ from .frames import (
     EMPTY,
     F_ARTIST,
     F_CONTRACT,
+    F_DISCARD,
+    F_FAME,
+    F_PAY,
     F_VISITOR,
     LACERDA,
     NUM_LOCATIONS,
@@ -59,12 +62,29 @@ def affordable(s: GameState, p: int, cost: int, influence: int | None = None) ->
 
 
 def pay(s: GameState, p: int, cost: int) -> None:
-    """G10.2: pay ``cost``, moving influence back icon by icon only for what cash lacks."""
+    """G10.2: pay ``cost``; influence pays what cash lacks at once, icon by icon, and the
+    player may let it pay more of the cost (a decision, :data:`F_PAY`, pushed on top: the
+    caller pushes the rest of its action first)."""
     prev = s.data.prev_money_icon
+    converted = 0
     while s.money[p] < cost:
         s.influence[p] = prev[s.influence[p]]
         s.money[p] += 1
+        converted += 1
     s.money[p] -= cost
+    if cost > converted and s.data.money_below[s.influence[p]]:
+        s.frames.append((F_PAY, p, cost - converted))
+
+
+def can_pay_with_influence(s: GameState, p: int, steps: int) -> bool:
+    """G10.2: another step of influence for money: money left to pay and a money icon below."""
+    return steps > 0 and s.data.money_below[s.influence[p]] > 0
+
+
+def influence_for_money(s: GameState, p: int) -> None:
+    """G10.2: back to the previous money icon for one money (for a cost being paid)."""
+    s.influence[p] = s.data.prev_money_icon[s.influence[p]]
+    s.money[p] += 1
 
 
 def gain_influence(s: GameState, p: int, amount: int) -> None:
@@ -138,16 +158,27 @@ def _note_box_office(s: GameState, colour: int) -> None:
 
 
 def gain_ticket(s: GameState, p: int, colour: int) -> None:
-    """G11.1-G11.3: from the box office; a colour that is out is bought with another."""
-    bo, discard = s.box_office, s.ticket_discard
+    """G11.1-G11.3: from the box office; a colour that is out is bought with another, which
+    the player chooses (a decision, :data:`F_DISCARD`, when two colours are left)."""
+    bo = s.box_office
     if bo[colour] > 0:
         bo[colour] -= 1
         s.tickets[p][colour] += 1
         _note_box_office(s, colour)
         return
-    if any(bo):  # G11.2 [decision]: the other colour with most tickets goes to the discard
-        other = max(range(NUM_COLOURS), key=lambda c: (bo[c], -c))
-        bo[other] -= 1
+    others = [c for c in range(NUM_COLOURS) if bo[c] > 0]
+    if len(others) > 1:  # G11.2: "remove one of any other ticket": the player's pick
+        s.frames.append((F_DISCARD, p, colour, sum(1 << c for c in others)))
+    else:
+        discard_for_ticket(s, p, colour, others[0] if others else EMPTY)
+
+
+def discard_for_ticket(s: GameState, p: int, colour: int, other: int) -> None:
+    """G11.2: ``other`` (a box-office colour, or EMPTY if none is left) goes to the discard
+    pile, then the wanted ``colour`` comes from there ([decision] lost if there is none)."""
+    discard = s.ticket_discard
+    if other != EMPTY:
+        s.box_office[other] -= 1
         discard[other] += 1
         _note_box_office(s, other)
     if discard[colour] > 0:  # G11.2/G11.3: take it from the discard pile
@@ -281,9 +312,16 @@ def fame_bonus_targets(s: GameState) -> list[int]:
     return [a for a in range(NUM_ARTIST_SLOTS) if s.discovered[a] and not s.celebrity[a]]
 
 
+def fame_bonus(s: GameState, p: int, artist: int, amount: int) -> None:
+    """G19 fame bonus; G10.3: like every action that increases fame, influence may add more."""
+    increase_fame(s, p, artist, amount)
+    if can_spend_for_fame(s, p, artist):
+        s.frames.append((F_FAME, p, artist))
+
+
 def _fame_bonus(s: GameState, p: int, bonus: Bonus, artist: int) -> None:
     if artist != EMPTY:
-        increase_fame(s, p, artist, bonus.amount)
+        fame_bonus(s, p, artist, bonus.amount)
     elif fame_bonus_targets(s):
         s.frames.append((F_ARTIST, p, P_FAME_BONUS, bonus.amount))
 

@@ -28,7 +28,7 @@ F_START = 0  # (p): choose the start location (G2.14)
 F_TURN = 1  # (p, exec_state): before the location action
 F_POST = 2  # (p, exec_state): after the location action
 F_KICKED = 3  # (p, location, exec_state): the Kicked-Out action (G5.2)
-F_LEAVE = 4  # (p, origin): leave an assistant behind (G3.3)
+F_LEAVE = 4  # (p, origin, action): leave an assistant behind before ``action`` (G3.3)
 F_ARTIST = 5  # (p, purpose, amount): choose an artist
 F_FAME = 6  # (p, artist): spend influence for fame (G10.3)
 F_TICKET = 7  # (p, allowed colour mask): choose a ticket colour (G11.1)
@@ -42,10 +42,14 @@ F_SPACE = 14  # (p, source, market index): which reputation space of the board
 F_ASSIST = 15  # (p, target kind, target index): which assistant to place
 F_ORIENT = 16  # (p, slot): contract orientation (G7.4)
 F_EASEL = 17  # (p): which renowned work (G16.2)
-DECISION_KINDS = 18
+F_PAY = 18  # (p, steps left): more money from influence for a payment (G10.2)
+F_COMMISSION = 19  # (p, artist): buy with the commission or with a signature token (G6.3)
+F_DISCARD = 20  # (p, wanted colour, allowed colour mask): the other ticket to discard (G11.2)
+DECISION_KINDS = 21
 DECISION_NAMES = (
     "start", "turn", "post", "kicked", "leave", "artist", "fame", "ticket", "visitor",
     "contract", "sell", "hire", "reputation", "auction", "space", "assistant", "orient", "easel",
+    "pay", "commission", "discard",
 )  # fmt: skip
 # Automatic frames (kinds >= AUTO_BASE).
 AUTO_BASE = 32
@@ -59,6 +63,10 @@ A_AUCTION = 38  # (): the final auction of renowned works (G16.2)
 A_START_TILE = 39  # (p): the start tile of the third art slot at the end of a turn (G6.6)
 # 40 was A_LACERDA_PICK (Lacerda no longer takes part in the auction, G17.7)
 A_GAME_OVER = 41  # (): the game ends
+A_BUY = 42  # (p, artist, with commission): a bought work after its payment (G6.3)
+A_HIRE_BONUS = 43  # (p, first, count): hiring bonuses after the payment (G8.1)
+A_OFFER_BONUS = 44  # (p, auction space): the offer's bonus after the payment (G9.3)
+A_PROMOTE_FAME = 45  # (p, artist): the promotion's fame after its bonus (G8.2)
 
 # Purposes of F_ARTIST and F_VISITOR.
 P_DISCOVER, P_BUY, P_PROMOTE, P_FAME_BONUS = range(4)

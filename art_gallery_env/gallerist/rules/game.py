@@ -20,10 +20,14 @@ from .effects import apply_bonus, gain_ticket
 from .frames import (
     A_ACTION,
     A_AUCTION,
+    A_BUY,
     A_CONTRACT_BONUS,
     A_END_TURN,
     A_GAME_OVER,
+    A_HIRE_BONUS,
     A_KICK_END,
+    A_OFFER_BONUS,
+    A_PROMOTE_FAME,
     A_SELL_FLIP,
     A_START_TILE,
     A_TICKETS,
@@ -36,7 +40,7 @@ from .frames import (
     SLOT_DOWN_MONEY,
     SLOT_UP,
 )
-from .locations import start_action
+from .locations import bought, hire_bonuses, offer_bonus, promotion_fame, start_action
 from .options import legal_for
 from .turns import (
     MAX_ROUNDS,
@@ -134,9 +138,9 @@ def _tickets(s: GameState, frame: tuple) -> None:
             frames.append((A_TICKETS, p, taken, *rest))
         frames.append((F_TICKET, p, allowed))
     else:
-        gain_ticket(s, p, allowed.bit_length() - 1)
         if rest:
             frames.append((A_TICKETS, p, taken | allowed, *rest))
+        gain_ticket(s, p, allowed.bit_length() - 1)  # last: it may push a decision (G11.2)
 
 
 def _sell_flip(s: GameState, frame: tuple) -> None:
@@ -188,6 +192,10 @@ def _popped(fn: Callable[..., None], *args: int) -> Callable[[GameState, tuple],
 
 AUTO: dict[int, Callable[[GameState, tuple], None]] = {
     A_ACTION: _action,
+    A_BUY: _popped(bought, 1, 2, 3),
+    A_HIRE_BONUS: _popped(hire_bonuses, 1, 2, 3),
+    A_OFFER_BONUS: _popped(offer_bonus, 1, 2),
+    A_PROMOTE_FAME: _popped(promotion_fame, 1, 2),
     A_TICKETS: _tickets,
     A_SELL_FLIP: _sell_flip,
     A_END_TURN: lambda s, frame: end_turn(s, frame[1], frame[2]),

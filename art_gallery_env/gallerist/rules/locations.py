@@ -6,6 +6,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .actions import (
+    ASSIST_DESK,
+    ASSIST_LOC_BASE,
+    ASSIST_NONE,
     AUCTION,
     AUCTION_BASE,
     BUY,
@@ -21,6 +24,8 @@ from .actions import (
     SELL,
     SELL_BASE,
     SIGN,
+    USE_COMMISSION,
+    USE_TOKEN,
 )
 from .data import (
     COLLECTOR,
@@ -51,11 +56,17 @@ from .effects import (
     send_home,
 )
 from .frames import (
+    A_BUY,
+    A_HIRE_BONUS,
+    A_OFFER_BONUS,
+    A_PROMOTE_FAME,
     A_SELL_FLIP,
+    ASSISTANT,
     EMPTY,
     F_ARTIST,
     F_ASSIST,
     F_AUCTION,
+    F_COMMISSION,
     F_CONTRACT,
     F_FAME,
     F_HIRE,
@@ -63,6 +74,7 @@ from .frames import (
     F_SELL,
     F_SPACE,
     F_VISITOR,
+    NUM_LOCATIONS,
     P_BUY,
     P_DISCOVER,
     P_PROMOTE,
@@ -95,7 +107,7 @@ def can_act(s: GameState, p: int, action: int, arriving: int = EMPTY) -> bool:
     if action == SELL:
         return bool(sell_options(s, p))
     if action == HIRE:
-        return bool(hire_options(s, p, arriving == MEDIA))
+        return bool(hire_options(s, p, hire_room_on_arrival(s, p) if arriving == MEDIA else None))
     if action == PROMOTE:
         return any(_can_promote(s, p, a) for a in range(NUM_ARTIST_SLOTS))
     if action == REPUTATION:
@@ -103,6 +115,36 @@ def can_act(s: GameState, p: int, action: int, arriving: int = EMPTY) -> bool:
     if action == AUCTION:
         return bool(auction_options(s, p))
     raise AssertionError(f"not a location action: {action}")
+
+
+def hire_room_on_arrival(s: GameState, p: int) -> int:
+    """G3.3/G8.1: the most empty desks ``p`` can have on arriving at the Media Center: the
+    assistant left behind may come from a desk (one more empty), and an own assistant
+    standing there may be left behind instead of going home."""
+    options = leave_options(s, p, MEDIA) if s.gpos[p] < NUM_LOCATIONS else [ASSIST_NONE]
+    return max(free_desks_after_leave(s, p, choice, MEDIA) for choice in options)
+
+
+def leave_options(s: GameState, p: int, dest: int) -> list[int]:
+    """G3.3: none, an office desk, or an own assistant on a location, including the one at
+    the destination ``dest`` (on arrival it is not yet home: ``s.kicked``, or ``dest``'s
+    occupant while the move is being chosen)."""
+    code = assistant_code(p)
+    out = [ASSIST_NONE, ASSIST_DESK] if s.desks[p] else [ASSIST_NONE]
+    out += [ASSIST_LOC_BASE + loc for loc in range(NUM_LOCATIONS) if s.occupant[loc] == code]
+    if s.kicked == (p, ASSISTANT, dest):
+        out.append(ASSIST_LOC_BASE + dest)
+    return sorted(out)
+
+
+def free_desks_after_leave(s: GameState, p: int, choice: int, dest: int) -> int:
+    """Empty desks once leave-behind ``choice`` is made and an own assistant at ``dest`` that
+    was not the one left behind has gone home (G5.3: removed if no desk is empty)."""
+    free = s.data.desks - s.desks[p] + (choice == ASSIST_DESK)
+    own_there = s.occupant[dest] == assistant_code(p) or s.kicked == (p, ASSISTANT, dest)
+    if own_there and choice != ASSIST_LOC_BASE + dest:
+        free = max(0, free - 1)
+    return free
 
 
 def start_action(s: GameState, p: int, action: int) -> None:
@@ -149,11 +191,28 @@ def artist_options(s: GameState, p: int, purpose: int) -> list[int]:
 
 def _can_buy(s: GameState, p: int, a: int) -> bool:
     """G6.3/G6.4/G6.7 for artist slot ``a`` (the gallery's room, G6.5, is checked apart)."""
+    return bool(s.stacks[a // 2]) and bool(buy_ways(s, p, a))
+
+
+def can_buy_with_token(s: GameState, p: int, a: int) -> bool:
+    """G6.3/G6.4: a signature token beside a discovered non-celebrity, at its current fame."""
     return (
-        (s.commission[p] == a or (s.discovered[a] and not s.celebrity[a] and s.tokens[a] > 0))
-        and bool(s.stacks[a // 2])
-        and affordable(s, p, buy_price(s, p, a))
+        s.discovered[a]
+        and not s.celebrity[a]
+        and s.tokens[a] > 0
+        and affordable(s, p, s.fame[a])
     )
+
+
+def buy_ways(s: GameState, p: int, a: int) -> list[int]:
+    """G6.3: "an Artist with either an available Signature token or one you already have a
+    commission for": USE_COMMISSION (the initial fame) and/or USE_TOKEN (the current fame)."""
+    out = []
+    if s.commission[p] == a and affordable(s, p, buy_price(s, p, a)):
+        out.append(USE_COMMISSION)
+    if can_buy_with_token(s, p, a):
+        out.append(USE_TOKEN)
+    return out
 
 
 def _can_promote(s: GameState, p: int, a: int) -> bool:
@@ -186,15 +245,33 @@ def discover(s: GameState, p: int, a: int) -> None:
         apply_bonus(s, p, s.data.artist_bonus_tiles[bonus_tile], a)
 
 
-def buy(s: GameState, p: int, a: int) -> None:
-    """G6.3 (with G6.5/G6.6 placement first, [decision]): the work on top of the form's stack."""
+def choose_buy(s: GameState, p: int, a: int) -> None:
+    """G6.3 step 1: the artist is chosen; with a commission and a token both usable the
+    player chooses which (F_COMMISSION), else the one there is is used."""
+    ways = buy_ways(s, p, a)
+    if len(ways) > 1:
+        s.frames.append((F_COMMISSION, p, a))
+    else:
+        buy(s, p, a, ways[0] == USE_COMMISSION)
+
+
+def buy(s: GameState, p: int, a: int, with_commission: bool) -> None:
+    """G6.3 steps 2-3: the work's visitors to the Plaza, the payment; the rest follows it."""
     form = a // 2
-    work = s.stacks[form].pop()
     for c in range(NUM_COLOURS):
         s.plaza[c] += s.work_visitors[form][c]
     s.work_visitors[form] = [0] * NUM_COLOURS
-    pay(s, p, buy_price(s, p, a))
-    if s.commission[p] == a:
+    price = buy_price(s, p, a) if with_commission else s.fame[a]
+    s.frames.append((A_BUY, p, a, int(with_commission)))
+    pay(s, p, price)
+
+
+def bought(s: GameState, p: int, a: int, with_commission: int) -> None:
+    """G6.3 steps 4-8 (with G6.5/G6.6 placement first, [decision]): the work on top of the
+    form's stack."""
+    form = a // 2
+    work = s.stacks[form].pop()
+    if with_commission:
         s.commission[p] = EMPTY
     else:
         s.tokens[a] -= 1
@@ -212,18 +289,24 @@ def buy(s: GameState, p: int, a: int) -> None:
 
 
 def promote(s: GameState, p: int, a: int) -> None:
-    """G8.2: influence equal to the new level, the token, its bonus, +1 fame + Collectors."""
+    """G8.2 steps 1-4: influence equal to the new level, the token, its bonus; the fame
+    (step 5) follows the bonus, so a Collector it brings counts."""
     level = s.promotion[a] + 1
     s.influence[p] -= level
     if s.promotion[a] > s.data.artists[s.artist_tile[a]].promotion:
         s.promo_tokens[s.promotion[a] - 1] += 1  # the old token back to the board
     s.promo_tokens[level - 1] -= 1
     s.promotion[a] = level
-    increase_fame(s, p, a, 1 + collectors(s, p))
     s.events.append(("promote", {"player": p, "artist": a, "level": level}))
+    s.frames.append((A_PROMOTE_FAME, p, a))
+    apply_bonus(s, p, s.data.promotion_bonuses[level - 1])
+
+
+def promotion_fame(s: GameState, p: int, a: int) -> None:
+    """G8.2 step 5: +1 fame and +1 per Collector in the Gallery; influence may add more."""
+    increase_fame(s, p, a, 1 + collectors(s, p))
     if can_spend_for_fame(s, p, a):
         s.frames.append((F_FAME, p, a))
-    apply_bonus(s, p, s.data.promotion_bonuses[level - 1])
 
 
 # -- Sales Office (G7) -------------------------------------------------------------------
@@ -295,10 +378,10 @@ def hire_cost(s: GameState, p: int, k: int) -> int:
     return sum(s.data.hire_costs[start : start + k])
 
 
-def hire_options(s: GameState, p: int, own_assistant_returns: bool = False) -> list[int]:
-    free = s.data.desks - s.desks[p]
-    if own_assistant_returns and s.occupant[MEDIA] == assistant_code(p) and free:
-        free -= 1  # G3.4: the own assistant kicked out of the Media Center takes a desk
+def hire_options(s: GameState, p: int, free: int | None = None) -> list[int]:
+    """G8.1: how many to hire: up to the empty desks (``free``, default the office's now)."""
+    if free is None:
+        free = s.data.desks - s.desks[p]
     return [
         HIRE_BASE + k - 1
         for k in range(1, min(free, s.queue[p]) + 1)
@@ -307,11 +390,18 @@ def hire_options(s: GameState, p: int, own_assistant_returns: bool = False) -> l
 
 
 def hire(s: GameState, p: int, k: int) -> None:
+    """G8.1 steps 1-2: the assistants to the desks, their cost; the bonuses follow."""
     start = hired_count(s, p)
-    pay(s, p, hire_cost(s, p, k))
+    cost = hire_cost(s, p, k)
     s.queue[p] -= k
     s.desks[p] += k
     s.events.append(("hire", {"player": p, "count": k}))
+    s.frames.append((A_HIRE_BONUS, p, start, k))
+    pay(s, p, cost)
+
+
+def hire_bonuses(s: GameState, p: int, start: int, k: int) -> None:
+    """G8.1 step 3: the bonus printed at each hired assistant's queue place."""
     for i in range(start, start + k):
         apply_bonus(s, p, s.data.hire_bonuses[i])
 
@@ -393,7 +483,13 @@ def make_offer(s: GameState, p: int, index: int) -> None:
     """G9.3: influence, pay the row's offer, the space's bonus, an assistant in."""
     col, row = divmod(index, MARKET_LOWER_ROWS)
     gain_influence(s, p, s.data.column_influence[col])
-    pay(s, p, s.data.auction_offers[row])
     s.events.append(("auction", {"player": p, "space": index}))
     s.frames.append((F_ASSIST, p, T_MARKET_LOWER, index))
+    s.frames.append((A_OFFER_BONUS, p, index))
+    pay(s, p, s.data.auction_offers[row])
+
+
+def offer_bonus(s: GameState, p: int, index: int) -> None:
+    """G9.3 step 3: the bonus of the auction space, after the payment."""
+    col, row = divmod(index, MARKET_LOWER_ROWS)
     apply_bonus(s, p, s.data.auction_bonuses[row][col])

@@ -10,10 +10,10 @@ from .actions import (
     ARTIST_BASE,
     ASSIST_DESK,
     ASSIST_LOC_BASE,
-    ASSIST_NONE,
     BONUS_BASE,
     DONE,
     EASEL_BASE,
+    HIRE,
     LOC_BASE,
     MOVE_BASE,
     ORIENT_BASE,
@@ -27,6 +27,7 @@ from .data import NUM_COLOURS
 from .effects import (
     assistant_code,
     assistants_available,
+    can_pay_with_influence,
     can_spend_for_fame,
     may_enter_gallery,
     visitor_move_options,
@@ -38,13 +39,16 @@ from .frames import (
     F_ARTIST,
     F_ASSIST,
     F_AUCTION,
+    F_COMMISSION,
     F_CONTRACT,
+    F_DISCARD,
     F_EASEL,
     F_FAME,
     F_HIRE,
     F_KICKED,
     F_LEAVE,
     F_ORIENT,
+    F_PAY,
     F_POST,
     F_REP,
     F_SELL,
@@ -61,9 +65,12 @@ from .frames import (
 from .locations import (
     artist_options,
     auction_options,
+    buy_ways,
     can_act,
     contract_options,
+    free_desks_after_leave,
     hire_options,
+    leave_options,
     reputation_options,
     sell_options,
 )
@@ -154,7 +161,13 @@ def _assistants(s: GameState, p: int) -> list[int]:
 
 
 def _leave(s: GameState, p: int, frame: tuple) -> list[int]:
-    return [ASSIST_NONE] + _assistants(s, p)
+    """G3.3: none, a desk, an own assistant on a location (the destination's included);
+    before hiring only the choices that leave a desk empty (the action was offered so)."""
+    dest = frame[3] // 2
+    out = leave_options(s, p, dest)
+    if frame[3] == HIRE:
+        out = [c for c in out if hire_options(s, p, free_desks_after_leave(s, p, c, dest))]
+    return out
 
 
 def _visitor(s: GameState, p: int, frame: tuple) -> list[int]:
@@ -191,4 +204,7 @@ OPTIONS: dict[int, Callable[[GameState, int, tuple], list[int]]] = {
     F_ASSIST: lambda s, p, f: _assistants(s, p),
     F_ORIENT: lambda s, p, f: [ORIENT_BASE, ORIENT_BASE + 1],
     F_EASEL: lambda s, p, f: [EASEL_BASE + e for e in range(len(s.easels))],
+    F_PAY: lambda s, p, f: [DONE, SPEND_FAME] if can_pay_with_influence(s, p, f[2]) else [DONE],
+    F_COMMISSION: lambda s, p, f: buy_ways(s, p, f[2]),
+    F_DISCARD: lambda s, p, f: [TICKET_BASE + c for c in range(NUM_COLOURS) if f[3] >> c & 1],
 }

@@ -26,23 +26,30 @@ from .data import (
 from .frames import (
     A_ACTION,
     A_AUCTION,
+    A_BUY,
     A_CONTRACT_BONUS,
     A_END_TURN,
     A_GAME_OVER,
+    A_HIRE_BONUS,
     A_KICK_END,
+    A_OFFER_BONUS,
+    A_PROMOTE_FAME,
     A_SELL_FLIP,
     A_START_TILE,
     A_TICKETS,
     F_ARTIST,
     F_ASSIST,
     F_AUCTION,
+    F_COMMISSION,
     F_CONTRACT,
+    F_DISCARD,
     F_EASEL,
     F_FAME,
     F_HIRE,
     F_KICKED,
     F_LEAVE,
     F_ORIENT,
+    F_PAY,
     F_POST,
     F_REP,
     F_SELL,
@@ -61,15 +68,16 @@ if TYPE_CHECKING:
     from .state import GameState
 
 FORMAT = "art-gallery-env/gallerist-state"
-VERSION = 2  # 2: round_active (G15.3)
+VERSION = 3  # 2: round_active (G15.3); 3: the rulebook choices of issue 26 (new frames)
 
 # frame kind -> number of ints after the kind (None: at least 2, for A_TICKETS)
 _FRAME_ARITY = {
-    F_START: 1, F_TURN: 2, F_POST: 2, F_KICKED: 3, F_LEAVE: 2, F_ARTIST: 3, F_FAME: 2,
+    F_START: 1, F_TURN: 2, F_POST: 2, F_KICKED: 3, F_LEAVE: 3, F_ARTIST: 3, F_FAME: 2,
     F_TICKET: 2, F_VISITOR: 3, F_CONTRACT: 2, F_SELL: 1, F_HIRE: 1, F_REP: 1, F_AUCTION: 1,
-    F_SPACE: 3, F_ASSIST: 3, F_ORIENT: 2, F_EASEL: 1, A_ACTION: 2, A_TICKETS: None,
-    A_SELL_FLIP: 3, A_END_TURN: 2, A_KICK_END: 1, A_CONTRACT_BONUS: 2, A_AUCTION: 0,
-    A_START_TILE: 1, A_GAME_OVER: 0,
+    F_SPACE: 3, F_ASSIST: 3, F_ORIENT: 2, F_EASEL: 1, F_PAY: 2, F_COMMISSION: 2,
+    F_DISCARD: 3, A_ACTION: 2, A_TICKETS: None, A_SELL_FLIP: 3, A_END_TURN: 2, A_KICK_END: 1,
+    A_CONTRACT_BONUS: 2, A_AUCTION: 0, A_START_TILE: 1, A_GAME_OVER: 0, A_BUY: 3,
+    A_HIRE_BONUS: 3, A_OFFER_BONUS: 2, A_PROMOTE_FAME: 2,
 }  # fmt: skip
 _SCALAR_BOOLS = (
     "end_triggered", "final_round", "intermediate_pending", "intermediate_done", "over",
