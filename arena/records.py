@@ -168,7 +168,13 @@ def _validate_header(data: dict, game: GameSpec, card_set: Any) -> None:
             f"version: {version} is not supported (this tool reads "
             f"{', '.join(map(str, READ_VERSIONS))})"
         )
-    _field(data, "env_version", str)
+    recorded = _field(data, "env_version", str)
+    if recorded != game.env_version:  # another env version plays other rules (or actions)
+        raise RecordFormatError(
+            f"env_version: the game was recorded under {recorded!r} (package "
+            f"{data.get('package_version')!r}); this engine plays {game.env_version!r}, whose "
+            f"rules or actions differ, so its actions cannot be replayed here"
+        )
     saved_cards = _field(data, "card_set", dict)
     name, fingerprint = (
         (card_set.name, card_set.fingerprint) if card_set is not None else game.default_data()

@@ -61,7 +61,7 @@ def test_records_round_trip_and_replay(match, tmp_path: Path) -> None:
     paths = save_game_records(match, tmp_path)
     assert len(paths) == 4
     record = load_record(paths[0])
-    assert record["game"] == "gallerist" and record["env_version"] == "gallerist_v0"
+    assert record["game"] == "gallerist" and record["env_version"] == "gallerist_v1"
     final = replay_record(record)
     assert final.is_over
     stored = [b["total"] for b in match.games[0]["breakdown"]]

@@ -48,7 +48,7 @@ def run_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def test_training_writes_gallerist_checkpoints_and_snapshots(run_dir: Path) -> None:
     meta = read_checkpoint_meta(run_dir / "latest.zip")
-    assert meta["game"] == "gallerist" and meta["env_version"] == "gallerist_v0"
+    assert meta["game"] == "gallerist" and meta["env_version"] == "gallerist_v1"
     assert meta["config"]["env"]["game"] == "gallerist"
     assert "random" in meta["eval"]["results"]
     assert load_policy(run_dir / "best.safetensors").game == "gallerist"
