@@ -178,7 +178,7 @@ def test_match_config_validation():
             ["--game", "gallerist", "--zero-is-ten", "--agents", "random"],
             ["no variant 'zero_is_ten'", "none"],
         ),
-        (["--agents", "random", "--games", "0"], ["--games", ">= 1"]),
+        (["--agents", "random", "--games", "0"], ["--games", "1..10000000", "got '0'"]),
         (["--agents", "random", "--games", "x"], ["--games", "whole number"]),
         (["--agents", "random", "--workers", "0"], ["--workers"]),
         (["--agents", "nosuchagent"], ["nosuchagent", "known agents", "random"]),
