@@ -29,6 +29,11 @@ LAYERS = {
     f"{TOP}.vector": 2,  # the compiled batched engine: rules' twin, observes like env
     TOP: 1,  # the package's __init__ re-exports the env and the engine
     f"{TOP}.art_gallery": 3,  # Art Gallery's spec and bots (its engine: rules, env, vector)
+    # The heuristic's valuation and clock (on the rules only): the compiled engine plays it
+    # and reads its parameters (vector.heuristic).
+    f"{TOP}.art_gallery.heuristic": 2,
+    f"{TOP}.art_gallery.heuristic_v1": 2,
+    f"{TOP}.art_gallery.clock": 2,
     f"{TOP}.gallerist": 1,  # the second game: its package re-exports its env and engine
     f"{TOP}.gallerist.rules": 0,
     f"{TOP}.gallerist.env": 1,

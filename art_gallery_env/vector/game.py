@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -23,6 +24,7 @@ from ..rules.scoring import ranks
 from ..rules.state import GameState
 from . import kernels
 from .convert import read_state, write_state
+from .heuristic import is_compiled_heuristic, param_vector
 from .runner import Runner
 from .state import VecState, allocate, nbytes
 from .tables import Tables, build_tables
@@ -201,14 +203,73 @@ class VectorGame:
         self._run(kernels.random_actions, self.state, self.tables, out)
         return out
 
-    def play_out(self, active: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
-        """Play every (active) game to its end with random legal actions, in one compiled
-        call: a search rollout. Returns ``(rewards, final_scores)`` as ``step`` reports
-        them; the games stay over (no auto-reset) until reset or overwritten."""
+    def heuristic_actions(self, active: np.ndarray | None = None, params: Any = None) -> np.ndarray:
+        """(B,) int64: the heuristic's action for each (active) game's current player, in
+        one compiled call; -1 for games left out or over. ``params``: None (version 2's
+        defaults), ``HeuristicParams`` or ``HeuristicV1Params``. It reads only what that
+        seat may know, so it decides as ``HeuristicAgent`` does on any determinized world
+        of the seat; exact ties are broken by the game's action stream (random_actions')."""
+        actions, _, _ = self._heuristic(active, params, keep=False)
+        return actions
+
+    def heuristic_scores(
+        self, active: np.ndarray | None = None, params: Any = None
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``heuristic_actions`` with what it decided from: ``(actions, scores, top)``;
+        scores (B, 47) float64 per legal action (-inf for illegal ones; Shop choices and
+        picks take the first best without a draw), top (B, 47) bool the tied best actions
+        one was drawn from. For tests and diagnostics; consumes the action streams alike."""
+        return self._heuristic(active, params, keep=True)
+
+    def _heuristic(
+        self, active: np.ndarray | None, params: Any, keep: bool
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        hp = param_vector(params, self.num_players)
+        active = self._check_active(active)
+        rows = self.num_envs if keep else 1  # without keep the kernel uses its own rows
+        scores = np.full((rows, NUM_ACTIONS), -np.inf, dtype=np.float64)
+        top = np.zeros((rows, NUM_ACTIONS), dtype=np.bool_)
+        actions = np.empty(self.num_envs, dtype=np.int64)
+        self._run(
+            kernels.heuristic_actions,
+            self.state,
+            self.tables,
+            hp,
+            active,
+            keep,
+            actions,
+            scores,
+            top,
+        )
+        return actions, scores, top
+
+    @staticmethod
+    def plays_compiled(agent: Any) -> bool:
+        """Whether ``agent`` is one ``heuristic_actions(params=agent.policy.params)`` plays
+        exactly (the game's HeuristicAgent, version 1 or 2): a self-play env can then move
+        all its games at once instead of one by one in Python."""
+        return is_compiled_heuristic(agent)
+
+    def play_out(
+        self, active: np.ndarray | None = None, policy: str = "random", params: Any = None
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Play every (active) game to its end in one compiled call: a search rollout.
+        ``policy`` "random" (uniform legal actions) or "heuristic" (every seat plays
+        ``heuristic_actions`` with ``params``). Both draw from the action streams. Returns
+        ``(rewards, final_scores)`` as ``step`` reports them; the games stay over (no
+        auto-reset) until reset or overwritten."""
+        if policy not in ("random", "heuristic"):
+            raise ValueError(f"policy must be 'random' or 'heuristic', got {policy!r}")
         active = self._check_active(active)
         rewards = np.zeros((self.num_envs, self.num_players), dtype=np.float32)
         scores = np.zeros((self.num_envs, self.num_players), dtype=np.int32)
-        self._run(kernels.play_out, self.state, self.tables, active, rewards, scores)
+        if policy == "random":
+            self._run(kernels.play_out, self.state, self.tables, active, rewards, scores)
+        else:
+            hp = param_vector(params, self.num_players)
+            self._run(
+                kernels.heuristic_play_out, self.state, self.tables, hp, active, rewards, scores
+            )
         return rewards, scores
 
     # -- stepping --------------------------------------------------------------------

@@ -915,3 +915,672 @@ def play_out(s, t, active, rewards, final_scores, lo, hi):
         scores_row(s, t, b, final_scores[b], chains)
         final_rewards_row(s, t, b, final_scores[b], rewards[b])
     return decisions
+
+
+# -- the heuristic (art_gallery.heuristic: version 2, and version 1) -----------------------
+# Ports of HeuristicPolicy.choose (v2) and HeuristicV1Policy.choose (v1), in the same order
+# of floating-point operations, so the two score every action alike (tests/
+# test_vector_heuristic.py compares the sets of top-scoring actions). The policy reads only
+# what the acting seat may know: public facts, its own hand and bids, and each rival's
+# multiset of unlocated cards (hand + face-down bids); it never reads which of a rival's
+# cards lies where, nor the order of the painting pile or of the tiles below the tops. So
+# on the true state it decides as the Python agent does on any determinized world of that
+# seat: no sampling. The weights, and the clock's constants, come in as one float64 vector
+# (vector.heuristic.param_vector) so that an edit to the Python parameters cannot leave a
+# stale compiled constant. They live in this file for the cache reason in the docstring.
+(
+    H_VERSION,  # 1 or 2
+    H_POTENTIAL,
+    H_DENIAL,
+    H_BID_SCALE,
+    H_THREAT,
+    H_CARD_COST,
+    H_MOVE_COST,
+    H_START_CARD,
+    H_TILE_WIN,
+    H_WIN_LATER,
+    H_TILE_POOL,
+    H_TILE_BONUS,
+    H_POT_ROUNDS,
+    H_START_FINAL,
+    H_COST_FINAL,
+    H_END_WEIGHT,
+    H_END_SCALE,
+    H_LATER_SCALE,
+    H_BID_COST,
+    H_TILE_ON_DISPLAY,  # v1's tile bonuses
+    H_TILE_LATER,
+    H_TILE_DENIAL,
+    H_RATE_PRIOR,  # clock.TILE_RATE_PRIOR for this table size
+    H_MARKER_TILES,  # clock.TILES_PER_SHOP_MARKER
+    H_END_SOFTNESS,  # clock.END_SOFTNESS
+    NUM_HEURISTIC_PARAMS,
+) = range(26)
+HEURISTIC_PARAM_NAMES = (
+    "version",
+    "potential",
+    "denial",
+    "bid_scale",
+    "threat",
+    "card_cost",
+    "move_cost",
+    "start_card",
+    "tile_win",
+    "win_later",
+    "tile_pool",
+    "tile_bonus",
+    "pot_rounds",
+    "start_final",
+    "cost_final",
+    "end_weight",
+    "end_scale",
+    "later_scale",
+    "bid_cost",
+    "tile_on_display",
+    "tile_later",
+    "tile_denial",
+    "rate_prior",
+    "marker_tiles",
+    "end_softness",
+)
+# Per-decision values (the TurnTable's weights and the clock), in the scratch vector dv.
+D_POTENTIAL, D_DENIAL, D_CARD_COST, D_START_CARD, D_KEEP, D_P_END, D_LATER = range(7)
+NUM_DECISION_VALUES = 7
+TIE_EPSILON = 1e-9  # heuristic_v1._argmax: scores within this of the best are tied
+
+
+@njit(cache=True, nogil=True)
+def heuristic_scratch():
+    """The scratch arrays a heuristic decision uses (allocated once per batch call):
+    dv, means, remaining, values per area, area done, tiles, gains, opp, present, rivals,
+    chain summaries per seat, pile sizes, bid counts."""
+    return (
+        np.empty(NUM_DECISION_VALUES, np.float64),
+        np.empty(S, np.float64),
+        np.empty(S, np.int64),
+        np.empty((A, V), np.float64),
+        np.empty(A, np.bool_),
+        np.empty(4, np.float64),
+        np.empty(V, np.float64),
+        np.empty(S, np.float64),
+        np.empty(S, np.bool_),
+        np.empty(S, np.float64),
+        np.empty((S, 3, R), np.int64),
+        np.empty(4, np.int64),
+        np.empty((S, V), np.int64),
+    )
+
+
+@tiny_kernel
+def h_logistic(x):
+    """clock.logistic."""
+    return 1.0 / (1.0 + np.exp(-max(-30.0, min(30.0, x))))
+
+
+@kernel
+def h_tiles_to_end(s, b, needed, left):
+    """clock.tiles_to_end on the pile sizes; ``left`` is int64 scratch of 4."""
+    empty = 0
+    for i in range(4):
+        left[i] = s.tile_pile_len[b, i]
+        empty += left[i] <= 0
+    taken = 0.0
+    while empty < needed:
+        first, second = -1, -1
+        for i in range(4):
+            if left[i] > 0:
+                if first < 0:
+                    first = i
+                else:
+                    second = i
+                    break
+        if second < 0:  # one pile left (only when all four must empty)
+            taken += left[first]
+            left[first] = 0
+            empty += 1
+            continue
+        drain = min(left[first], left[second])
+        left[first] -= drain
+        left[second] -= drain
+        taken += 2 * drain
+        empty += (left[first] <= 0) + (left[second] <= 0)
+    return taken
+
+
+@kernel
+def h_clock(s, t, hp, b, dv, left):
+    """clock.read_clock into dv[D_P_END], dv[D_LATER]."""
+    phase = s.phase[b]
+    distributing = phase == SHOP or phase == PICK
+    resolved = distributing and (s.dist_area[b] > SHOP_AREA or s.dist_stage[b] == STAGE_PICK)
+    rounds_done = s.round[b] - 1 + (1 if resolved else 0)
+    start_tiles, tiles = 0, 0
+    for i in range(4):
+        start_tiles += t.pile_sizes[i]
+        tiles += s.tile_pile_len[b, i]
+    rate = (start_tiles - tiles + hp[H_RATE_PRIOR]) / (rounds_done + 1)
+    to_end = h_tiles_to_end(s, b, t.empty_piles_to_end, left)
+    if resolved:
+        this_round = 0.0
+        p_tiles = 1.0 if to_end <= 0 else 0.0
+    else:
+        markers = s.bid_count[b, SHOP_AREA]
+        if distributing:
+            this_round = hp[H_MARKER_TILES] * (markers - s.dist_marker[b])
+        else:
+            this_round = max(rate, hp[H_MARKER_TILES] * markers)
+        p_tiles = h_logistic((this_round - to_end) / hp[H_END_SOFTNESS])
+    galleries = t.num_galleries
+    pile = np.int64(s.painting_pile_len[b])
+    p_end = 1.0 if pile < galleries else p_tiles
+    paint_rounds = (pile - galleries) // galleries + 1 if pile >= galleries else 0
+    tile_rounds = max(1.0, (to_end - this_round) / rate)
+    dv[D_P_END] = p_end
+    dv[D_LATER] = (1.0 - p_end) * min(tile_rounds, paint_rounds)
+
+
+@kernel
+def in_collection(s, b, player, number):
+    for i in range(s.collection_len[b, player]):
+        if s.collections[b, player, i] == number:
+            return True
+    return False
+
+
+@kernel
+def on_display(s, t, b, number):
+    for area in range(1, t.num_galleries + 1):
+        if s.gallery_painting[b, area] == number:
+            return True
+    return False
+
+
+@kernel
+def in_rival_collection(s, t, b, me, number):
+    for q in range(t.num_players):
+        if q != me and in_collection(s, b, q, number):
+            return True
+    return False
+
+
+@kernel
+def h_tile_values(s, t, hp, b, me, dv, tiles):
+    """HeuristicPolicy.clocked_tile_values (v2) or HeuristicV1Policy.tile_values (v1)."""
+    n = t.num_players
+    matched, unmatched = t.score_points[1], t.score_points[2]
+    bonus = matched - unmatched
+    pool = hp[H_TILE_POOL] / (n - 1)
+    pile = s.painting_pile_len[b]
+    drawn = min(1.0, dv[D_LATER] * t.num_galleries / pile) if pile else 0.0
+    displayed = unmatched + bonus * hp[H_TILE_WIN] * 2.0 / n
+    unseen = unmatched + bonus * drawn * hp[H_WIN_LATER] * 2.0 / n
+    v2 = hp[H_VERSION] == 2.0
+    for i in range(4):
+        size = s.tile_pile_len[b, i]
+        if size == 0:
+            tiles[i] = 0.0
+            continue
+        tile = s.tile_piles[b, i, size - 1]
+        if in_collection(s, b, me, tile):
+            value = matched + pool * unmatched if v2 else float(matched)
+        elif on_display(s, t, b, tile):
+            value = displayed * (1.0 + pool) if v2 else unmatched + hp[H_TILE_ON_DISPLAY]
+        elif in_rival_collection(s, t, b, me, tile):
+            value = unmatched + pool * matched if v2 else unmatched + hp[H_TILE_DENIAL]
+        else:
+            value = unseen * (1.0 + pool) if v2 else unmatched + hp[H_TILE_LATER]
+        tiles[i] = value + hp[H_TILE_BONUS] if v2 else value
+
+
+@kernel
+def h_best_tile_sets(s, t, b, tiles, gains):
+    """heuristic_v1.best_tile_sets: per card value, the best affordable set of top tiles."""
+    best = 0.0
+    for v in range(V):
+        for choice in range(1, NUM_SHOP_CHOICES):
+            if t.shop_cost[choice] <= v and shop_choice_open(s, t, b, choice, v):
+                value = shop_choice_sum(t, choice, tiles)
+                if value > best:
+                    best = value
+        gains[v] = best
+
+
+@kernel
+def shop_choice_sum(t, choice, tiles):
+    """sum(tiles[i] for i in SHOP_CHOICE_PILES[choice]), in that order."""
+    value = 0.0
+    for k in range(2):
+        pile = t.shop_piles[choice, k]
+        if pile >= 0:
+            value += tiles[pile]
+    return value
+
+
+@kernel
+def h_card_counts(s, t, b, counts):
+    """Each seat's cards in hand and under its markers (a public multiset, R8)."""
+    for q in range(t.num_players):
+        for v in range(V):
+            counts[q, v] = s.hands[b, q, v]
+    for area in range(t.num_areas):
+        for k in range(s.bid_count[b, area]):
+            counts[s.bid_player[b, area, k], s.bid_value[b, area, k]] += 1
+
+
+@kernel
+def h_rival_means(s, t, b, me, means, counts):
+    """heuristic_v1._rival_card_means: fills means, returns the highest rival card."""
+    h_card_counts(s, t, b, counts)
+    rival_max = 0
+    for q in range(t.num_players):
+        means[q] = 0.0
+        if q == me:
+            continue
+        total, weighted, top = 0, 0, 0
+        for v in range(V):
+            total += counts[q, v]
+            weighted += v * counts[q, v]
+            if counts[q, v]:
+                top = v
+        if total:
+            means[q] = weighted / total
+            rival_max = max(rival_max, top)
+    return rival_max
+
+
+@kernel
+def h_turn_table(s, t, hp, b, me, w):
+    """TurnTable / ClockTurnTable.__init__: the decision's weights into dv, means,
+    remaining turns, chain summaries; no area valued yet."""
+    dv, means, remaining, _, area_done, _, _, _, _, _, summ, left, counts = w
+    n = t.num_players
+    rival_max = h_rival_means(s, t, b, me, means, counts)
+    done, starter = np.int64(s.turn[b]), np.int64(s.round_starter[b])
+    for q in range(n):
+        late = 1 if (q - starter + n) % n < done % n else 0
+        remaining[q] = TURNS_PER_ROUND - done // n - late
+    my_max = 0
+    for v in range(V):
+        if s.hands[b, me, v]:
+            my_max = v
+    keep = my_max if my_max >= rival_max and s.hands[b, me, my_max] == 1 else -1
+    dv[D_KEEP] = keep
+    dv[D_POTENTIAL] = hp[H_POTENTIAL]
+    dv[D_DENIAL] = hp[H_DENIAL] if n == 2 else hp[H_DENIAL] / (n - 1)
+    dv[D_CARD_COST] = hp[H_CARD_COST]
+    dv[D_START_CARD] = hp[H_START_CARD]
+    if hp[H_VERSION] == 2.0:
+        h_clock(s, t, hp, b, dv, left)
+        last = dv[D_P_END]
+        if hp[H_POT_ROUNDS] > 0:
+            dv[D_POTENTIAL] = hp[H_POTENTIAL] * min(1.0, dv[D_LATER] / hp[H_POT_ROUNDS])
+        dv[D_START_CARD] = last * hp[H_START_FINAL] + (1.0 - last) * hp[H_START_CARD]
+        dv[D_CARD_COST] = last * hp[H_COST_FINAL] + (1.0 - last) * hp[H_CARD_COST]
+    for q in range(n):
+        chain_rows(s, t, b, q, summ[q, 0], summ[q, 1], summ[q, 2])
+    for area in range(t.num_areas):
+        area_done[area] = False
+
+
+@kernel
+def h_painting_gain(t, summ, q, number, potential):
+    """heuristic_v1.painting_gain for seat q's chain summary."""
+    gain = 0.0
+    for r in range(R):
+        symbol = t.card_symbol[number, r]
+        open_sum = summ[q, 2, r]
+        if symbol < 0:
+            gain -= potential * open_sum
+            continue
+        value = t.card_value[number, r]
+        extends = open_sum and summ[q, 1, r] == symbol
+        new_sum = open_sum + value if extends else np.int64(value)
+        if new_sum > summ[q, 0, r]:
+            gain += new_sum - summ[q, 0, r]
+        gain += potential * (new_sum - open_sum)
+    return gain
+
+
+@kernel
+def h_paint_value(s, t, b, me, area, dv, summ):
+    """TurnTable._paint_value: own gain (plus the souvenir bonus) and the denial share."""
+    number = s.gallery_painting[b, area]
+    if number == 0:
+        return 0.0
+    bonus = t.score_points[1] - t.score_points[2]
+    potential = dv[D_POTENTIAL]
+    value = h_painting_gain(t, summ, me, number, potential)
+    if holds_tile(s, b, me, number):
+        value += bonus
+    rival = 0.0
+    for q in range(t.num_players):
+        if q != me:
+            g = h_painting_gain(t, summ, q, number, potential)
+            if holds_tile(s, b, q, number):
+                g += bonus
+            if g > rival:
+                rival = g
+    return max(0.0, value) + dv[D_DENIAL] * rival
+
+
+@kernel
+def h_chance(total, rivals, count, scale):
+    c = 1.0
+    for i in range(count):
+        x = (total - rivals[i]) / scale
+        c *= 1.0 / (1.0 + np.exp(-x)) if x > -30.0 else 0.0
+    return c
+
+
+@kernel
+def h_gallery_gains(s, t, hp, b, me, area, w):
+    """TurnTable._gallery_gains into gains: the rise in expected painting value."""
+    dv, means, remaining, _, _, _, gains, opp, present, rivals, summ, _, _ = w
+    value = h_paint_value(s, t, b, me, area, dv, summ)
+    if value <= 0.0:
+        for v in range(V):
+            gains[v] = 0.0
+        return
+    n = t.num_players
+    for q in range(n):
+        opp[q] = 0.0
+        present[q] = False
+    mine, has_marker = 0, False
+    for k in range(s.bid_count[b, area]):
+        owner = s.bid_player[b, area, k]
+        if owner == me:
+            mine += s.bid_value[b, area, k]
+            has_marker = True
+        else:
+            opp[owner] += means[owner]
+            present[owner] = True
+    tie = 0.5 if holds_tile(s, b, me, s.gallery_painting[b, area]) else -0.25
+    count = 0
+    for q in range(n):
+        if q == me:
+            continue
+        total = opp[q]
+        if remaining[q] > 0:
+            total += hp[H_THREAT] * means[q]
+        elif not present[q]:
+            continue
+        rivals[count] = total - tie
+        count += 1
+    scale = hp[H_BID_SCALE]
+    before = h_chance(mine, rivals, count, scale) if has_marker else 0.0
+    for v in range(V):
+        gains[v] = (h_chance(mine + v, rivals, count, scale) - before) * value
+
+
+@kernel
+def h_area_values(s, t, hp, b, me, area, w):
+    """TurnTable.area_values (computed once per area and decision): per card value, the
+    value of bidding it at ``area``, card costs and the start-card penalty included, into
+    the scratch row w[3][area] (a kernel without reference counting cannot return a view)."""
+    dv, means, _, values, area_done, tiles, gains, _, _, _, _, _, _ = w
+    if area_done[area]:
+        return
+    if area == SHOP_AREA:
+        h_tile_values(s, t, hp, b, me, dv, tiles)
+        h_best_tile_sets(s, t, b, tiles, gains)
+    else:
+        h_gallery_gains(s, t, hp, b, me, area, w)
+    first = s.bid_player[b, area, 0] if s.bid_count[b, area] else me
+    base_cost = hp[H_BID_COST] if hp[H_VERSION] == 2.0 else 0.0
+    card_cost = dv[D_CARD_COST]
+    for v in range(V):
+        cost = base_cost * v
+        if first != me:
+            m = means[first]
+            if v > m:
+                cost = cost + card_cost * (v - m)
+        values[area, v] = gains[v] - cost
+    keep = np.int64(dv[D_KEEP])
+    if keep >= 0:
+        values[area, keep] -= dv[D_START_CARD]
+    area_done[area] = True
+
+
+@kernel
+def h_move_scores(s, t, hp, b, me, legal, scores, w):
+    """HeuristicV1Policy._move_choice's score of every legal move."""
+    dv, values = w[0], w[3]
+    areas = t.num_areas
+    pos = s.position[b, me]
+    keep = np.int64(dv[D_KEEP])
+    for a in range(NUM_MOVE_ACTIONS):
+        if not legal[a]:
+            continue
+        v = a >> 1
+        area = t.move_dest[pos, a]
+        if s.bid_count[b, area] >= BAR:  # R4.6 fallback: pass full areas
+            step = 1 if a % 2 == 0 else areas - 1
+            while s.bid_count[b, area] >= BAR:
+                area = (area + step) % areas
+        h_area_values(s, t, hp, b, me, area, w)
+        best = -1e9
+        for c in range(V):
+            kept = s.hands[b, me, c] and not (c == v and s.hands[b, me, c] == 1)
+            if kept and values[area, c] > best:
+                best = values[area, c]
+        score = best - hp[H_MOVE_COST] * v
+        if v == keep:
+            score -= dv[D_START_CARD]
+        scores[a] = score
+
+
+@kernel
+def h_standings_lead(s, t, b, me, summ):
+    """HeuristicPolicy.lead: own R7 score so far (clock.standings: the hand counts every
+    card the seat owns) minus the best rival's."""
+    mine, other = 0, -(1 << 30)
+    for p in range(t.num_players):
+        chain_rows(s, t, b, p, summ[p, 0], summ[p, 1], summ[p, 2])
+        total = 0
+        for row in range(R):
+            total += summ[p, 0, row]
+        total += souvenir_points(s, t, b, p)
+        hand = 0
+        for v in range(V):
+            hand += v * (s.hands[b, p, v] + s.moved[b, p, v])
+        for area in range(t.num_areas):
+            for k in range(s.bid_count[b, area]):
+                if s.bid_player[b, area, k] == p:
+                    hand += s.bid_value[b, area, k]
+        total += hand // 4
+        if s.start_player[b] == p:
+            total += t.score_points[0]
+        if p == me:
+            mine = total
+        else:
+            other = max(other, total)
+    return mine - other
+
+
+@kernel
+def h_end_value(hp, lead, later):
+    """HeuristicPolicy.end_value: what ending the game now with ``lead`` is worth."""
+    rounds = max(1.0, later)
+    spread = np.sqrt(hp[H_END_SCALE] ** 2 + hp[H_LATER_SCALE] ** 2 * rounds)
+    now = h_logistic(lead / hp[H_END_SCALE])
+    after = h_logistic(lead / spread)
+    per_point = after * (1.0 - after) / spread
+    return hp[H_END_WEIGHT] * (now - after) / max(per_point, 1e-9)
+
+
+@kernel
+def h_others_end_it(s, t, b, me, empty, needed):
+    """HeuristicPolicy._others_end_it: a rival's later Shop marker can take a last tile."""
+    if empty + 1 < needed:
+        return False
+    cheapest = V  # heuristic.NO_MARK
+    for i in range(4):
+        if s.tile_pile_len[b, i] == 1:
+            cheapest = min(cheapest, t.shop_cost[1 + i])  # choice 1 + i is pile i alone
+    for k in range(s.dist_marker[b] + 1, s.bid_count[b, SHOP_AREA]):
+        if s.bid_player[b, SHOP_AREA, k] != me and s.bid_value[b, SHOP_AREA, k] >= cheapest:
+            return True
+    return False
+
+
+@kernel
+def h_ending_value(s, t, hp, b, me, choice, lead, dv):
+    """A Shop choice that ends the game: its tiles' R7.2 points plus the end's value."""
+    points = 0
+    for k in range(2):
+        pile = t.shop_piles[choice, k]
+        if pile >= 0:
+            tile = s.tile_piles[b, pile, s.tile_pile_len[b, pile] - 1]
+            matched = in_collection(s, b, me, tile)
+            points += t.score_points[1] if matched else t.score_points[2]
+    return points + h_end_value(hp, lead + points, dv[D_LATER])
+
+
+@kernel
+def h_shop_scores(s, t, hp, b, me, legal, scores, w):
+    """_shop_choice (v2, or v1's) score of every legal Shop choice; returns the choice
+    it takes (the first best, no random tie-break)."""
+    dv, tiles, summ, left = w[0], w[5], w[10], w[11]
+    v2 = hp[H_VERSION] == 2.0
+    if v2:
+        h_clock(s, t, hp, b, dv, left)
+    else:
+        dv[D_LATER] = 0.0
+    h_tile_values(s, t, hp, b, me, dv, tiles)
+    needed = t.empty_piles_to_end
+    empty = 0
+    for i in range(4):
+        empty += s.tile_pile_len[b, i] == 0
+    decides = v2 and empty < needed and not h_others_end_it(s, t, b, me, empty, needed)
+    have_lead, lead = False, 0
+    best, best_value = -1, -np.inf if v2 else -1.0
+    for a in range(SHOP_BASE, PICK_BASE):
+        if not legal[a]:
+            continue
+        choice = a - SHOP_BASE
+        ones = 0
+        for k in range(2):
+            pile = t.shop_piles[choice, k]
+            ones += pile >= 0 and s.tile_pile_len[b, pile] == 1
+        if decides and needed <= empty + ones:
+            if not have_lead:
+                lead, have_lead = h_standings_lead(s, t, b, me, summ), True
+            value = h_ending_value(s, t, hp, b, me, choice, lead, dv)
+        else:
+            value = shop_choice_sum(t, choice, tiles)
+        scores[a] = value
+        if value > best_value:
+            best, best_value = a, value
+    return best
+
+
+@kernel
+def h_argmax(s, b, legal, scores, top):
+    """heuristic_v1._argmax: the legal actions within TIE_EPSILON of the best score, one
+    of them drawn from the game's action stream when there are several."""
+    best = -np.inf
+    for a in range(NUM_ACTIONS):
+        if legal[a] and scores[a] > best:
+            best = scores[a]
+    count, only = 0, -1
+    for a in range(NUM_ACTIONS):
+        top[a] = legal[a] and scores[a] >= best - TIE_EPSILON
+        if top[a]:
+            count += 1
+            only = a
+    if count == 1:
+        return only
+    k = below(s.action_rng, b, count)
+    for a in range(NUM_ACTIONS):
+        if top[a]:
+            if k == 0:
+                return a
+            k -= 1
+    return -1  # unreachable
+
+
+@kernel
+def h_single(top, scores, action):
+    """A decision with one answer: it alone is top (its score 0 if none was set)."""
+    for a in range(NUM_ACTIONS):
+        top[a] = a == action
+    if scores[action] == -np.inf:
+        scores[action] = 0.0
+    return action
+
+
+@kernel
+def heuristic_action(s, t, hp, b, legal, scores, top, w):
+    """HeuristicPolicy.choose (or v1's) for game b's current player: the action, with
+    every legal action's score in ``scores`` (-inf for illegal ones) and the tied best
+    in ``top``; -1 (and nothing top) for a game that is over."""
+    legal_row(s, t, b, legal)
+    count, only = 0, -1
+    for a in range(NUM_ACTIONS):
+        scores[a] = -np.inf
+        top[a] = False
+        if legal[a]:
+            count += 1
+            only = a
+    if count == 0:
+        return -1
+    if count == 1:
+        return h_single(top, scores, only)
+    phase = s.phase[b]
+    me = s.current_player[b]
+    if phase == PICK:
+        for a in range(PICK_BASE, NUM_ACTIONS):
+            if legal[a]:
+                scores[a] = a - PICK_BASE
+        return h_single(top, scores, only)  # the highest card (the last legal pick)
+    if phase == SHOP:
+        return h_single(top, scores, h_shop_scores(s, t, hp, b, me, legal, scores, w))
+    h_turn_table(s, t, hp, b, me, w)
+    if phase == BID:
+        area = s.position[b, me]
+        h_area_values(s, t, hp, b, me, area, w)
+        for v in range(V):
+            if legal[BID_BASE + v]:
+                scores[BID_BASE + v] = w[3][area, v]
+    else:
+        h_move_scores(s, t, hp, b, me, legal, scores, w)
+    return h_argmax(s, b, legal, scores, top)
+
+
+@njit(cache=True, nogil=True)
+def heuristic_actions(s, t, hp, active, keep, actions, scores, top, lo, hi):
+    """One heuristic action per active game (-1 for the others and finished games); with
+    ``keep`` the per-action scores and top sets go to the game's rows of ``scores`` and
+    ``top`` (else those are not used)."""
+    w = heuristic_scratch()
+    legal = np.empty(NUM_ACTIONS, np.bool_)
+    own_scores = np.empty(NUM_ACTIONS, np.float64)
+    own_top = np.empty(NUM_ACTIONS, np.bool_)
+    for b in range(lo, hi):
+        if not active[b]:
+            actions[b] = -1
+            continue
+        row_scores = scores[b] if keep else own_scores
+        row_top = top[b] if keep else own_top
+        actions[b] = heuristic_action(s, t, hp, b, legal, row_scores, row_top, w)
+    return 0
+
+
+@njit(cache=True, nogil=True)
+def heuristic_play_out(s, t, hp, active, rewards, final_scores, lo, hi):
+    """play_out with the heuristic for every seat (ties from each game's action stream)."""
+    w = heuristic_scratch()
+    legal = np.empty(NUM_ACTIONS, np.bool_)
+    scores = np.empty(NUM_ACTIONS, np.float64)
+    top = np.empty(NUM_ACTIONS, np.bool_)
+    chains = np.empty((3, NUM_ROWS), np.int64)
+    decisions = 0
+    for b in range(lo, hi):
+        if not active[b]:
+            continue
+        while s.phase[b] != GAME_OVER:
+            apply_action(s, t, b, heuristic_action(s, t, hp, b, legal, scores, top, w))
+            decisions += 1
+        scores_row(s, t, b, final_scores[b], chains)
+        final_rewards_row(s, t, b, final_scores[b], rewards[b])
+    return decisions
