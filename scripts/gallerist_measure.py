@@ -1,7 +1,8 @@
 """Measure the Gallerist agents and game lengths (before ``art-gallery eval`` knows the game).
 
     python scripts/gallerist_measure.py [--games 400] [--workers 2] [--json out.json]
-        [--only duel,solo,lengths]
+        [--only duel,solo,lengths,policy] [--policy checkpoints/gallerist_2p.safetensors]
+    python scripts/gallerist_measure.py --smoke     # a few games of each part, seconds
 
 1. ``duel``: the heuristic against the random agent at 2 players, seats rotated (the
    heuristic sits in seat 0 in even games, seat 1 in odd ones): win rate with a 95% Wilson
@@ -12,6 +13,8 @@
 3. ``lengths``: rounds and decisions of random play and of heuristic self-play at 1-4
    players, and why each game's end was triggered (G15.1/G17.5 conditions, G15.3 a round
    without location action, G15.3 round limit).
+4. ``policy``: the same for a policy checkpoint (``--policy``) at 2 players, against
+   itself and against the heuristic (seats rotated): end reasons, rounds, its win rate.
 
 Agents are built with ``make_agent`` (``--heuristic`` takes a spec such as
 ``heuristic:lookahead=0``); games run through the shared loop
@@ -127,15 +130,50 @@ def lengths(games: int, heuristic: str, workers: int) -> dict[str, Any]:
     for label, spec, count in (("random", "random", games), ("heuristic", heuristic, games)):
         for n in (1, 2, 3, 4):
             results = run([([spec] * n, SEED_BASE + g) for g in range(count)], workers)
-            reasons = Counter(r["reason"] for r in results)
-            out[f"{label} {n}p"] = {
-                "games": count,
-                "mean_rounds": statistics.mean(r["rounds"] for r in results),
-                "max_rounds": max(r["rounds"] for r in results),
-                "mean_decisions": statistics.mean(r["decisions"] for r in results),
-                "end_reasons": {k: v / count for k, v in sorted(reasons.items())},
-            }
+            out[f"{label} {n}p"] = _ends(results, count)
     return out
+
+
+def policy(games: int, heuristic: str, checkpoint: str, workers: int) -> dict[str, Any]:
+    """A checkpoint at 2 players: against itself, and against the heuristic (rotated)."""
+    out: dict[str, Any] = {"checkpoint": checkpoint}
+    try:
+        make_agent(checkpoint, 0, game="gallerist")
+    except (OSError, ValueError) as err:  # a checkpoint of another layout: said, not raised
+        out["error"] = str(err)
+        return out
+    self_play = run([([checkpoint] * 2, SEED_BASE + g) for g in range(games)], workers)
+    out["self-play"] = _ends(self_play, games)
+    jobs = []
+    for g in range(games):
+        specs = [heuristic, heuristic]
+        specs[g % 2] = checkpoint
+        jobs.append((specs, SEED_BASE + g))
+    duel_games = run(jobs, workers)
+    out["vs heuristic"] = _ends(duel_games, games)
+    out["vs heuristic"]["policy_wins"] = sum(
+        r["winners"] == [g % 2] for g, r in enumerate(duel_games)
+    )
+    return out
+
+
+def _ends(results: list[dict[str, Any]], count: int) -> dict[str, Any]:
+    reasons = Counter(r["reason"] for r in results)
+    return {
+        "games": count,
+        "mean_rounds": statistics.mean(r["rounds"] for r in results),
+        "max_rounds": max(r["rounds"] for r in results),
+        "mean_decisions": statistics.mean(r["decisions"] for r in results),
+        "end_reasons": {k: v / count for k, v in sorted(reasons.items())},
+    }
+
+
+def _print_ends(label: str, row: dict[str, Any]) -> None:
+    reasons = ", ".join(f"{k} {v:.0%}" for k, v in row["end_reasons"].items())
+    print(
+        f"{label}: {row['mean_rounds']:.1f} rounds (max {row['max_rounds']}), "
+        f"{row['mean_decisions']:.0f} decisions; end triggered by {reasons}"
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -143,10 +181,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=400)
     parser.add_argument("--length-games", type=int, default=100, help="per table size")
     parser.add_argument("--heuristic", default="heuristic", help="agent spec")
+    parser.add_argument("--policy", default="checkpoints/gallerist_2p.safetensors")
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--only", default="duel,solo,lengths")
     parser.add_argument("--json", help="also write the numbers to this file")
+    parser.add_argument("--smoke", action="store_true", help="2 games of each part")
     args = parser.parse_args(argv)
+    if args.smoke:
+        args.games = args.length_games = 2
+        args.heuristic = "heuristic:lookahead=0"
+        args.only = "duel,solo,lengths,policy"
     parts = set(args.only.split(","))
     start = time.perf_counter()
     out: dict[str, Any] = {"heuristic": args.heuristic}
@@ -173,11 +217,16 @@ def main(argv: list[str] | None = None) -> int:
     if "lengths" in parts:
         out["lengths"] = lengths(args.length_games, args.heuristic, args.workers)
         for label, row in out["lengths"].items():
-            reasons = ", ".join(f"{k} {v:.0%}" for k, v in row["end_reasons"].items())
-            print(
-                f"{label}: {row['mean_rounds']:.1f} rounds (max {row['max_rounds']}), "
-                f"{row['mean_decisions']:.0f} decisions; end triggered by {reasons}"
-            )
+            _print_ends(label, row)
+    if "policy" in parts:
+        out["policy"] = policy(args.length_games, args.heuristic, args.policy, args.workers)
+        if "error" in out["policy"]:
+            print(f"policy: not measured: {out['policy']['error']}")
+        for label in ("self-play", "vs heuristic") if "error" not in out["policy"] else ():
+            _print_ends(f"policy 2p {label}", out["policy"][label])
+        if "error" not in out["policy"]:
+            wins = out["policy"]["vs heuristic"]["policy_wins"]
+            print(f"   policy wins {wins} of {args.length_games} against the heuristic")
     print(f"({time.perf_counter() - start:.0f} s)")
     if args.json:
         atomic_write_json(args.json, out, indent=1)
