@@ -279,3 +279,19 @@ def agent_spec_problem(spec: str, game: str | None = None) -> str | None:
             message += f" (known agents: {', '.join(agent_names(game))})"
         return message
     return None
+
+
+def search_seconds(agent: Agent) -> float | None:
+    """A search agent's own time budget per decision (None: it has none, or it is no
+    search agent)."""
+    return agent.seconds if isinstance(agent, ISMCTSAgent) else None
+
+
+def cap_search_seconds(agent: Agent, seconds: float) -> bool:
+    """Make a search agent stop after ``seconds`` of any decision, whatever its iteration
+    budget (which stays an upper bound: the first reached ends the search), as a server's
+    per-decision limit needs. False (and nothing changed) for an agent that is no search."""
+    if not isinstance(agent, ISMCTSAgent):
+        return False
+    agent.seconds = seconds if agent.seconds is None else min(agent.seconds, seconds)
+    return True

@@ -11,6 +11,7 @@ a refused request changes nothing):
 ``POST /api/games``                        a new game: ``{game?, players, seat, opponents,
                                            seed?, variants?}``
 ``GET  /api/games/{id}``                   the person's view (board, choices, what happened)
+``DELETE /api/games/{id}``                 delete a game (at once, even while an agent thinks)
 ``POST /api/games/{id}/actions``           ``{action, decision?}``: the person's decision
 ``GET  /api/games/{id}/log``               every event so far, as the person's seat saw it
 ``GET  /api/games/{id}/insight``           every agent insight the person may see now
@@ -23,7 +24,9 @@ a refused request changes nothing):
 Every registered game is served (:func:`~art_gallery_env.core.registry.game_names`); what
 the page shows of one comes from its spec and its web view (:mod:`.views`), so no game is
 named here. Requests are handled in FastAPI's thread pool; each game has a lock, so one
-game's decisions are applied one at a time while other games go on.
+game's decisions are applied one at a time while other games go on. An agent thinks in a
+thread of its own for at most ``decision_seconds``, so no decision holds a game's lock
+longer, and a deletion does not wait for it.
 """
 
 from __future__ import annotations
@@ -48,7 +51,7 @@ from art_gallery_env.agents.registry import agent_names
 from art_gallery_env.arena.records import record_game
 from art_gallery_env.core.registry import GameSpec, default_game, game_names, get_game
 
-from .games import GameStore, WebError, clip, quote, scrub
+from .games import DECISION_SECONDS, GameStore, WebError, clip, quote, scrub
 from .replays import RecordLibrary, seat_names, states_at
 from .views import (
     game_log,
@@ -131,13 +134,17 @@ def create_app(
     checkpoints: str | Path | None = None,
     records: str | Path | None = None,
     allowed_hosts: list[str] | None = None,
+    decision_seconds: float = DECISION_SECONDS,
 ) -> FastAPI:
     """The app; ``data`` holds ``games/`` and ``uploads/``. ``allowed_hosts`` (the Host
     headers accepted; None: any) keeps pages of other sites from reaching a local server
-    through DNS rebinding."""
+    through DNS rebinding. An agent's decision holds its game at most
+    ``decision_seconds`` (a search is told to stop after half of it)."""
     data = Path(data)
     checkpoint_folder = Path(checkpoints) if checkpoints else None
-    store = GameStore(data / "games", checkpoints=checkpoint_folder)
+    store = GameStore(
+        data / "games", checkpoints=checkpoint_folder, decision_seconds=decision_seconds
+    )
     library = RecordLibrary(store, data / "uploads", records)
     app = FastAPI(title="Art Gallery", docs_url="/api/docs", redoc_url=None)
     app.state.store = store
@@ -200,6 +207,11 @@ def _game_routes(app: FastAPI, store: GameStore) -> None:
         with game.lock:
             store.act(game, body.action, body.decision)
             return game_view(game)
+
+    @app.delete("/api/games/{game_id}")
+    async def delete_game(game_id: str) -> dict[str, Any]:
+        # on the event loop, not in the thread pool, which thinking agents may fill
+        return {"id": store.delete(game_id).id, "deleted": True}
 
     @app.get("/api/games/{game_id}/log")
     def log(game_id: str) -> dict[str, Any]:
@@ -325,7 +337,20 @@ def _checkpoint_game(path: Path, meta: dict[str, Any]) -> str:
         game = env.get("game") if isinstance(env, dict) else None
     if game is None and path.suffix == ".safetensors":
         game = _header_game(path)
+    if game is None and path.suffix == ".zip" and not meta:
+        game = _plain_zip_game(path)
     return game if isinstance(game, str) else default_game().name
+
+
+def _plain_zip_game(path: Path) -> str:
+    """The game of an SB3 zip without metadata, by the sizes SB3 saved (read without
+    unpickling); a name no game has (so the list leaves it out) if they name none."""
+    from art_gallery_env.agents.run_checkpoint import plain_zip_game
+
+    try:
+        return plain_zip_game(path)
+    except ValueError:  # CheckpointError: no game, several, or not an SB3 zip
+        return "(unplayable)"
 
 
 def _header_game(path: Path) -> str | None:

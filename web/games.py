@@ -36,10 +36,12 @@ from art_gallery_env.agents.base import Agent
 from art_gallery_env.agents.registry import (
     CHECKPOINT_SUFFIXES,
     agent_names,
+    cap_search_seconds,
     checkpoint_spec,
     make_agent,
     parse_spec,
 )
+from art_gallery_env.agents.registry import search_seconds as search_seconds_of
 from art_gallery_env.arena.evaluate import derive_seed
 from art_gallery_env.arena.loop import AgentError, Decision, play
 from art_gallery_env.arena.records import make_record
@@ -52,6 +54,9 @@ GAME_FORMAT = "art-gallery-env/web-game"
 GAME_VERSION = 2
 READ_VERSIONS = (1, 2)  # 1: before games were named (the default game, variants top-level)
 GAME_ID = re.compile(r"^[0-9a-f]{16}$")
+DECISION_SECONDS = 30.0  # an agent's decision holds its game (and the request) at most this
+SEARCH_SHARE = 0.5  # a search agent is told to stop after this share of it, to finish in time
+POLL_SECONDS = 0.05  # how soon a wait for an agent notices that its game was deleted
 QUOTE_CHARS = 200  # an error quotes at most this much of any one input
 MAX_ERROR_CHARS = 4000  # and is at most this long, whatever it quotes
 _OVER = QUOTE_CHARS + 1
@@ -135,6 +140,10 @@ class WebGame:
     lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
     bots: dict[int, Agent] = field(default_factory=dict, repr=False, compare=False)
     observer: Any = field(default=None, repr=False, compare=False)
+    # the file's lock (held only to write or delete it, never while an agent thinks), and
+    # whether the game was deleted: a decision under way then ends and is not saved
+    file_lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
+    deleted: bool = field(default=False, repr=False, compare=False)
 
     @property
     def rules(self) -> GameSpec:
@@ -213,9 +222,18 @@ def legal_list(game: WebGame) -> list[dict[str, Any]]:
 class GameStore:
     """The server's games in memory and on disk (``folder/<id>.json``)."""
 
-    def __init__(self, folder: str | Path, checkpoints: str | Path | None = None) -> None:
+    def __init__(
+        self,
+        folder: str | Path,
+        checkpoints: str | Path | None = None,
+        decision_seconds: float = DECISION_SECONDS,
+    ) -> None:
+        if not 0 < decision_seconds < float("inf"):
+            raise ValueError(f"decision_seconds must be a number > 0, got {decision_seconds!r}")
         self.folder = Path(folder)
         self.checkpoints = Path(checkpoints) if checkpoints else None  # the offered ones
+        self.decision_seconds = decision_seconds  # an agent's decision waits at most this
+        self.search_seconds = decision_seconds * SEARCH_SHARE  # a search stops after this
         self.folder.mkdir(parents=True, exist_ok=True)
         self._games: dict[str, WebGame] = {}
         self._lock = threading.Lock()
@@ -234,6 +252,18 @@ class GameStore:
         game = self._games.get(game_id) if GAME_ID.match(game_id) else None
         if game is None:
             raise WebError(404, f"no game {quote(game_id)} on this server")
+        return game
+
+    def delete(self, game_id: str) -> WebGame:
+        """Forget a game and delete its file, without waiting for an agent that is
+        thinking in it: that decision ends unsaved (the request that asked for it gets a
+        404) and the game's file is never written again."""
+        game = self.get(game_id)
+        with self._lock:
+            self._games.pop(game.id, None)
+        with game.file_lock:
+            game.deleted = True
+            (self.folder / f"{game.id}.json").unlink(missing_ok=True)
         return game
 
     def games(self) -> list[WebGame]:
@@ -264,7 +294,7 @@ class GameStore:
         agents = _seat_agents(num_players, seat, opponents)
         for p, agent in enumerate(agents):
             if p != seat:
-                _check_spec(agent, spec.name, self.checkpoints)
+                _check_spec(agent, spec.name, self.checkpoints, self.search_seconds)
         if seed is None:
             seed = secrets.randbits(63)
         state = spec.setup(num_players, seed, variants)
@@ -319,31 +349,115 @@ class GameStore:
         if game.observer is None:
             game.observer = game.rules.make_observer(state)
         while not state.is_over and state.current_player != game.seat:
+            _check_not_deleted(game)
             seat = state.current_player
             bot = self._bot(game, seat)
             bot.reset(agent_seed(game.seed, seat, len(game.actions)))
             before = state.round
+            action = self._think(game, seat, bot)
 
             def remember(
                 decision: Decision, seat: int = seat, bot: Agent = bot, before: int = before
             ) -> None:
                 _remember(game, seat, decision.action, before, bot.explain())
 
-            try:
-                play(state, {seat: bot}, game.observer, max_decisions=1, on_decision=remember)
+            try:  # the loop checks the action against the mask and applies it
+                play(
+                    state,
+                    {seat: _Decided(bot, action)},
+                    game.observer,
+                    max_decisions=1,
+                    on_decision=remember,
+                )
             except AgentError as err:
                 raise WebError(500, f"the agent at seat {seat} failed: {err}") from err
             self.save(game)
+        _check_not_deleted(game)
+
+    def _think(self, game: WebGame, seat: int, bot: Agent) -> Any:
+        """``bot``'s action at ``seat``'s decision, computed in a thread of its own on a
+        copy of the state and waited for at most ``decision_seconds``, so that the game's
+        lock is never held longer; a deletion of the game ends the wait at once. An agent
+        that is too slow is dropped (built afresh at the next try) and the request is a
+        503; its thread runs on, on its copy, until the agent returns."""
+        inputs = game.observer.inputs(game.state.clone(), seat)
+        outcome: dict[str, Any] = {}
+        done = threading.Event()
+
+        def decide() -> None:
+            try:
+                outcome["action"] = bot.act(*inputs)
+            except Exception as err:  # noqa: BLE001 - reported by the waiting request
+                outcome["error"] = err
+            finally:
+                done.set()
+
+        threading.Thread(target=decide, name=f"agent {game.id} seat {seat}", daemon=True).start()
+        deadline = time.monotonic() + self.decision_seconds
+        while not done.wait(max(0.0, min(POLL_SECONDS, deadline - time.monotonic()))):
+            if game.deleted:
+                game.bots.pop(seat, None)
+                _check_not_deleted(game)
+            if time.monotonic() >= deadline:
+                game.bots.pop(seat, None)
+                raise WebError(
+                    503,
+                    f"the agent at seat {seat} ({short_spec(game.agents[seat])}) did not "
+                    f"decide within this server's limit of {self.decision_seconds:g} s per "
+                    f"decision; the game waits at decision {len(game.actions)} (reload to "
+                    f"let it try again, or delete the game)",
+                    decision=len(game.actions),
+                    id=game.id,
+                )
+        if "error" in outcome:
+            err = outcome["error"]
+            raise WebError(
+                500, f"the agent at seat {seat} failed: {bot!r} raised {type(err).__name__}: {err}"
+            ) from err
+        return outcome["action"]
 
     def _bot(self, game: WebGame, seat: int) -> Agent:
         bot = game.bots.get(seat)
         if bot is None:
-            bot = game.bots[seat] = make_agent(game.agents[seat], seed=0, game=game.game)
+            try:
+                bot = make_agent(game.agents[seat], seed=0, game=game.game)
+            except Exception as err:  # noqa: BLE001 - a saved spec this version refuses
+                raise WebError(
+                    500, f"the agent at seat {seat} cannot be built: {err}"
+                ) from None
+            cap_search_seconds(bot, self.search_seconds)
+            game.bots[seat] = bot
         return bot
 
     def save(self, game: WebGame) -> None:
+        """Write the game's file (atomically), unless the game was deleted meanwhile."""
         game.updated = time.time()
-        atomic_write_json(self.folder / f"{game.id}.json", game.to_json(), separators=(",", ":"))
+        data = game.to_json()
+        with game.file_lock:
+            if game.deleted:
+                return
+            atomic_write_json(self.folder / f"{game.id}.json", data, separators=(",", ":"))
+
+
+class _Decided(Agent):
+    """The action an agent chose in its own thread (:meth:`GameStore._think`), played
+    through the game loop, which checks it against the mask; named as the agent."""
+
+    def __init__(self, bot: Agent, action: Any) -> None:
+        self.bot = bot
+        self.action = action
+        self.name = bot.name
+
+    def act(self, observation: Any, action_mask: Any, view: Any = None) -> Any:
+        return self.action
+
+    def __repr__(self) -> str:
+        return repr(self.bot)
+
+
+def _check_not_deleted(game: WebGame) -> None:
+    if game.deleted:
+        raise WebError(404, f"no game {game.id!r} on this server (it was deleted)")
 
 
 def _load_problem(err: Exception) -> str:
@@ -403,7 +517,7 @@ def _seat_agents(num_players: int, seat: int, opponents: Sequence[str]) -> list[
     return specs[:seat] + [HUMAN] + specs[seat:]
 
 
-def _check_spec(spec: str, game: str, offered: Path | None) -> None:
+def _check_spec(spec: str, game: str, offered: Path | None, search_seconds: float) -> None:
     """A spec that does not build an agent is a 422. One that names a file (a checkpoint
     path, ``policy:path=``) or no agent gets one message whatever the file is (missing,
     unreadable, not a checkpoint), so a request cannot learn which files exist; only a
@@ -411,7 +525,7 @@ def _check_spec(spec: str, game: str, offered: Path | None) -> None:
     if spec == HUMAN:
         raise WebError(422, "opponents: 'human' plays only at your own seat")
     try:
-        make_agent(spec, seed=0, game=game)
+        agent = make_agent(spec, seed=0, game=game)
     except Exception as err:  # noqa: BLE001 - any construction failure is a bad spec
         if _about_a_file(spec, game, offered):
             names = ", ".join(agent_names(game))
@@ -422,6 +536,13 @@ def _check_spec(spec: str, game: str, offered: Path | None) -> None:
                 f"of a checkpoint file of this game)",
             ) from None
         raise WebError(422, f"opponents: bad agent spec {quote(spec)}: {err}") from None
+    seconds = search_seconds_of(agent)
+    if seconds is not None and seconds > search_seconds:
+        raise WebError(
+            422,
+            f"opponents: bad agent spec {quote(spec)}: seconds={seconds:g} is over this "
+            f"server's limit of {search_seconds:g} s of search per decision",
+        )
 
 
 def _about_a_file(spec: str, game: str, offered: Path | None) -> bool:

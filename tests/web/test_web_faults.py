@@ -6,12 +6,19 @@ for "no such agent or file"."""
 from __future__ import annotations
 
 import json
+import threading
+import time
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
+import httpx
 import pytest
 from conftest import ROOT
 from fastapi.testclient import TestClient
 
+from art_gallery_env.agents import registry
+from art_gallery_env.agents.base import Agent, legal_from_mask
 from art_gallery_env.agents.registry import (
     MAX_SEARCH_ITERS,
     MAX_SEARCH_SECONDS,
@@ -21,7 +28,7 @@ from art_gallery_env.agents.registry import (
 from art_gallery_env.core.registry import get_game
 from art_gallery_env.web.app import create_app
 from art_gallery_env.web.games import QUOTE_CHARS, GameStore
-from art_gallery_env.web.server import allowed_hosts
+from art_gallery_env.web.server import BackgroundServer, allowed_hosts
 
 JSON = {"content-type": "application/json"}
 
@@ -242,7 +249,9 @@ def test_a_damaged_field_is_named_without_its_value(
     path, data = _played_game(tmp_path)
     path.write_text(json.dumps({**data, **change}))
     (problem,) = create_app(tmp_path / "data").state.store.skipped
-    assert words in problem and "secret" not in problem and str(data["seed"]) not in problem
+    words_only = problem.removeprefix(f"{path.name}: ")  # the file name is a random id
+    assert words in words_only and "secret" not in words_only
+    assert str(data["seed"]) not in words_only
 
 
 def test_a_missing_field_and_bad_bytes_are_named(tmp_path: Path) -> None:
@@ -303,3 +312,104 @@ def test_agent_options_and_offered_checkpoints_are_still_explained(client: TestC
     response = client.post("/api/games", json={"players": 2, "opponents": [f"{offered}:v9"]})
     assert response.status_code == 422
     assert "unknown agent or checkpoint file" not in response.json()["error"]
+
+
+# -- a decision holds its game for a bounded time; a game can be deleted while an agent thinks --
+class Sleepy(Agent):
+    """Thinks until the test releases it (or for ``seconds``), then plays the first legal
+    action; counts its decisions."""
+
+    name = "sleepy"
+    release = threading.Event()
+    started = threading.Event()
+
+    def act(self, observation: Any, action_mask: Any, view: Any = None) -> int:
+        Sleepy.started.set()
+        Sleepy.release.wait(20)
+        return int(legal_from_mask(action_mask)[0])
+
+
+@pytest.fixture
+def sleepy(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    """The agent spec ``sleepy`` for every game, for this test only."""
+    monkeypatch.setitem(registry._REGISTRY, "sleepy", lambda seed=None, **options: Sleepy())
+    Sleepy.release.clear()
+    Sleepy.started.clear()
+    yield "sleepy"
+    Sleepy.release.set()  # let the threads still thinking end
+
+
+def _agent_moves_first() -> int:
+    """A seed whose 2-player game of the default game starts with seat 1 (the agent)."""
+    spec = get_game(None)
+    variants = spec.check_variants(None)
+    return next(s for s in range(100) if spec.setup(2, s, variants).current_player == 1)
+
+
+def test_a_decision_over_the_limit_frees_the_game(tmp_path: Path, sleepy: str) -> None:
+    app = create_app(tmp_path / "data", decision_seconds=0.5)
+    client = TestClient(app)
+    start = time.monotonic()
+    response = client.post(
+        "/api/games", json={"players": 2, "opponents": [sleepy], "seed": _agent_moves_first()}
+    )
+    error = _assert_short(response, 503)
+    assert time.monotonic() - start < 5
+    assert "limit of 0.5 s per decision" in error and "decision 0" in error
+    game_id = response.json()["id"]
+    path = tmp_path / "data" / "games" / f"{game_id}.json"
+    assert json.loads(path.read_text())["actions"] == []  # nothing was applied
+    # the lock is free: another request is answered (and tries again, in bounded time)
+    assert client.get(f"/api/games/{game_id}").status_code == 503
+    assert client.delete(f"/api/games/{game_id}").json() == {"id": game_id, "deleted": True}
+    assert not path.exists() and client.get("/api/games").json() == []
+    Sleepy.release.set()
+    time.sleep(0.2)
+    assert not path.exists()  # the abandoned decision is never saved
+
+
+def test_a_game_is_deleted_at_once_while_an_agent_thinks(tmp_path: Path, sleepy: str) -> None:
+    seed = _agent_moves_first()
+    with BackgroundServer(create_app(tmp_path / "data")) as server:  # the default limit
+        answers: list[httpx.Response] = []
+        body = {"players": 2, "opponents": [sleepy], "seed": seed}
+
+        def create() -> None:
+            answers.append(httpx.post(f"{server.url}/api/games", json=body, timeout=60))
+
+        creating = threading.Thread(target=create)
+        creating.start()
+        assert Sleepy.started.wait(20)
+        (listed,) = httpx.get(f"{server.url}/api/games", timeout=10).json()
+        path = tmp_path / "data" / "games" / f"{listed['id']}.json"
+        assert path.exists()
+        start = time.monotonic()
+        response = httpx.delete(f"{server.url}/api/games/{listed['id']}", timeout=10)
+        assert response.status_code == 200 and time.monotonic() - start < 2
+        creating.join(5)  # the request that was waiting for the agent ends too
+        assert not creating.is_alive() and not Sleepy.release.is_set()
+        (answer,) = answers
+        assert answer.status_code == 404 and "deleted" in answer.json()["error"]
+        assert not path.exists() and httpx.get(f"{server.url}/api/games").json() == []
+        Sleepy.release.set()
+        time.sleep(0.2)
+        assert not path.exists()
+        assert httpx.delete(f"{server.url}/api/games/{listed['id']}").status_code == 404
+
+
+def test_a_search_is_cut_at_the_servers_limit(tmp_path: Path) -> None:
+    client = TestClient(create_app(tmp_path / "data", decision_seconds=1.0))
+    response = client.post(
+        "/api/games", json={"players": 2, "opponents": ["ismcts:seconds=5"], "seed": 1}
+    )
+    error = _assert_short(response, 422)
+    assert "limit of 0.5 s of search per decision" in error
+    start = time.monotonic()
+    view = client.post(
+        "/api/games",
+        json={"players": 2, "opponents": ["ismcts:iters=100000"], "seed": _agent_moves_first()},
+    )
+    assert view.status_code == 201 and time.monotonic() - start < 8
+    game = client.app.state.store.get(view.json()["id"])
+    searched = [entry for entry in game.insight if entry and entry.get("iterations")]
+    assert searched and all(entry["iterations"] < 100_000 for entry in searched)
