@@ -3,8 +3,9 @@
 The agent plays the legal action with the highest logit (or samples from the masked
 softmax with its seed when ``deterministic=False``). :func:`load_policy` dispatches on the
 file suffix: weights-only ``.safetensors`` (:mod:`.policy_format`, numpy only), an SB3
-``.zip`` from ``art-gallery train`` (:mod:`.run_checkpoint`, needs the ``[train]`` extra) or
-an ONNX export (:mod:`.policy_onnx`, run by onnxruntime, needs the ``[onnx]`` extra).
+``.zip`` (``art-gallery train``'s, or a plain ``model.save``: :mod:`.run_checkpoint`, needs
+the ``[train]`` extra) or an ONNX export (:mod:`.policy_onnx`, run by onnxruntime, needs the
+``[onnx]`` extra).
 """
 
 from __future__ import annotations

@@ -252,7 +252,7 @@ def make_agent(spec: str, seed: int | None = None, *, game: str | None = None) -
         raise ValueError(
             f"unknown agent {name!r} for {rules.title}; known agents: "
             f"{', '.join(sorted(factories))}, or the path of a checkpoint (.safetensors, .onnx, "
-            f"or .zip from art-gallery train)"
+            f"or an SB3 MaskablePPO .zip)"
         )
     if "seed" in options:
         raise ValueError(
