@@ -38,6 +38,8 @@ SUMMARY: dict[str, str] = {
     "heuristic_speed": r"\| players \| positions \| .*\n\|---.*\n\| 2 \| \d+ \| [\d,]+ \| .*\n",
     "ismcts_speed": r"\| players \| rollout \| iterations/s .*\n\|---.*\n"
     r"(?:\| 2 \| \S+ \| [\d,]+ \| [\d.]+ \| [\d.]+ \|\n)+",
+    "network_candidates": r"\| network \| update ms/step \| 2p all / moves \|.*\n\|---.*\n"
+    r"(?:\| \w+ \| [\d.]+ \| [\d.]+% / [\d.]+% \| [\d,]+ \| \d+ \| \d+ \|\n){5}load",
     "onnx_latency": r"\| back end \| per decision.*\n\|---.*\n\| numpy \| \d+ \| \d+ \| [\d.]+ \|\n"
     r"\| onnxruntime \| \d+ \| \d+ \| [\d.]+ \|\n",
     "openspiel_ismcts": r"\| OpenSpiel ISMCTS \| opponent \|.*\n\|---.*\n"
@@ -50,6 +52,9 @@ SUMMARY: dict[str, str] = {
     r"SB3 MaskablePPO quick, 4 subproc envs +\d+ +\d+ +-\n",
     "vector_differential": r"differential: 10 games, \d+ decisions, \d+ observations compared, "
     r"0 mismatches",
+    "vector_heuristic": r"\| players \| zero_is_ten \| decisions .*\n\|---.*\n"
+    r"(?:\| 2 \| (?:False|True) \| [\d,]+ \| [\d,]+ \| [\d.]+ \|\n){2}"
+    r"heuristic agreement: 8 games, \d+ decisions, \d+ same top set \(100.000%\)",
     "vector_memory": r"memory: arrays=[\d.]+MB peak_rss=[\d.]+MB\n",
     "vector_playout": r"2p vector 4 +[\d,]+ +[\d,.]+ +[\d.]+\n2p play_out only +[\d,]+ +[\d,.]+\n",
     "vector_throughput": r"vector: engine=\d+/s obs=\d+/s python=\d+/s "
@@ -66,12 +71,14 @@ REQUIRES: dict[str, tuple[str, ...]] = {
     "env_throughput": ("pygame",),  # PettingZoo's connect_four reference
     "fault_injection": ("sb3_contrib",),
     "gallerist_throughput": ("pygame",),
+    "network_candidates": ("sb3_contrib",),
     "onnx_latency": ("onnx", "onnxruntime"),
     "openspiel_ismcts": ("pyspiel",),
     "ray_cluster": ("ray", "torch"),
     "render_speed": ("cairosvg", "imageio"),
     "rllib_throughput": ("ray", "sb3_contrib"),
     "vector_differential": ("numba",),
+    "vector_heuristic": ("numba",),
     "vector_memory": ("numba",),
     "vector_playout": ("numba",),
     "vector_throughput": ("numba", "sb3_contrib"),
