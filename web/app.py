@@ -1,7 +1,8 @@
 """The web app: a JSON API over :mod:`.games` and :mod:`.replays`, and the page that uses it.
 
-Endpoints (every error is JSON ``{"error": "..."}`` with a 4xx status naming the problem;
-a refused request changes nothing):
+Endpoints (every error is JSON ``{"error": "..."}`` naming the problem, with a 4xx status,
+or 5xx for an agent that fails or runs out of time and for a fault of the server; a
+refused request changes nothing; POST bodies are read only as ``application/json``):
 
 =========================================  ==============================================
 ``GET  /``                                 the page (plain HTML, JS and CSS in ``static/``)

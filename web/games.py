@@ -620,15 +620,7 @@ def _load_checked(path: Path, data: dict[str, Any]) -> WebGame:
         raise SavedGameError("seed: expected an int in 0..2**63-1")
     state = spec.setup(len(agents), seed, variants)
     actions = data["actions"]
-    for i, action in enumerate(actions):
-        try:
-            state.apply(action)
-        except (IllegalActionError, ValueError, TypeError):
-            # the engine's message names the action and the seat's legal ones: private
-            raise SavedGameError(
-                f"actions[{i}]: not a legal action where it is applied (the file is damaged "
-                f"or was edited)"
-            ) from None
+    _replay(state, actions)
     lengths = {len(actions), len(data["deciders"]), len(data["rounds"]), len(data["insight"])}
     if len(lengths) != 1:
         raise SavedGameError("actions, deciders, rounds and insight differ in length")
@@ -648,6 +640,19 @@ def _load_checked(path: Path, data: dict[str, Any]) -> WebGame:
         created=float(data["created"]),
         updated=float(data["updated"]),
     )
+
+
+def _replay(state: Any, actions: Any) -> None:
+    """Apply a saved game's actions; one that does not apply is named by its index only
+    (the engine's message names the action and the seat's legal ones: private)."""
+    for i, action in enumerate(actions):
+        try:
+            state.apply(action)
+        except (IllegalActionError, ValueError, TypeError):
+            raise SavedGameError(
+                f"actions[{i}]: not a legal action where it is applied (the file is damaged "
+                f"or was edited)"
+            ) from None
 
 
 def saved_game(data: dict[str, Any]) -> tuple[GameSpec, dict[str, Any]]:
