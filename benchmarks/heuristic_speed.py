@@ -8,6 +8,11 @@ in a rollout); versions run interleaved in several repeats and the best repeat c
 busy machine disturbs the ratio less. Compare the ratio, not the absolute rates, across
 machines.
 
+Where numba is installed, a second table puts the compiled heuristic (version 2,
+``VectorGame.heuristic_actions``: every position one game slot, one call per repeat, one
+thread) beside the Python one on the same positions, interleaved, with the machine's load
+average (``os.getloadavg``) before and after.
+
     .venv/bin/python benchmarks/heuristic_speed.py [--games 6] [--repeats 5] [--players 2 4 6]
         [--smoke]
 """
@@ -15,6 +20,7 @@ machines.
 from __future__ import annotations
 
 import argparse
+import os
 import platform
 import random
 import time
@@ -49,6 +55,49 @@ def decisions_per_second(version: str, positions: list[GameState]) -> float:
     return len(positions) / (time.perf_counter() - start)
 
 
+def compiled_per_second(positions: list[GameState], repeats: int) -> tuple[float, float]:
+    """Best-of-``repeats`` decisions/s of the Python heuristic v2 and of the compiled one
+    (one ``heuristic_actions`` call for all positions, one thread), interleaved."""
+    from art_gallery_env.vector import VectorGame
+
+    game = VectorGame.from_states(positions, seed=0, auto_reset=False, check=False)
+    game.close()  # one thread: a per-core comparison with the one-threaded Python policy
+    game.heuristic_actions()  # compile or load the kernels outside the timing
+    python = compiled = 0.0
+    for _ in range(repeats):
+        python = max(python, decisions_per_second(LATEST, positions))
+        start = time.perf_counter()
+        game.heuristic_actions()
+        compiled = max(compiled, len(positions) / (time.perf_counter() - start))
+    return python, compiled
+
+
+def load() -> str:
+    return "/".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def compiled_table(args: argparse.Namespace, positions: dict[int, list[GameState]]) -> None:
+    try:
+        import numba  # noqa: F401
+    except ImportError:
+        print("\n(numba not installed: no compiled heuristic row; pip install -e '.[fast]')")
+        return
+    print()
+    print(f"load average before: {load()} on {os.cpu_count()} cores")
+    print(f"| players | positions | python {LATEST} decisions/s | compiled decisions/s | x |")
+    print("|---|---:|---:|---:|---:|")
+    ratios = {}
+    for n in args.players:
+        python, compiled = compiled_per_second(positions[n], args.repeats)
+        ratios[n] = compiled / python
+        print(f"| {n} | {len(positions[n])} | {python:,.0f} | {compiled:,.0f} | {ratios[n]:.1f} |")
+    print(f"load average after: {load()}")
+    print("compiled heuristic: " + " ".join(f"{n}p={r:.1f}x" for n, r in ratios.items()))
+
+
+LATEST = list(HEURISTIC_VERSIONS)[-1]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=6, help="self-play games per table size")
@@ -67,15 +116,17 @@ def main(argv: list[str] | None = None) -> int:
     header = " | ".join(f"{v} decisions/s" for v in versions)
     print(f"| players | positions | {header} | cost {versions[-1]} / {versions[0]} |")
     print("|---|---|" + "---|" * len(versions) + "---|")
+    positions = {}
     for n in args.players:
-        positions = sample_positions(n, args.games, args.seed)
+        positions[n] = sample_positions(n, args.games, args.seed)
         best = dict.fromkeys(versions, 0.0)
         for _ in range(args.repeats):
             for version in versions:
-                best[version] = max(best[version], decisions_per_second(version, positions))
+                best[version] = max(best[version], decisions_per_second(version, positions[n]))
         rates = " | ".join(f"{best[v]:,.0f}" for v in versions)
         ratio = best[versions[0]] / best[versions[-1]]
-        print(f"| {n} | {len(positions)} | {rates} | {ratio:.2f} |")
+        print(f"| {n} | {len(positions[n])} | {rates} | {ratio:.2f} |")
+    compiled_table(args, positions)
     return 0
 
 
