@@ -11,8 +11,11 @@ at once:
 - a learner snapshot (a :class:`~art_gallery_env.agents.policy.PolicyAgent`): one batched
   forward pass of its MLP over every game whose current seat it plays;
 - random: the engine's compiled ``random_actions`` (a uniform legal action);
-- anything else (the heuristic): game by game in Python, through ``to_state`` and the
-  view of the game's seat observer (``GameSpec.make_observer``; slow but the same agent).
+- an agent the engine has a compiled twin of (``VectorGame.plays_compiled``: Art Gallery's
+  heuristic): one ``compiled_actions`` call for every game whose current seat it plays
+  (the same decisions; exact ties drawn from the engine's action streams);
+- anything else: game by game in Python, through ``to_state`` and the view of the game's
+  seat observer (``GameSpec.make_observer``; slow but the same agent).
 
 A list of table sizes gets one VectorGame per size; the ``n_envs`` slots are split
 between them in proportion to the weights (a fixed split, not a per-episode draw).
@@ -38,7 +41,7 @@ from art_gallery_env.core.registry import get_game
 from .selfplay import OpponentPool
 
 LEARNER = -1  # the agent index of the learner's seat
-RANDOM, POLICY, PYTHON = 0, 1, 2  # how an opponent agent is played
+RANDOM, POLICY, PYTHON, COMPILED = 0, 1, 2, 3  # how an opponent agent is played
 
 
 def split_slots(n_envs: int, sizes: Sequence[int], weights: Sequence[float]) -> dict[int, int]:
@@ -125,6 +128,7 @@ class VectorSelfPlayEnv(VecEnv):
         if len(weights) != len(sizes):
             raise ValueError(f"{len(weights)} player_weights for table sizes {sizes}")
         self.game_spec = spec  # (not "spec": VecMonitor reads that as a gymnasium EnvSpec)
+        self._plays_compiled = getattr(engine.VectorGame, "plays_compiled", None)
         self.num_actions = spec.num_actions
         self.observation_size = spec.observation_size
         super().__init__(
@@ -319,6 +323,8 @@ class VectorSelfPlayEnv(VecEnv):
             ):
                 kind = POLICY  # the pool's snapshots: masked argmax, batched
                 self._batched[index] = _BatchedPolicy(agent.policy)
+            elif self._plays_compiled is not None and self._plays_compiled(agent):
+                kind = COMPILED  # the engine plays it: all its games in one call
             else:
                 kind = PYTHON
             self._agent_kind.append(kind)
@@ -362,7 +368,11 @@ class VectorSelfPlayEnv(VecEnv):
             who = np.where(waiting, table.seat_agent[slots, current], LEARNER)
             kinds = np.array(self._agent_kind + [RANDOM], dtype=np.int64)[who]
             actions = game.random_actions()  # used by the games random opponents play
-            needs_inputs = waiting & (kinds != RANDOM)
+            compiled = waiting & (kinds == COMPILED)
+            for index in np.unique(who[compiled]):
+                rows = compiled & (who == index)
+                actions[rows] = game.compiled_actions(self._agents[index], rows)[rows]
+            needs_inputs = waiting & (kinds != RANDOM) & (kinds != COMPILED)
             if needs_inputs.any():
                 game.legal_mask(out=mask_buffer, active=needs_inputs)
                 game.observe(out=obs_buffer, active=needs_inputs)

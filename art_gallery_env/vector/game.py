@@ -245,10 +245,18 @@ class VectorGame:
 
     @staticmethod
     def plays_compiled(agent: Any) -> bool:
-        """Whether ``agent`` is one ``heuristic_actions(params=agent.policy.params)`` plays
-        exactly (the game's HeuristicAgent, version 1 or 2): a self-play env can then move
-        all its games at once instead of one by one in Python."""
+        """Whether :meth:`compiled_actions` plays ``agent`` (the game's HeuristicAgent,
+        version 1 or 2, as it decides in Python): a self-play env can then move all its
+        games at once instead of one by one."""
         return is_compiled_heuristic(agent)
+
+    def compiled_actions(self, agent: Any, active: np.ndarray | None = None) -> np.ndarray:
+        """(B,) int64: ``agent``'s action in each (active) game, compiled; ``agent`` must
+        be one :meth:`plays_compiled` accepts. Its decisions are the Python agent's but
+        for exact ties, drawn from the game's action stream instead of the agent's rng."""
+        if not is_compiled_heuristic(agent):
+            raise TypeError(f"no compiled twin of {agent!r}: check plays_compiled(agent)")
+        return self.heuristic_actions(active, agent.policy.params)
 
     def play_out(
         self, active: np.ndarray | None = None, policy: str = "random", params: Any = None

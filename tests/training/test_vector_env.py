@@ -4,6 +4,7 @@ learner step is replayed in Python with the same opponents (issue 11, phase B)."
 from __future__ import annotations
 
 import os
+import random
 import signal
 import sys
 from pathlib import Path
@@ -17,7 +18,7 @@ pytest.importorskip("numba", reason="the compiled engine needs the [fast] extra"
 from art_gallery_env.agents.policy import PolicyAgent, save_policy_weights  # noqa: E402
 from art_gallery_env.agents.policy_format import load_weights  # noqa: E402
 from art_gallery_env.agents.run_checkpoint import read_checkpoint_meta  # noqa: E402
-from art_gallery_env.art_gallery.heuristic import HeuristicAgent  # noqa: E402
+from art_gallery_env.art_gallery.heuristic import HeuristicAgent, HeuristicPolicy  # noqa: E402
 from art_gallery_env.env.aec import final_rewards  # noqa: E402
 from art_gallery_env.env.observation import OBSERVATION_SIZE  # noqa: E402
 from art_gallery_env.env.seat import SeatObserver  # noqa: E402
@@ -28,8 +29,13 @@ from art_gallery_env.training.interrupt import TrainingInterrupted  # noqa: E402
 from art_gallery_env.training.run_folder import verify_checkpoint  # noqa: E402
 from art_gallery_env.training.sb3_trainer import train  # noqa: E402
 from art_gallery_env.training.selfplay import OpponentPool  # noqa: E402
-from art_gallery_env.training.vector_env import VectorSelfPlayEnv, split_slots  # noqa: E402
+from art_gallery_env.training.vector_env import (  # noqa: E402
+    COMPILED,
+    VectorSelfPlayEnv,
+    split_slots,
+)
 from art_gallery_env.vector.differential import comparable  # noqa: E402
+from art_gallery_env.vector.heuristic_differential import python_top  # noqa: E402
 
 
 def write_snapshot(folder: Path, seed: int = 0) -> Path:
@@ -123,6 +129,37 @@ def test_heuristic_and_random_opponents_play_full_games(tmp_path: Path) -> None:
             assert np.array_equal(table.game.current_player, table.learner)
     assert ends >= 4
     assert {info["table_size"] for info in infos if info} <= {2, 4}
+
+
+def test_heuristic_opponents_are_compiled_and_play_heuristic_moves(monkeypatch) -> None:
+    """The heuristic moves all its games through the engine's compiled twin (never the
+    Python path), and every move it makes is one the Python heuristic would make there."""
+    pool = OpponentPool({"heuristic": 1.0}, seed=0)
+    env = VectorSelfPlayEnv(4, 3, pool, seed=3)
+    table = env.tables[0]
+    game, real_step, seen = table.game, table.game.step, []
+
+    def recording_step(actions, active=None):
+        rows = np.ones(game.num_envs, bool) if active is None else np.asarray(active)
+        for i in np.flatnonzero(rows):
+            seen.append((game.to_state(int(i)), int(table.learner[i]), int(actions[i])))
+        return real_step(actions, active)
+
+    def no_python(*args):
+        raise AssertionError("the heuristic was played game by game in Python")
+
+    monkeypatch.setattr(game, "step", recording_step)
+    monkeypatch.setattr(env, "_choose", no_python)
+    env.reset()
+    assert env._agent_kind == [COMPILED]
+    rng = np.random.default_rng(0)
+    for _ in range(40):
+        env.step(np.array([rng.choice(np.flatnonzero(m)) for m in env.action_masks()]))
+    moves = [(state, a) for state, learner, a in seen if state.current_player != learner]
+    assert len(moves) > 150
+    policy, tie_rng = HeuristicPolicy(), random.Random(0)
+    for state, action in moves:
+        assert action in python_top(policy, state, tie_rng)[1]
 
 
 def test_variants_reach_the_compiled_engine() -> None:
