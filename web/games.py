@@ -60,9 +60,16 @@ POLL_SECONDS = 0.05  # how soon a wait for an agent notices that its game was de
 QUOTE_CHARS = 200  # an error quotes at most this much of any one input
 MAX_ERROR_CHARS = 4000  # and is at most this long, whatever it quotes
 _OVER = QUOTE_CHARS + 1
-_LONG_QUOTE = re.compile(  # a quoted string (repr's escapes included) of over QUOTE_CHARS
-    rf"'(?:[^'\\\n]|\\.){{{_OVER},}}(?:'|$)|\"(?:[^\"\\\n]|\\.){{{_OVER},}}(?:\"|$)"
-)
+
+
+def _quoted(end: str) -> re.Pattern[str]:
+    """A quoted string (repr's escapes too) of over QUOTE_CHARS, ending in ``end``."""
+    body = rf"(?:[^{{q}}\\\n]|\\.){{{{{_OVER},}}}}"
+    return re.compile("|".join(f"{q}{body.format(q=q)}(?:{q}{end})" for q in ("'", '"')))
+
+
+_LONG_QUOTE = _quoted("")
+_LONG_QUOTE_CUT = _quoted("|$")  # or one that the cut of a long message left open
 _LONG_WORD = re.compile(rf"\S{{{_OVER + 10},}}")  # past a quote cut to QUOTE_CHARS
 log = logging.getLogger("art_gallery_env.web")
 
@@ -86,8 +93,10 @@ def scrub(message: str) -> str:
     longer than :data:`QUOTE_CHARS` cut to that, and the whole cut to
     :data:`MAX_ERROR_CHARS`: messages of the engine, the registry or pydantic may quote a
     request's input whole."""
-    message = message[: 4 * MAX_ERROR_CHARS]  # what is cut below need not be searched
-    message = _LONG_QUOTE.sub(lambda m: m.group()[:_OVER] + m.group()[0] + "...", message)
+    quoted = _LONG_QUOTE
+    if len(message) > 4 * MAX_ERROR_CHARS:  # what is cut below need not be searched
+        message, quoted = message[: 4 * MAX_ERROR_CHARS], _LONG_QUOTE_CUT
+    message = quoted.sub(lambda m: m.group()[:_OVER] + m.group()[0] + "...", message)
     message = _LONG_WORD.sub(lambda m: m.group()[:QUOTE_CHARS] + "...", message)
     if len(message) > MAX_ERROR_CHARS:
         message = message[:MAX_ERROR_CHARS] + "..."
@@ -422,9 +431,7 @@ class GameStore:
             try:
                 bot = make_agent(game.agents[seat], seed=0, game=game.game)
             except Exception as err:  # noqa: BLE001 - a saved spec this version refuses
-                raise WebError(
-                    500, f"the agent at seat {seat} cannot be built: {err}"
-                ) from None
+                raise WebError(500, f"the agent at seat {seat} cannot be built: {err}") from None
             cap_search_seconds(bot, self.search_seconds)
             game.bots[seat] = bot
         return bot
@@ -601,9 +608,7 @@ def load_game(path: str | Path) -> WebGame:
     except KeyError as err:
         raise SavedGameError(f"missing field {quote(err.args[0])}") from err
     except Exception as err:  # noqa: BLE001 - any other fault: its text may hold the seed
-        raise SavedGameError(
-            f"a field has the wrong type or value ({type(err).__name__})"
-        ) from err
+        raise SavedGameError(f"a field has the wrong type or value ({type(err).__name__})") from err
 
 
 def _load_checked(path: Path, data: dict[str, Any]) -> WebGame:
