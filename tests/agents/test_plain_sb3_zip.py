@@ -198,3 +198,22 @@ def test_serve_lists_a_plain_zip_under_its_game(zips, tmp_path: Path) -> None:
     for game in zips:
         listed = [Path(c["spec"]).name for c in games[game]["checkpoints"]]
         assert listed == [f"{game}.zip"], (game, listed)
+
+
+def test_export_of_a_gallerist_safetensors_prints_its_sizes(tmp_path, capsys) -> None:
+    """Issue 26: the weights-only file of a Gallerist policy (as checkpoints/gallerist_2p)
+    is exported with the Gallerist's sizes, not Art Gallery's 2221 / 47."""
+    pytest.importorskip("onnx")
+    from art_gallery_env.agents.policy_format import export_torch_mlp
+
+    spec = get_game("gallerist")
+    torch.manual_seed(0)
+    nn = torch.nn
+    net = nn.Sequential(
+        nn.Linear(spec.observation_size, 8), nn.Tanh(), nn.Linear(8, spec.num_actions)
+    )
+    path = export_torch_mlp(net, tmp_path / "g.safetensors", extra_meta={"game": "gallerist"})
+    assert main(["export", str(path), "--onnx", str(tmp_path / "g.onnx")]) == 0
+    printed = capsys.readouterr().out
+    assert f"observation [N, {spec.observation_size}]" in printed and "2221" not in printed
+    assert f"output masked_logits [N, {spec.num_actions}]" in printed
