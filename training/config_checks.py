@@ -171,11 +171,16 @@ def memory_problem(
     hidden_sizes: Sequence[int],
     steps_per_update: int,
     steps_key: str,
+    params: int | None = None,
 ) -> str | None:
-    """The network and one update's rollout buffer must fit the memory limit."""
-    params, network, buffer = training_memory_bytes(
+    """The network and one update's rollout buffer must fit the memory limit (``params``:
+    the network's own count, where its type knows better than the MLP estimate)."""
+    mlp, network, buffer = training_memory_bytes(
         observation_size, num_actions, hidden_sizes, steps_per_update
     )
+    if params is None:
+        params = mlp
+    network = params * BYTES_PER_PARAMETER
     limit = memory_limit_bytes()
     if network + buffer <= limit:
         return None
@@ -343,7 +348,10 @@ def _memory_problem(config: Any, observation_size: int, num_actions: int) -> str
     else:
         steps, key = config.ppo.n_steps * config.n_envs, "ppo.n_steps * n_envs"
     sizes = getattr(config.network, "hidden_sizes", None) or []
-    return memory_problem(observation_size, num_actions, sizes, steps, key)
+    # a network type whose parameters are not those of two MLPs can count its own
+    count = getattr(config.network, "parameter_count", None)
+    params = count(observation_size, num_actions) if callable(count) else None
+    return memory_problem(observation_size, num_actions, sizes, steps, key, params)
 
 
 def _path_problems(config: Any) -> list[str | None]:

@@ -294,6 +294,19 @@ def test_the_memory_limit_and_its_variable(monkeypatch) -> None:
         config_from_dict(data)
 
 
+def test_a_network_type_may_count_its_own_parameters(monkeypatch) -> None:
+    """A network that is not two MLPs of hidden_sizes gives its own count to the estimate."""
+    from art_gallery_env.training.config import NetworkConfig
+
+    data = {"name": "x", "total_steps": 1000, "network": {"hidden_sizes": [8]}}
+    assert config_from_dict(data)
+    monkeypatch.setattr(
+        NetworkConfig, "parameter_count", lambda self, obs, actions: 10**9, raising=False
+    )
+    with pytest.raises(ConfigError, match=r"has about 1,000,000,000 parameters, 14\.9 GiB"):
+        config_from_dict(data)
+
+
 # -- paths ------------------------------------------------------------------------------
 def test_run_dir_and_name_must_be_folders(tmp_path: Path) -> None:
     a_file = tmp_path / "a_file"
