@@ -13,14 +13,15 @@ touched. The limits, and why each one is where it is:
 * **Processes** on this machine (``n_envs`` with subprocess envs, evaluation workers) are
   at most 256: each one imports torch (about 250 MB), so 256 of them already need 64 GB.
 * **Games** per evaluation or cloning round are at most ``10**7``: every game's result is
-  kept in memory (and written as one row), and ten million games of the quick heuristic
-  take days on a laptop.
+  kept in memory (and written as one row), and ten million games take many hours even
+  of random play.
 * ``torch_threads`` is at most the machine's CPU count: torch starts that many threads at
-  the first operation, and more threads than CPUs only slow each other down (100000 of
-  them ran out of memory).
+  the first operation, and more threads than CPUs only slow each other down (torch takes
+  100000 and then fails to allocate them at the first operation).
 * **Training memory** (see :func:`training_memory_bytes`): the network's parameters with
   their gradients and Adam's two moments (16 bytes per parameter; the actor and the critic
-  are separate MLPs of ``network.hidden_sizes``) plus one update's rollout buffer, at most
+  are separate MLPs of ``network.hidden_sizes``, unless the network type gives its own
+  ``parameter_count``) plus one update's rollout buffer, at most
   8 GiB (``$ART_GALLERY_MAX_TRAIN_GIB`` raises it). The trainers run on the CPU of one
   machine; 8 GiB is about 80 times the largest network trained here (``[1024, 1024]``:
   about 100 MB with its optimizer state) and fits a laptop, while one extra zero in a
