@@ -89,10 +89,10 @@ class SingleAgentEnv(core.SingleAgentEnv):
     """One learner seat of a registered game (``game``: its name; None: the default game);
     opponents (agent specs, Agent objects or a source) move inside ``step``.
 
-    ``reward_mode=None`` is ``score_margin`` where the game has it, else the game's own
-    default (a solo game's own). ``illegal_action`` as the core env's:
-    ``"raise"`` (the trainers' default) or ``"terminate"`` (what ``gymnasium.make``
-    registers, so that unmasked algorithms and ``check_env`` can step random actions).
+    ``reward_mode=None`` is the game's own default, as in the AEC env (``"win"``; a solo
+    game's ``"level"``). ``illegal_action`` as the core env's: ``"terminate"`` (the
+    default, PettingZoo's convention, so that unmasked algorithms and ``check_env`` can step
+    random actions) or the strict ``"raise"`` (the trainers' choice).
     """
 
     def __init__(
@@ -105,7 +105,7 @@ class SingleAgentEnv(core.SingleAgentEnv):
         reward_mode: str | None = None,
         seed: int | None = None,
         learner_seat: int | None = None,
-        illegal_action: str = "raise",
+        illegal_action: str = core.DEFAULT_ILLEGAL_ACTION,
         render_mode: str | None = None,
         game: str | None = None,
     ) -> None:

@@ -20,7 +20,7 @@ __version__ = "0.1.0"
 # a later ``from art_gallery_env.env.aec import ...`` does not shadow the function.
 del env
 
-register_when_gymnasium_loads()  # gymnasium.make("art_gallery_env/ArtGallery-v0", ...)
+register_when_gymnasium_loads()  # gymnasium.make("art_gallery_env/ArtGallery-v1", ...)
 
 _EXPORTS = {
     "ENV_VERSION": ".env.aec",

@@ -1,4 +1,13 @@
-"""The Gymnasium registration: ``gymnasium.make("art_gallery_env/ArtGallery-v0", ...)``.
+"""The Gymnasium registration: ``gymnasium.make("art_gallery_env/ArtGallery-v1", ...)``.
+
+The ids come from the registry: each game's ``spec.py`` declares its own as the literal
+``GYM_ENVS`` (:func:`art_gallery_env.core.registry.declared_gym_envs` reads it without
+importing the game), so this module names no game. Today: ``ArtGallery-v1`` (and the old
+``ArtGallery-v0``), ``Gallerist-v0`` and ``GalleristSolo-v0``, all under the namespace
+``art_gallery_env/``. An id without an entry point of its own makes the arena's
+single-agent env (:mod:`art_gallery_env.arena.single_agent`), whose defaults are the AEC
+env's: ``illegal_action="terminate"`` (so unmasked algorithms and ``check_env`` can step
+random actions) and the game's own reward mode.
 
 Gymnasium 1.x finds third-party envs only once the package that registers them is imported:
 it dropped 0.x's ``gymnasium.envs`` entry-point plugins (1.2 reads no entry points at all),
@@ -7,9 +16,9 @@ therefore arranges the registration, but without importing Gymnasium itself (the
 ``art_gallery_env.rules``, must load no RL library): :func:`register_when_gymnasium_loads`
 registers at once when Gymnasium is already imported, and otherwise right after its import
 finishes, whichever order a program imports the two in.
-``gymnasium.make("art_gallery_env:art_gallery_env/ArtGallery-v0")`` imports the package
-itself. The entry point is a string, so registering imports nothing above this layer: the
-env class (:mod:`art_gallery_env.arena.single_agent`) loads at the first ``make``.
+``gymnasium.make("art_gallery_env:art_gallery_env/ArtGallery-v1")`` imports the package
+itself. The entry points are strings, so registering imports nothing above this layer: the
+env classes load at the first ``make``.
 """
 
 from __future__ import annotations
@@ -20,24 +29,29 @@ from importlib.machinery import ModuleSpec
 from types import ModuleType
 from typing import TYPE_CHECKING
 
+from .core.registry import declared_gym_envs
+
 if TYPE_CHECKING:
     from importlib.abc import Loader
 
-GYM_ENV_ID = "art_gallery_env/ArtGallery-v0"
+GYM_ENV_ID = "art_gallery_env/ArtGallery-v1"
+"""The default game's latest id (the README's)."""
 GYM_ENTRY_POINT = "art_gallery_env.arena.single_agent:SingleAgentEnv"
-GYM_DEFAULT_KWARGS = {"illegal_action": "terminate"}
-"""``make`` defaults: an unmasked or random action ends the episode with -1 (PettingZoo's
-convention) instead of raising, so unmasked algorithms and ``check_env`` can step it."""
+"""The env of an id that names no entry point of its own."""
 
 
 def register_envs() -> None:
-    """Register ``art_gallery_env/ArtGallery-v0`` (once; calling again changes nothing)."""
+    """Register every game's ids (once; calling again changes nothing, and registers the
+    ids of games registered since)."""
     import gymnasium
 
-    if GYM_ENV_ID not in gymnasium.registry:
-        gymnasium.register(
-            id=GYM_ENV_ID, entry_point=GYM_ENTRY_POINT, kwargs=dict(GYM_DEFAULT_KWARGS)
-        )
+    for env_id, declared in declared_gym_envs().items():
+        if env_id not in gymnasium.registry:
+            gymnasium.register(
+                id=env_id,
+                entry_point=declared.get("entry_point", GYM_ENTRY_POINT),
+                kwargs=dict(declared.get("kwargs", {})),
+            )
 
 
 def register_when_gymnasium_loads() -> None:

@@ -133,7 +133,7 @@ def test_both_games_raise_the_one_illegal_action_error() -> None:
 
     assert GalleristError is CoreIllegalActionError is ArtGalleryError
     for name in game_names():
-        e = _raw_env(name)
+        e = _raw_env(name, illegal_action="raise")  # the strict mode (the default terminates)
         e.reset(seed=0)
         illegal = next(  # an id the mask leaves out, else one past the last id
             (a for a in range(e.game_spec.num_actions) if not e.action_mask(e.agent_selection)[a]),
@@ -155,7 +155,8 @@ def test_the_solo_env_is_the_core_env_with_one_player() -> None:
     with pytest.raises(ValueError, match=r"must be one of \['level', 'money'\] with 1 player"):
         SingleAgentEnv("gallerist", 1, reward_mode="win")
     assert SingleAgentEnv("gallerist", 1).reward_mode == "level"
-    assert SingleAgentEnv("gallerist", 2, opponents=_First()).reward_mode == "score_margin"
+    # the AEC env's default (the game's first mode), not score_margin as before v1
+    assert SingleAgentEnv("gallerist", 2, opponents=_First()).reward_mode == "win"
 
 
 def test_single_agent_saved_states_and_a_failed_reset() -> None:

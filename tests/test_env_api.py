@@ -95,6 +95,7 @@ def test_reset_options_start_player_and_saved_state() -> None:
 
 # -- illegal actions -------------------------------------------------------------------
 def mid_game_env(n: int, steps: int, **kwargs):
+    kwargs.setdefault("illegal_action", "raise")  # the strict mode (the default terminates)
     e = raw_env(num_players=n, **kwargs)
     e.reset(seed=11)
     rng = random.Random(11)

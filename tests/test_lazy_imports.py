@@ -86,7 +86,9 @@ def test_from_imports_work_in_a_fresh_process() -> None:
         print(type(game).__name__, art_gallery_env.__version__, ENV_VERSION)
         """
     )
-    assert out == f"OrderEnforcingWrapper {art_gallery_env.__version__} gallerist_v0"
+    # env() returns the core's order-enforcing wrapper (PettingZoo's, keeping the contract)
+    version = art_gallery_env.gallerist.ENV_VERSION
+    assert out == f"OrderEnforcingAEC {art_gallery_env.__version__} {version}"
 
 
 @pytest.mark.parametrize("package", ["art_gallery_env", "art_gallery_env.gallerist"])
@@ -126,7 +128,7 @@ def test_the_gymnasium_id_is_registered_whatever_the_import_order(
         {first}
         before = "gymnasium" in sys.modules
         import gymnasium
-        spec = gymnasium.spec("art_gallery_env/ArtGallery-v0")
+        spec = gymnasium.spec("art_gallery_env/ArtGallery-v1")
         ours = [f for f in sys.meta_path if type(f).__module__ == "art_gallery_env.gym_envs"]
         assert ours == [], ours
         assert type(gymnasium.__loader__).__module__ != "art_gallery_env.gym_envs"
@@ -136,7 +138,7 @@ def test_the_gymnasium_id_is_registered_whatever_the_import_order(
     )
     assert out == (
         f"{gymnasium_before} art_gallery_env.arena.single_agent:SingleAgentEnv"
-        " {'illegal_action': 'terminate'}"
+        " {'game': 'art_gallery'}"
     )
 
 

@@ -110,6 +110,7 @@ class SelfPlayEnv(SingleAgentEnv):
         self, num_players: int | list[int] = 2, pool: OpponentPool | None = None, **kwargs: Any
     ) -> None:
         game = kwargs.get("game")
+        kwargs.setdefault("illegal_action", "raise")  # a masking bug fails loudly in training
         pool = pool or OpponentPool({"random": 1.0}, seed=kwargs.get("seed"), game=game)
         super().__init__(num_players, pool, **kwargs)
         self.pool = pool

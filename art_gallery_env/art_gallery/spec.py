@@ -8,6 +8,16 @@ from art_gallery_env.core.registry import GameSpec, register_game
 
 NAME = "art_gallery"
 
+# Gymnasium ids (a literal: the registration reads it without importing this file). v1 has
+# the defaults every entry point shares (reward_mode "win", illegal_action "terminate");
+# v0 keeps its old reward default, "score_margin", so that old scripts train the same.
+GYM_ENVS = {
+    "art_gallery_env/ArtGallery-v1": {"kwargs": {"game": "art_gallery"}},
+    "art_gallery_env/ArtGallery-v0": {
+        "kwargs": {"game": "art_gallery", "reward_mode": "score_margin"}
+    },
+}
+
 
 def _make_env(num_players: int = 2, variants: dict[str, Any] | None = None, **options: Any) -> Any:
     from art_gallery_env.env.aec import raw_env
@@ -28,6 +38,22 @@ def _decode_observation(vector: Any) -> dict[str, Any]:
     from art_gallery_env.env.observation import decode_observation
 
     return decode_observation(vector)["fields"]
+
+
+def _check_state(state: Any) -> None:
+    """The save format's checks of an in-memory state (its card set kept)."""
+    from art_gallery_env.rules.state import GameState
+
+    GameState.from_dict(state.to_dict(), state.cards)
+
+
+def _render_frame(state: Any, viewer: int | None, mode: str) -> Any:
+    """The drawn board: SVG text, or the same drawing as an HxWx3 uint8 array."""
+    from art_gallery_env.env.raster import svg_to_rgb
+    from art_gallery_env.env.svg import render_svg
+
+    svg = render_svg(state, viewer)
+    return svg if mode == "svg" else svg_to_rgb(svg)
 
 
 def _agents() -> dict[str, Any]:
@@ -103,6 +129,9 @@ def build() -> GameSpec:
         reward_modes=tuple(REWARD_MODES),
         final_rewards=final_rewards,
         legacy_default=True,
+        check_state=_check_state,
+        render_frame=_render_frame,
+        gym_envs=GYM_ENVS,
         extensions={
             "vector": "art_gallery_env.vector",
             "openspiel": "art_gallery_env.art_gallery.openspiel_game",

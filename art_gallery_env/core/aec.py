@@ -5,9 +5,18 @@
 checks and the atomic seed stream: a reset that fails changes nothing, not even the seed
 stream), ``options={"state": ...}`` with the checks that the saved game fits the env,
 ``options={"start_player": k}``, the calls made before any reset, the illegal-action
-policy (``raise``, or ``terminate`` with -1 to the offender), ``step``, the finish (final
-rewards through the game's :attr:`GameSpec.final_rewards <.registry.GameSpec>`, scores in
-infos), ``last``/``agent_iter``/``observe``/``action_mask`` and the render dispatch.
+policy (``terminate`` with -1 to the offender, PettingZoo's convention and the default, or
+``raise``), ``step``, the finish (final rewards through the game's
+:attr:`GameSpec.final_rewards <.registry.GameSpec>`, scores in infos),
+``last``/``agent_iter``/``observe``/``action_mask`` and the render dispatch.
+
+The contract every game's env keeps (tests/conformance/test_env_contract.py checks it for
+each registered game): ``last()`` works after the end, also once every agent has taken
+its dead step; after termination ``step`` takes only ``None`` (PettingZoo's dead step),
+through :func:`wrap` as well; an unknown agent is an :class:`~.errors.UnknownAgentError`
+naming the agents; a seed is any integer (NumPy's too), never a bool; a saved state is
+checked field by field (the game's :attr:`GameSpec.check_state <.registry.GameSpec>`) and a
+finished one terminates every agent at reset with its final rewards.
 
 A game's ``raw_env`` names its registered game (``game_name``) and adds only what is its
 own: its seat observer (observation and mask), its spaces if they are not the usual
@@ -24,6 +33,7 @@ from typing import Any, ClassVar
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
 
 from .env_checks import (
     ILLEGAL_ACTION_MODES,
@@ -33,11 +43,16 @@ from .env_checks import (
     check_saved_state,
     check_seed,
 )
-from .errors import IllegalActionError, check_num_players
+from .errors import IllegalActionError, UnknownAgentError, check_num_players
 from .registry import GameSpec, get_game
 from .scoring import final_rewards
 
 TEXT_RENDER_MODES = ("ansi", "human")
+DEFAULT_ILLEGAL_ACTION = "terminate"  # PettingZoo's convention; "raise" is the strict mode
+AFTER_THE_END = (
+    "the game is over: after termination the only action is None (PettingZoo's dead step); "
+    "call reset() for a new game"
+)
 
 
 class TurnBasedAEC(AECEnv):
@@ -61,7 +76,7 @@ class TurnBasedAEC(AECEnv):
         variants: Mapping[str, Any] | None = None,
         reward_mode: str | None = None,
         render_mode: str | None = None,
-        illegal_action: str = "raise",
+        illegal_action: str = DEFAULT_ILLEGAL_ACTION,
         render_viewer: int | str | None = "current",
     ) -> None:
         super().__init__()
@@ -89,6 +104,7 @@ class TurnBasedAEC(AECEnv):
         self.action_spaces = {a: action_space for a in self.possible_agents}
         self._seed_rng = random.Random()
         self.state: Any = None
+        self._end_infos: dict[str, dict[str, Any]] = {}  # what last() shows once agents left
 
     # -- what a game adds --------------------------------------------------------------
     @property
@@ -122,8 +138,11 @@ class TurnBasedAEC(AECEnv):
         return spaces.Discrete(self.game_spec.num_actions)
 
     def _render_frame(self, mode: str, viewer: int | None) -> Any:
-        """A render mode other than text (a drawing): the games that have one say so."""
-        raise NotImplementedError(f"{type(self).__name__} does not draw render_mode={mode!r}")
+        """A render mode other than text: the game's drawing (its spec's ``render_frame``)."""
+        frame = self.game_spec.render_frame
+        if frame is None:
+            raise NotImplementedError(f"{type(self).__name__} does not draw render_mode={mode!r}")
+        return frame(self.state, viewer, mode)
 
     # -- construction checks -----------------------------------------------------------
     def _check_reward_mode(self, reward_mode: str | None) -> str:
@@ -137,11 +156,20 @@ class TurnBasedAEC(AECEnv):
             raise ValueError(f"reward_mode{at} must be one of {list(modes)}, got {reward_mode!r}")
         return reward_mode
 
+    def _seat(self, agent: object) -> int:
+        """The seat of ``agent``; an UnknownAgentError naming the env's agents else."""
+        try:
+            return self.agent_name_mapping[agent]  # type: ignore[index]
+        except (KeyError, TypeError):
+            raise UnknownAgentError(
+                f"unknown agent {agent!r}; this env's agents are {', '.join(self.possible_agents)}"
+            ) from None
+
     def observation_space(self, agent: str) -> spaces.Space:
-        return self.observation_spaces[agent]
+        return self.observation_spaces[self.possible_agents[self._seat(agent)]]
 
     def action_space(self, agent: str) -> spaces.Space:
-        return self.action_spaces[agent]
+        return self.action_spaces[self.possible_agents[self._seat(agent)]]
 
     # -- AEC API ---------------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
@@ -192,6 +220,7 @@ class TurnBasedAEC(AECEnv):
         self.truncations = {a: False for a in self.agents}
         self.infos = {a: {} for a in self.agents}
         self._info_phase: str | None = None
+        self._end_infos = {}
         if self.state.is_over:  # a finished saved game: as after its last step
             self._finish()
         else:
@@ -202,8 +231,14 @@ class TurnBasedAEC(AECEnv):
             raise RuntimeError(f"call reset() before {call}(): the env has no game yet")
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """PettingZoo's ``last``; once every agent has taken its dead step, the end as the
+        selected agent saw it (reward 0: its final reward was paid before)."""
         self._require_reset("last")
-        return super().last(observe)
+        agent = self.agent_selection
+        if agent in self.terminations:
+            return super().last(observe)
+        observation = self.observe(agent) if observe else None
+        return observation, 0.0, True, False, self._end_infos.get(agent, {})
 
     def agent_iter(self, max_iter: int = 2**63) -> Iterator[str]:
         self._require_reset("agent_iter")
@@ -211,22 +246,30 @@ class TurnBasedAEC(AECEnv):
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         self._require_reset("observe")
-        player = self.agent_name_mapping[agent]
+        player = self._seat(agent)
         return {
             "observation": self.seats.observation(self.state, player),
             "action_mask": self.seats.action_mask(self.state, player),
         }
 
     def action_mask(self, agent: str) -> np.ndarray:
-        """1 for each legal action of ``agent``; all 0 when it is not its turn."""
+        """1 for each legal action of ``agent``; all 0 when it is not its turn. An alias:
+        the documented mask is ``observe(agent)["action_mask"]`` (PettingZoo's place)."""
+        player = self._seat(agent)
         if self.state is None:
             return np.zeros(self.game_spec.num_actions, dtype=np.int8)
-        return self.seats.action_mask(self.state, self.agent_name_mapping[agent])
+        return self.seats.action_mask(self.state, player)
 
     def step(self, action: int | None) -> None:
         self._require_reset("step")
         agent = self.agent_selection
+        if agent not in self.terminations:  # every agent has taken its dead step
+            if action is not None:
+                raise ValueError(AFTER_THE_END)
+            return
         if self.terminations[agent] or self.truncations[agent]:
+            if action is not None:
+                raise ValueError(f"{agent} is terminated: {AFTER_THE_END}")
             self._was_dead_step(action)
             return
         self._cumulative_rewards[agent] = 0.0
@@ -258,6 +301,7 @@ class TurnBasedAEC(AECEnv):
             self.terminations[a] = True
         for a, b in zip(self.possible_agents, breakdown):
             self.infos[a] = {self.info_key: "game_over", "score": b, "breakdown": breakdown}
+        self._end_infos = dict(self.infos)
         self._after_action()
         self._accumulate_rewards()
 
@@ -275,6 +319,7 @@ class TurnBasedAEC(AECEnv):
             self.rewards[a] = ILLEGAL_ACTION_REWARD if a == agent else 0.0
             self.terminations[a] = True
             self.infos[a] = {self.info_key: self.state.phase_name, "illegal_action": agent}
+        self._end_infos = dict(self.infos)
         self._accumulate_rewards()
 
     def render(self) -> Any:
@@ -303,3 +348,25 @@ class TurnBasedAEC(AECEnv):
 
     def close(self) -> None:
         pass
+
+
+class OrderEnforcingAEC(wrappers.OrderEnforcingWrapper):
+    """PettingZoo's order-enforcing wrapper (what ``env()`` returns), keeping the contract
+    once every agent has left: ``last()`` works, ``step(None)`` warns as PettingZoo's does,
+    and any other action is refused instead of being dropped without a word."""
+
+    def step(self, action: Any) -> None:
+        if self._has_reset and not self.agents and action is not None:
+            raise ValueError(AFTER_THE_END)
+        super().step(action)
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """The env's own ``last`` (which works after the end), not AECEnv's on the wrapper."""
+        if not self._has_reset:
+            raise RuntimeError("call reset() before last(): the env has no game yet")
+        return self.env.last(observe)
+
+
+def wrap(raw: TurnBasedAEC) -> AECEnv:
+    """A game's raw env as users get it from ``env()``."""
+    return OrderEnforcingAEC(raw)

@@ -83,4 +83,20 @@ def check_saved_state(
                 f"options['state'] uses {data_label} {name!r} (fingerprint {fingerprint}), but "
                 f"this env has {data_label} {data[0]!r} ({data[1]}){hint}"
             )
+    check_state_fields(game, state, "options['state']")
     return state.clone()  # type: ignore[attr-defined]
+
+
+def check_state_fields(game: GameSpec, state: Any, what: str) -> None:
+    """The rules' field-by-field checks of a state held in memory (the JSON reader's: a
+    state edited by hand is refused here, not by an IndexError at some later step)."""
+    if game.check_state is None:
+        return
+    try:
+        game.check_state(state)
+    except ValueError as err:
+        raise ValueError(f"{what} is not a state of {game.title}: {err}") from None
+    except (AttributeError, IndexError, KeyError, TypeError) as err:
+        raise ValueError(
+            f"{what} is not a state of {game.title}: cannot read it ({err!r})"
+        ) from None

@@ -15,6 +15,14 @@ class IllegalActionError(ValueError):
     """An action that the current player may not take; the state is left untouched."""
 
 
+class UnknownAgentError(KeyError, ValueError):
+    """An agent name the env does not have; the message lists its agents. A KeyError (as
+    a plain dict lookup raised before) and a ValueError (a bad argument), printed plainly."""
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else ""
+
+
 def check_action_id(action: object, num_actions: int) -> int:
     """``action`` as a plain int in 0..num_actions-1 (numpy ints allowed); ValueError else."""
     if not isinstance(action, bool):

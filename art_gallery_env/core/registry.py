@@ -14,6 +14,7 @@ a browser view, ...); a tool that needs one a game lacks says so in words
 
 from __future__ import annotations
 
+import ast
 import importlib
 import importlib.metadata
 import threading
@@ -106,6 +107,16 @@ class GameSpec:
     decode_observation: Callable[[Any], dict[str, Any]] | None = None
     # the game of a record, checkpoint or config that names none (files from before 0.2)
     legacy_default: bool = False
+    # the rules' checks of a state held in memory (one edited by hand, not read from JSON):
+    # raises a ValueError naming the first bad field; None: the game has none
+    check_state: Callable[[Any], None] | None = None
+    # the drawn board (capability "svg"): (state, viewer, mode) -> an SVG string for mode
+    # "svg", an HxWx3 uint8 array for "rgb_array"; viewer None: everything (a spectator)
+    render_frame: Callable[[Any, int | None, str], Any] | None = None
+    # the game's Gymnasium ids: id -> {"kwargs": {...}, "entry_point": "module:Class"}
+    # (without an entry point, the arena's single-agent env); its spec.py declares them as
+    # the literal GYM_ENVS, which the registration reads without importing the game
+    gym_envs: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     # the module of this game's optional tools, by capability ("vector": its compiled
     # engine's module, "web": its web views' module ...), imported only by that tool
     extensions: Mapping[str, str] = field(default_factory=dict)
@@ -207,15 +218,41 @@ def unregister_game(name: str) -> None:
         _GAMES.pop(name, None)
 
 
+def _builtin_spec_files() -> list[Path]:
+    """``art_gallery_env/<folder>/spec.py`` for every folder of the package that has one."""
+    root = Path(__file__).resolve().parents[1]
+    return sorted(
+        path for path in root.glob("*/spec.py") if (path.parent / "__init__.py").exists()
+    )
+
+
 def _builtin_spec_modules() -> list[str]:
     """``art_gallery_env.<folder>.spec`` for every folder of the package that has one."""
-    root = Path(__file__).resolve().parents[1]
-    package = root.name
-    return sorted(
-        f"{package}.{path.parent.name}.spec"
-        for path in root.glob("*/spec.py")
-        if (path.parent / "__init__.py").exists()
-    )
+    return [f"{path.parents[1].name}.{path.parent.name}.spec" for path in _builtin_spec_files()]
+
+
+def _literal_gym_envs(path: Path) -> dict[str, dict[str, Any]]:
+    """The ``GYM_ENVS = {...}`` literal of a spec file, read without running the file."""
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.Assign) and any(
+            isinstance(t, ast.Name) and t.id == "GYM_ENVS" for t in node.targets
+        ):
+            return dict(ast.literal_eval(node.value))
+    return {}
+
+
+def declared_gym_envs() -> dict[str, dict[str, Any]]:
+    """Every game's Gymnasium ids: the package's games' from their spec files, read without
+    importing them (the registration runs while Gymnasium loads, where importing a game's
+    engine would be slow and could meet a half-imported PettingZoo), then those of the
+    games registered by now (one installed from another distribution, say)."""
+    declared: dict[str, dict[str, Any]] = {}
+    for path in _builtin_spec_files():
+        declared.update(_literal_gym_envs(path))
+    with _LOCK:
+        for spec in _GAMES.values():
+            declared.update({k: dict(v) for k, v in spec.gym_envs.items()})
+    return declared
 
 
 def _discover() -> None:

@@ -4,10 +4,15 @@ The learner controls one seat per episode (fixed, or rotating every episode); ev
 seat is played by an agent through the one game loop (:func:`~.loop.play`), stopped at the
 learner's turn. Only the learner's decisions are steps, and the reward is the learner
 seat's own final reward (the game's :attr:`GameSpec.final_rewards <.registry.GameSpec>`),
-never the last mover's. The legal actions come as ``info["action_mask"]`` (int8 0/1, what
-``Discrete.sample(mask=...)`` takes) and from :meth:`SingleAgentEnv.action_masks` (bool,
-what sb3-contrib's MaskablePPO reads). A one-player game (a solo game against the engine) is
-the same env without opponents.
+never the last mover's. The legal actions: :meth:`SingleAgentEnv.action_masks` (bool, what
+sb3-contrib's MaskablePPO reads) is the documented accessor; ``info["action_mask"]`` (int8
+0/1, what ``Discrete.sample(mask=...)`` takes) is the same mask, kept as an alias. A
+one-player game (a solo game against the engine) is the same env without opponents.
+
+The defaults are the AEC env's (one table in the README): ``illegal_action="terminate"``
+(PettingZoo's -1 and the episode ends; ``"raise"`` is the strict mode) and the game's own
+first reward mode (``"win"``; a solo game's ``"level"``). ``render_mode`` is ``"ansi"``,
+or ``"rgb_array"``/``"svg"`` where the game draws its board (``GameSpec.render_frame``).
 
 Opponents arrive as :class:`~.agent.Agent` objects, a factory ``(place, seed) -> Agent``
 or a source with ``sample(count)`` (the trainers' opponent pool): this module knows no
@@ -39,7 +44,13 @@ from .registry import GameSpec, get_game
 from .scoring import final_rewards
 
 RENDER_FPS = 2
-PREFERRED_REWARD_MODE = "score_margin"  # the default where a game has it: denser than win
+DEFAULT_ILLEGAL_ACTION = "terminate"  # as the AEC env's: PettingZoo's convention
+TEXT_RENDER_MODES = ("ansi",)
+FRAME_RENDER_MODES = ("rgb_array", "svg")  # where the game draws its board
+NO_DRAWING_HINT = (
+    "SB3's make_vec_env passes render_mode='rgb_array' unless told otherwise: give it "
+    "env_kwargs={'render_mode': None}"
+)
 
 
 @runtime_checkable
@@ -157,26 +168,41 @@ def table_sizes(
 
 
 def default_reward_mode(game: GameSpec, sizes: Sequence[int]) -> str:
-    """``score_margin`` where the game has it at every size, else its first mode."""
-    if all(PREFERRED_REWARD_MODE in game.reward_modes_for(n) for n in sizes):
-        return PREFERRED_REWARD_MODE
-    return game.reward_modes_for(sizes[0])[0]
+    """The game's own default, as the AEC env's: its first mode at the (smallest) table
+    size, or the first of those that every table size has."""
+    for mode in game.reward_modes_for(sizes[0]):
+        if all(mode in game.reward_modes_for(n) for n in sizes):
+            return mode
+    raise ValueError(
+        f"{game.title} has no reward mode at every table size {list(sizes)}; "
+        f"pass reward_mode= (at {sizes[0]}: {list(game.reward_modes_for(sizes[0]))})"
+    )
+
+
+def render_modes_of(game: GameSpec) -> list[str]:
+    """``ansi``, and the drawn board's modes where the game has one."""
+    frames = list(FRAME_RENDER_MODES) if game.render_frame is not None else []
+    return [*TEXT_RENDER_MODES, *frames]
 
 
 class SingleAgentEnv(gym.Env):
     """One learner seat of a registered game (``game``: its name; None: the default
     game); the opponents move inside ``step``.
 
-    ``illegal_action="raise"`` (the trainers' default: their policies are masked) raises
-    the engine's :class:`~.errors.IllegalActionError`, naming the legal actions;
-    ``"terminate"`` ends the episode with reward -1 instead, PettingZoo's convention (what
-    unmasked algorithms and ``check_env`` need). A value that is not an action id at all
-    (``0.7``, ``True``, one past the last id) always raises ``ValueError``.
+    ``illegal_action="terminate"`` (the default, PettingZoo's convention: what unmasked
+    algorithms and ``check_env`` need) ends the episode with reward -1; ``"raise"`` (the
+    strict mode, the trainers': their policies are masked) raises the engine's
+    :class:`~.errors.IllegalActionError`, naming the legal actions. A value that is not an
+    action id at all (``0.7``, ``True``, one past the last id) always raises ``ValueError``.
     ``reset(options={"state": state})`` continues a saved game of this env's game, table
     sizes, variants and data; ``options={"start_player": k}`` names a new game's start player.
     """
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "render_fps": RENDER_FPS}
+    # every mode some game has (what gymnasium.make reads); an instance lists its game's own
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": [*TEXT_RENDER_MODES, *FRAME_RENDER_MODES],
+        "render_fps": RENDER_FPS,
+    }
     # the infos' key naming the pending decision's kind (None: infos carry none)
     phase_info_key: ClassVar[str | None] = None
 
@@ -191,7 +217,7 @@ class SingleAgentEnv(gym.Env):
         reward_mode: str | None = None,
         seed: int | None = None,
         learner_seat: int | None = None,
-        illegal_action: str = "raise",
+        illegal_action: str = DEFAULT_ILLEGAL_ACTION,
         render_mode: str | None = None,
         setup_options: Mapping[str, Any] | None = None,
     ) -> None:
@@ -208,8 +234,8 @@ class SingleAgentEnv(gym.Env):
         for n in self.table_sizes:
             self.game.check_reward_mode(reward_mode, n)
         check_choice("illegal_action", illegal_action, ILLEGAL_ACTION_MODES)
-        if render_mode is not None:
-            check_choice("render_mode", render_mode, tuple(self.metadata["render_modes"]))
+        self.metadata = {**self.metadata, "render_modes": self._render_modes()}
+        self._check_render_mode(render_mode)
         self.fixed_learner_seat = self._check_learner_seat(learner_seat)
         self.variants = self.game.check_variants(variants)  # every variant, defaults filled in
         self.setup_options = dict(setup_options or {})
@@ -241,6 +267,20 @@ class SingleAgentEnv(gym.Env):
         self.game = get_game(state["game"])
 
     # -- construction ------------------------------------------------------------------
+    def _render_modes(self) -> list[str]:
+        """This env's render modes (the class's metadata lists every game's)."""
+        modes = render_modes_of(self.game)
+        return [m for m in modes if m in type(self).metadata["render_modes"]]
+
+    def _check_render_mode(self, render_mode: str | None) -> None:
+        modes = self.metadata["render_modes"]
+        if render_mode is None or render_mode in modes:
+            return
+        hint = ""
+        if render_mode in FRAME_RENDER_MODES:
+            hint = f" ({self.game.title} has no drawn board; {NO_DRAWING_HINT})"
+        raise ValueError(f"render_mode must be one of {modes}, got {render_mode!r}{hint}")
+
     def _check_learner_seat(self, learner_seat: object) -> int | None:
         if learner_seat is not None and (
             isinstance(learner_seat, bool)
@@ -368,17 +408,21 @@ class SingleAgentEnv(gym.Env):
         return obs, ILLEGAL_ACTION_REWARD, True, False, self._info(info)
 
     def action_masks(self) -> np.ndarray:
-        """The learner's legal actions as bools (all False once the episode is over)."""
+        """The learner's legal actions as bools (all False once the episode is over): the
+        documented mask of the Gymnasium/SB3 API (``info["action_mask"]`` is an alias)."""
         return self._mask.astype(bool)
 
-    def render(self) -> str | None:
-        """``ansi``: the board as the learner's seat sees it (everything once it is over)."""
+    def render(self) -> Any:
+        """``ansi``: the board as the learner's seat sees it (everything once it is over);
+        ``rgb_array`` (HxWx3 uint8) and ``svg``: the game's drawing of the same view."""
         if self.render_mode is None:
             gym.logger.warn("render() called without a render_mode; pass render_mode='ansi'")
             return None
         if self.state is None:
-            return ""
+            return "" if self.render_mode in TEXT_RENDER_MODES else None
         viewer = None if self.state.is_over else self.learner
+        if self.render_mode in FRAME_RENDER_MODES:
+            return self.game.render_frame(self.state, viewer, self.render_mode)
         text = self.game.render_text(self.state, viewer)
         if self.state.is_over:
             text += "\n" + self.game.render_breakdown(self.state.score_breakdown())

@@ -20,19 +20,17 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-import numpy as np
 from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
 
-from ..core.aec import TurnBasedAEC
+from ..core.aec import TurnBasedAEC, wrap
 from ..core.env_checks import ILLEGAL_ACTION_MODES, ILLEGAL_ACTION_REWARD
 from ..core.scoring import REWARD_MODES, SCORE_MARGIN_SCALE, final_rewards
 from ..rules.cards import CardSet, default_card_set
-from .raster import require_rasteriser, svg_to_rgb
-from .svg import render_svg
+from .raster import require_rasteriser
 
-ENV_VERSION = "art_gallery_v0"
-"""The env's name and version (PettingZoo's convention); records and checkpoints store it."""
+ENV_VERSION = "art_gallery_v1"
+"""The env's name and version (PettingZoo's convention); records and checkpoints store it.
+v1: ``illegal_action="terminate"`` is the default (v0 raised); the game is unchanged."""
 RENDER_MODES = ("ansi", "human", "rgb_array", "svg")
 RENDER_FPS = 2
 
@@ -74,7 +72,8 @@ class raw_env(TurnBasedAEC):  # noqa: N801 - PettingZoo's naming convention
         """``zero_is_ten=`` is short for ``variants={"zero_is_ten": ...}`` (R5.6); the other
         options are :class:`~art_gallery_env.core.aec.TurnBasedAEC`'s: ``reward_mode``
         (``"win"``, the default, or ``"score_margin"``), ``render_mode``,
-        ``illegal_action`` (``"raise"`` or ``"terminate"``) and ``render_viewer``."""
+        ``illegal_action`` (``"terminate"``, the default: PettingZoo's -1 to the offender
+        and the game ends; ``"raise"``: the strict mode) and ``render_viewer``."""
         variants = dict(variants or {})
         if zero_is_ten is not None:
             if not isinstance(zero_is_ten, bool):
@@ -96,13 +95,9 @@ class raw_env(TurnBasedAEC):  # noqa: N801 - PettingZoo's naming convention
     def _data_fingerprint(self) -> tuple[str, str]:
         return self.card_set.name, self.card_set.fingerprint
 
-    def _render_frame(self, mode: str, viewer: int | None) -> str | np.ndarray:
-        """``svg``: the drawn board as SVG; ``rgb_array``: the same drawing as an HxWx3
-        uint8 array (R8: only what ``viewer`` may see)."""
-        svg = render_svg(self.state, viewer)
-        return svg if mode == "svg" else svg_to_rgb(svg)
-
 
 def env(**kwargs: Any) -> AECEnv:
-    """The raw env wrapped in PettingZoo's order-enforcing wrapper."""
-    return wrappers.OrderEnforcingWrapper(raw_env(**kwargs))
+    """The raw env wrapped in PettingZoo's order-enforcing wrapper (the core's, which keeps
+    the dead-step rule after the end). Its drawn board (``svg``, ``rgb_array``: R8, only
+    what the viewer may see) is the game spec's ``render_frame``."""
+    return wrap(raw_env(**kwargs))

@@ -3,16 +3,19 @@
 It is the core's one single-agent env (:class:`art_gallery_env.core.single_agent.
 SingleAgentEnv`) with the Gallerist at one player: the engine plays Lacerda inside
 ``step``; the agent always acts for seat 0. It is the same game as the AEC env with
-``num_players=1``. The observation is the AEC observation vector; the legal actions come as
-``info["action_mask"]`` and through ``action_masks()`` (what sb3-contrib's MaskablePPO asks
-for), the pending decision as ``info["decision"]``. The reward comes at the end: the goal
-level reached (``reward_mode="level"``: 0 none, 1 Apprentice, 2 Experienced, 3 Master
-Gallerist) or the final money / 100 (``"money"``).
+``num_players=1``. The observation is the AEC observation vector; the legal actions come
+from ``action_masks()`` (the documented accessor, what sb3-contrib's MaskablePPO asks for;
+``info["action_mask"]`` is an alias), the pending decision as ``info["decision"]``. The
+reward comes at the end: the goal level reached (``reward_mode="level"``: 0 none, 1
+Apprentice, 2 Experienced, 3 Master Gallerist) or the final money / 100 (``"money"``).
+``illegal_action="terminate"`` (the default, as at every entry point) ends the episode
+with -1; ``"raise"`` is the strict mode. Registered as
+``gymnasium.make("art_gallery_env/GalleristSolo-v0")``.
 """
 
 from __future__ import annotations
 
-from art_gallery_env.core.single_agent import SingleAgentEnv
+from art_gallery_env.core.single_agent import DEFAULT_ILLEGAL_ACTION, RENDER_FPS, SingleAgentEnv
 
 from .env.aec import SOLO_REWARD_MODES
 from .rules.data import GameData, default_game_data
@@ -23,7 +26,7 @@ __all__ = ["SOLO_REWARD_MODES", "GalleristSoloEnv"]
 class GalleristSoloEnv(SingleAgentEnv):
     """``SingleAgentEnv("gallerist", 1, ...)`` with the solo game's options."""
 
-    metadata = {"render_modes": ["ansi"], "name": "gallerist_solo_v0"}
+    metadata = {"render_modes": ["ansi"], "render_fps": RENDER_FPS, "name": "gallerist_solo_v0"}
     phase_info_key = "decision"
 
     def __init__(
@@ -31,7 +34,7 @@ class GalleristSoloEnv(SingleAgentEnv):
         *,
         reward_mode: str = "level",
         render_mode: str | None = None,
-        illegal_action: str = "raise",
+        illegal_action: str = DEFAULT_ILLEGAL_ACTION,
         data: GameData | None = None,
         seed: int | None = None,
     ) -> None:

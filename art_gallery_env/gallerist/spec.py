@@ -8,6 +8,16 @@ from art_gallery_env.core.registry import GameSpec, register_game
 
 NAME = "gallerist"
 
+# Gymnasium ids (a literal: the registration reads it without importing this file): the
+# learner against random seats at 2 players, and the solo game against Lacerda (G17).
+GYM_ENVS = {
+    "art_gallery_env/Gallerist-v0": {"kwargs": {"game": "gallerist"}},
+    "art_gallery_env/GalleristSolo-v0": {
+        "entry_point": "art_gallery_env.gallerist.solo:GalleristSoloEnv",
+        "kwargs": {},
+    },
+}
+
 
 def _make_env(num_players: int = 2, variants: dict[str, Any] | None = None, **options: Any) -> Any:
     from art_gallery_env.gallerist.env.aec import raw_env
@@ -15,6 +25,13 @@ def _make_env(num_players: int = 2, variants: dict[str, Any] | None = None, **op
     if variants:
         raise ValueError(f"The Gallerist has no variant {sorted(variants)[0]!r} (variants: none)")
     return raw_env(num_players, **options)
+
+
+def _check_state(state: Any) -> None:
+    """The save format's checks of an in-memory state (its component data kept)."""
+    from art_gallery_env.gallerist.rules.state import GameState
+
+    GameState.from_dict(state.to_dict(), state.data)
 
 
 def build() -> GameSpec:
@@ -70,6 +87,8 @@ def build() -> GameSpec:
         search_evaluator=search_evaluator,
         reward_modes=MULTI_REWARD_MODES,
         final_rewards=gallerist_rewards,
+        check_state=_check_state,
+        gym_envs=GYM_ENVS,
         reward_modes_at=lambda n: SOLO_REWARD_MODES if n == 1 else MULTI_REWARD_MODES,
         score_parts=(
             ("money", "money"),

@@ -125,7 +125,7 @@ def test_illegal_and_malformed_actions() -> None:
     with pytest.raises(RuntimeError, match="call reset"):
         env.unwrapped.step(0)
 
-    strict = SingleAgentEnv(2, "random")  # the trainers' default: raise
+    strict = SingleAgentEnv(2, "random", illegal_action="raise")  # the trainers' strict mode
     obs, info = strict.reset(seed=3)
     before = strict.state.to_dict()
     with pytest.raises(IllegalActionError, match="legal actions"):

@@ -127,7 +127,7 @@ def test_solo_gymnasium_env_checker_and_a_game() -> None:
     assert reward == info["score"]["total"] / 100
     assert "solo goal reached" in e.render()
     # the same game as the AEC env with one player
-    a = GalleristSoloEnv()
+    a = GalleristSoloEnv(illegal_action="raise")  # the strict mode (the default terminates)
     a.reset(seed=9)
     b = raw_env(num_players=1)
     b.reset(seed=int(a.state.to_dict()["events"][0][1]["seed"]))

@@ -19,9 +19,8 @@ from __future__ import annotations
 from typing import Any
 
 from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
 
-from art_gallery_env.core.aec import TurnBasedAEC
+from art_gallery_env.core.aec import TurnBasedAEC, wrap
 from art_gallery_env.core.env_checks import ILLEGAL_ACTION_MODES, ILLEGAL_ACTION_REWARD
 from art_gallery_env.core.scoring import final_rewards
 
@@ -74,8 +73,9 @@ class raw_env(TurnBasedAEC):  # noqa: N801 - PettingZoo's naming convention
     ) -> None:
         """``data``: another component file; the other options are
         :class:`~art_gallery_env.core.aec.TurnBasedAEC`'s: ``reward_mode`` (None: ``"win"``,
-        or ``"level"`` in the solo game), ``render_mode``, ``illegal_action`` and
-        ``render_viewer`` (``variants`` too: the Gallerist has none)."""
+        or ``"level"`` in the solo game), ``render_mode``, ``illegal_action``
+        (``"terminate"``, the default, or the strict ``"raise"``) and ``render_viewer``
+        (``variants`` too: the Gallerist has none)."""
         self.data = data or default_game_data()
         super().__init__(num_players, **options)
 
@@ -87,5 +87,6 @@ class raw_env(TurnBasedAEC):  # noqa: N801 - PettingZoo's naming convention
 
 
 def env(**kwargs: Any) -> AECEnv:
-    """The raw env wrapped in PettingZoo's order-enforcing wrapper."""
-    return wrappers.OrderEnforcingWrapper(raw_env(**kwargs))
+    """The raw env wrapped in PettingZoo's order-enforcing wrapper (the core's, which keeps
+    the dead-step rule after the end)."""
+    return wrap(raw_env(**kwargs))

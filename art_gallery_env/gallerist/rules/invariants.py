@@ -248,6 +248,8 @@ def _check_artists(s: GameState) -> None:
 
 def _check_pending_decision(s: GameState) -> None:
     if s.over:
+        if s.frames:  # a finished game has no decision left (G15.4): "over" on a mid-game state
+            _fail("over", f"the game is over, but {len(s.frames)} decision frames are pending")
         return
     if not s.frames or s.frames[-1][0] >= AUTO_BASE:
         _fail("frames", "no decision is pending in a game that is not over")
