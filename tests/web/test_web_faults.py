@@ -25,6 +25,7 @@ from art_gallery_env.agents.registry import (
     agent_spec_problem,
     make_agent,
 )
+from art_gallery_env.arena.evaluate import MatchConfig, run_match, save_game_records
 from art_gallery_env.core.registry import get_game
 from art_gallery_env.web.app import create_app
 from art_gallery_env.web.games import QUOTE_CHARS, GameStore
@@ -129,21 +130,28 @@ def test_an_unexpected_failure_is_a_json_500_without_its_text(
 
 
 # -- uploads: only as JSON, their scores recomputed ---------------------------------------------
-RECORD = ROOT / "tests" / "legacy" / "record_3p.json"
+@pytest.fixture(scope="module")
+def record_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A finished 3-player game's record, as ``eval --save-games`` writes it."""
+    folder = tmp_path_factory.mktemp("records")
+    config = MatchConfig(num_players=3, agents=("random",), games=1, workers=1, seed=5)
+    save_game_records(run_match(config, progress=False), folder)
+    (path,) = folder.glob("*.json")
+    return path
 
 
 @pytest.mark.parametrize(
     "content_type", [None, "text/plain", "text/plain;charset=UTF-8", "multipart/form-data"]
 )
 def test_an_upload_that_is_not_sent_as_json_is_refused(
-    client: TestClient, content_type: str | None
+    client: TestClient, record_file: Path, content_type: str | None
 ) -> None:
     """A page of another site can POST text/plain (a no-cors fetch, a form) without a CORS
     preflight; application/json needs one, which this server never allows."""
     headers = {"origin": "https://evil.example"}
     if content_type is not None:
         headers["content-type"] = content_type
-    response = client.post("/api/replays", content=RECORD.read_bytes(), headers=headers)
+    response = client.post("/api/replays", content=record_file.read_bytes(), headers=headers)
     error = _assert_short(response, 415)
     assert "application/json" in error
     assert client.get("/api/replays").json() == []
@@ -159,10 +167,12 @@ def test_other_posts_that_are_not_json_are_415(client: TestClient) -> None:
     assert response.status_code == 201
 
 
-def test_uploaded_scores_are_recomputed_from_the_actions(client: TestClient) -> None:
-    record = json.loads(RECORD.read_text())
+def test_uploaded_scores_are_recomputed_from_the_actions(
+    client: TestClient, record_file: Path
+) -> None:
+    record = json.loads(record_file.read_text())
     true_totals = [row["total"] for row in record["breakdown"]]
-    forged = json.loads(RECORD.read_text())
+    forged = json.loads(record_file.read_text())
     for row in forged["breakdown"]:
         row["total"] = 999
     response = client.post("/api/replays", content=json.dumps(forged), headers=JSON)
@@ -174,7 +184,7 @@ def test_uploaded_scores_are_recomputed_from_the_actions(client: TestClient) -> 
     shown = client.get(f"/api/replays/{rid}?step={last}").json()
     assert "999" not in json.dumps(shown)
     # the same game with its true scores is the same upload
-    response = client.post("/api/replays", content=RECORD.read_bytes(), headers=JSON)
+    response = client.post("/api/replays", content=record_file.read_bytes(), headers=JSON)
     assert response.json() == {"id": rid, "rescored": False}
     # an unfinished game claims no scores
     cut = {**record, "actions": record["actions"][:10]}
@@ -184,10 +194,12 @@ def test_uploaded_scores_are_recomputed_from_the_actions(client: TestClient) -> 
     assert listed["totals"] is None
 
 
-def test_records_in_the_records_folder_are_rescored_too(tmp_path: Path) -> None:
+def test_records_in_the_records_folder_are_rescored_too(
+    tmp_path: Path, record_file: Path
+) -> None:
     records = tmp_path / "records"
     records.mkdir()
-    forged = json.loads(RECORD.read_text())
+    forged = json.loads(record_file.read_text())
     true_totals = [row["total"] for row in forged["breakdown"]]
     forged["breakdown"][0]["total"] = 999
     (records / "forged.json").write_text(json.dumps(forged))
