@@ -674,6 +674,25 @@ def _output_of(args: argparse.Namespace) -> str | None:
     return None
 
 
+def _saved(args: argparse.Namespace) -> str:
+    """After a fault in training: what is safe on disk, and how to continue."""
+    import json
+    from pathlib import Path
+
+    folder = getattr(args, "output_folder", None) if args.func is _train else None
+    latest = Path(folder) / "latest.json" if folder else None
+    try:
+        steps = json.loads(latest.read_text(encoding="utf-8"))["steps"] if latest else None
+    except (OSError, ValueError, KeyError, TypeError):
+        return ""
+    if not isinstance(steps, int):
+        return ""
+    return (
+        f"; the checkpoints in {folder} are whole (latest: step {steps:,}): continue with "
+        f"--resume {folder}"
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     from art_gallery_env.faults import os_error_message, unicode_error_message
     from art_gallery_env.folder_lock import FolderBusyError
@@ -693,7 +712,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {err}", file=sys.stderr)
         return 1
     except OSError as err:  # a full disk, a read-only or forbidden folder: not a bug
-        print(f"error: {os_error_message(err, _output_of(args))}", file=sys.stderr)
+        print(f"error: {os_error_message(err, _output_of(args))}{_saved(args)}", file=sys.stderr)
         return 1
     except UnicodeError as err:
         print(f"error: {unicode_error_message(err)}", file=sys.stderr)
