@@ -18,7 +18,6 @@ from ..rules.actions import NUM_ACTIONS, action_to_str
 from ..rules.board import check_num_players
 from ..rules.cards import CardSet, default_card_set
 from ..rules.game import IllegalActionError
-from ..rules.invariants import check_invariants
 from ..rules.phases import GAME_OVER, PHASE_NAMES
 from ..rules.scoring import ranks
 from ..rules.state import GameState
@@ -28,6 +27,18 @@ from .heuristic import is_compiled_heuristic, param_vector
 from .runner import Runner
 from .state import VecState, allocate, nbytes
 from .tables import Tables, build_tables
+
+
+def _positive_int(num_envs: object) -> int:
+    """``num_envs`` as a plain int (NumPy integers too), at least 1; ValueError else."""
+    if not isinstance(num_envs, bool):
+        try:
+            value = operator.index(num_envs)  # type: ignore[arg-type]
+        except TypeError:
+            value = 0
+        if value >= 1:
+            return value
+    raise ValueError(f"num_envs must be a positive int, got {num_envs!r}")
 
 
 class VectorIllegalActionError(IllegalActionError):
@@ -61,8 +72,9 @@ class VectorGame:
         card_set: CardSet | None = None,
         threads: int | None = None,
     ) -> None:
-        if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
-            raise ValueError(f"num_envs must be a positive int, got {num_envs!r}")
+        num_envs = _positive_int(num_envs)
+        if not isinstance(num_players, bool) and isinstance(num_players, np.integer):
+            num_players = int(num_players)
         check_num_players(num_players)
         if not isinstance(zero_is_ten, bool):
             raise ValueError(f"zero_is_ten must be True or False, got {zero_is_ten!r}")
@@ -100,6 +112,8 @@ class VectorGame:
         self._run(kernels.deal_games, self.state, self.tables, which)
 
     def _seed_streams(self, seed: int | None) -> None:
+        if isinstance(seed, np.integer):
+            seed = int(seed)
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
             raise ValueError(f"seed must be a non-negative int or None, got {seed!r}")
         words = np.random.SeedSequence(seed).generate_state(2 * self.num_envs, dtype=np.uint64)
@@ -157,7 +171,13 @@ class VectorGame:
     def _check_seats(self, seats: int | np.ndarray | Sequence[int] | None) -> np.ndarray:
         if seats is None:
             return self.state.current_player.astype(np.int64)
-        array = np.broadcast_to(np.asarray(seats), (self.num_envs,))
+        array = np.asarray(seats)
+        if array.ndim > 1 or (array.ndim == 1 and array.shape != (self.num_envs,)):
+            raise ValueError(
+                f"seats must be one int or one per game, shape ({self.num_envs},); "
+                f"got shape {array.shape}"
+            )
+        array = np.broadcast_to(array, (self.num_envs,))
         if array.dtype.kind not in "iu":
             raise ValueError(f"seats must be ints in 0..{self.num_players - 1}")
         array = array.astype(np.int64)
@@ -361,7 +381,8 @@ class VectorGame:
         return read_state(self.state, self.tables, self._index(i), self.cards)
 
     def set_state(self, i: int, state: GameState, *, check: bool = True) -> None:
-        """Put ``state`` into slot ``i`` (``check`` runs the rules' invariants first)."""
+        """Put ``state`` into slot ``i`` (``check``: the save format's field checks and the
+        rules' invariants first, so that a state edited in memory is refused here)."""
         i = self._index(i)
         self._check_state(state, check)
         write_state(self.state, i, state)
@@ -408,8 +429,11 @@ class VectorGame:
             raise ValueError(
                 f"the state uses card set {state.cards.name!r}, this VectorGame {self.cards.name!r}"
             )
-        if check:
-            check_invariants(state)
+        if check:  # the save format's field checks (ranges), then the rules' invariants
+            try:
+                GameState.from_dict(state.to_dict(), state.cards)
+            except (AttributeError, IndexError, KeyError, TypeError) as err:
+                raise ValueError(f"the state cannot be read: {err!r}") from None
 
     def _index(self, i: int) -> int:
         i = operator.index(i)
