@@ -153,6 +153,7 @@ class WebGame:
     # whether the game was deleted: a decision under way then ends and is not saved
     file_lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
     deleted: bool = field(default=False, repr=False, compare=False)
+    thought: Any = field(default=None, repr=False, compare=False)  # an agent's, under way
 
     @property
     def rules(self) -> GameSpec:
@@ -288,9 +289,12 @@ class GameStore:
         seed: int | None = None,
         variants: Mapping[str, Any] | None = None,
         game: str | None = None,
+        *,
+        agents: bool = True,
     ) -> WebGame:
         """A new game of ``game`` (None: the default game) with the person at ``seat``;
-        agents play until it is their turn."""
+        agents play until it is their turn (``agents=False``: not here, the caller lets
+        them play elsewhere, see :mod:`.moves`)."""
         spec, variants = _check_game(game, variants)
         if not spec.min_players <= num_players <= spec.max_players:
             raise WebError(
@@ -308,20 +312,29 @@ class GameStore:
             seed = secrets.randbits(63)
         state = spec.setup(num_players, seed, variants)
         game_ = WebGame(secrets.token_hex(8), seat, agents, seed, spec.name, variants, state)
-        return self._start(game_)
+        return self._start(game_, agents)
 
-    def _start(self, game: WebGame) -> WebGame:
+    def _start(self, game: WebGame, agents: bool = True) -> WebGame:
         """Keep a new game, save it and let the agents play until the person's turn."""
         with game.lock:
             self.save(game)
             with self._lock:
                 self._games[game.id] = game
-            self.advance(game)
+            if agents:
+                self.advance(game)
         return game
 
-    def act(self, game: WebGame, action: int | str, decision: int | None = None) -> None:
+    def act(
+        self,
+        game: WebGame,
+        action: int | str,
+        decision: int | None = None,
+        *,
+        agents: bool = True,
+    ) -> None:
         """Apply the person's ``action`` (checked against the legal ones) and let the
-        agents play until the person's next turn. Call with ``game.lock`` held."""
+        agents play until the person's next turn (``agents=False``: not here, and an
+        action while agents are owed a turn is a 409). Call with ``game.lock`` held."""
         if decision is not None and decision != len(game.actions):
             raise WebError(
                 409,
@@ -329,11 +342,16 @@ class GameStore:
                 f"made at decision {decision} (reload the game)",
                 decision=len(game.actions),
             )
-        self.advance(game)  # agents owed a turn after a restart play first
+        if agents:
+            self.advance(game)  # agents owed a turn after a restart play first
         if game.state.is_over:
             raise WebError(409, "the game is over; no more actions")
-        if not game.your_turn:  # pragma: no cover - advance() stops only at the person's turn
-            raise WebError(409, f"it is seat {game.state.current_player}'s turn, not yours")
+        if not game.your_turn:  # only with agents=False: advance() stops at the person's turn
+            raise WebError(
+                409,
+                f"it is seat {game.state.current_player}'s turn, not yours",
+                decision=len(game.actions),
+            )
         action_id = parse_action(action, game)
         if action_id not in game.state.legal_actions():
             name, legal = game.rules.action_to_str(action_id), legal_list(game)
@@ -349,7 +367,8 @@ class GameStore:
         _remember(game, game.seat, action_id, before, None)
         game.seen_events = seen
         self.save(game)
-        self.advance(game)
+        if agents:
+            self.advance(game)
 
     def advance(self, game: WebGame) -> None:
         """Let the agents decide until it is the person's turn or the game is over,
@@ -360,10 +379,8 @@ class GameStore:
         while not state.is_over and state.current_player != game.seat:
             _check_not_deleted(game)
             seat = state.current_player
-            bot = self._bot(game, seat)
-            bot.reset(agent_seed(game.seed, seat, len(game.actions)))
             before = state.round
-            action = self._think(game, seat, bot)
+            bot, action = self._think(game, seat)
 
             def remember(
                 decision: Decision, seat: int = seat, bot: Agent = bot, before: int = before
@@ -383,47 +400,41 @@ class GameStore:
             self.save(game)
         _check_not_deleted(game)
 
-    def _think(self, game: WebGame, seat: int, bot: Agent) -> Any:
-        """``bot``'s action at ``seat``'s decision, computed in a thread of its own on a
-        copy of the state and waited for at most ``decision_seconds``, so that the game's
-        lock is never held longer; a deletion of the game ends the wait at once. An agent
-        that is too slow is dropped (built afresh at the next try) and the request is a
-        503; its thread runs on, on its copy, until the agent returns."""
-        inputs = game.observer.inputs(game.state.clone(), seat)
-        outcome: dict[str, Any] = {}
-        done = threading.Event()
-
-        def decide() -> None:
-            try:
-                outcome["action"] = bot.act(*inputs)
-            except Exception as err:  # noqa: BLE001 - reported by the waiting request
-                outcome["error"] = err
-            finally:
-                done.set()
-
-        threading.Thread(target=decide, name=f"agent {game.id} seat {seat}", daemon=True).start()
+    def _think(self, game: WebGame, seat: int) -> tuple[Agent, Any]:
+        """The agent at ``seat`` and its action at this decision, computed in a thread of
+        its own on a copy of the state and waited for at most ``decision_seconds``, so
+        that the game's lock is never held longer; a deletion of the game ends the wait at
+        once. An agent too slow for the limit makes the request a 503 and keeps thinking:
+        the next request waits for the same thought (one thread per game at most)."""
+        thought = game.thought
+        if thought is None or thought.decision != len(game.actions):
+            bot = self._bot(game, seat)
+            bot.reset(agent_seed(game.seed, seat, len(game.actions)))
+            inputs = game.observer.inputs(game.state.clone(), seat)
+            thought = game.thought = _Thought(len(game.actions), bot)
+            thought.start(inputs, name=f"agent {game.id} seat {seat}")
         deadline = time.monotonic() + self.decision_seconds
-        while not done.wait(max(0.0, min(POLL_SECONDS, deadline - time.monotonic()))):
-            if game.deleted:
-                game.bots.pop(seat, None)
-                _check_not_deleted(game)
+        while not thought.done.wait(max(0.0, min(POLL_SECONDS, deadline - time.monotonic()))):
+            _check_not_deleted(game)
             if time.monotonic() >= deadline:
-                game.bots.pop(seat, None)
                 raise WebError(
                     503,
                     f"the agent at seat {seat} ({short_spec(game.agents[seat])}) did not "
                     f"decide within this server's limit of {self.decision_seconds:g} s per "
                     f"decision; the game waits at decision {len(game.actions)} (reload to "
-                    f"let it try again, or delete the game)",
+                    f"wait for it again, or delete the game)",
                     decision=len(game.actions),
                     id=game.id,
                 )
-        if "error" in outcome:
-            err = outcome["error"]
+        game.thought = None
+        if thought.error is not None:
+            err = thought.error
             raise WebError(
-                500, f"the agent at seat {seat} failed: {bot!r} raised {type(err).__name__}: {err}"
+                500,
+                f"the agent at seat {seat} failed: {thought.bot!r} raised "
+                f"{type(err).__name__}: {err}",
             ) from err
-        return outcome["action"]
+        return thought.bot, thought.action
 
     def _bot(self, game: WebGame, seat: int) -> Agent:
         bot = game.bots.get(seat)
@@ -444,6 +455,28 @@ class GameStore:
             if game.deleted:
                 return
             atomic_write_json(self.folder / f"{game.id}.json", data, separators=(",", ":"))
+
+
+class _Thought:
+    """An agent's decision under way in a thread of its own (:meth:`GameStore._think`)."""
+
+    def __init__(self, decision: int, bot: Agent) -> None:
+        self.decision = decision  # the index of the decision it is for
+        self.bot = bot
+        self.done = threading.Event()
+        self.action: Any = None
+        self.error: Exception | None = None
+
+    def start(self, inputs: Any, name: str) -> None:
+        def decide() -> None:
+            try:
+                self.action = self.bot.act(*inputs)
+            except Exception as err:  # noqa: BLE001 - reported by the waiting request
+                self.error = err
+            finally:
+                self.done.set()
+
+        threading.Thread(target=decide, name=name, daemon=True).start()
 
 
 class _Decided(Agent):

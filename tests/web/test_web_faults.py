@@ -335,7 +335,10 @@ class Sleepy(Agent):
     release = threading.Event()
     started = threading.Event()
 
+    calls = 0
+
     def act(self, observation: Any, action_mask: Any, view: Any = None) -> int:
+        Sleepy.calls += 1
         Sleepy.started.set()
         Sleepy.release.wait(20)
         return int(legal_from_mask(action_mask)[0])
@@ -347,6 +350,7 @@ def sleepy(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
     monkeypatch.setitem(registry._REGISTRY, "sleepy", lambda seed=None, **options: Sleepy())
     Sleepy.release.clear()
     Sleepy.started.clear()
+    Sleepy.calls = 0
     yield "sleepy"
     Sleepy.release.set()  # let the threads still thinking end
 
@@ -371,13 +375,16 @@ def test_a_decision_over_the_limit_frees_the_game(tmp_path: Path, sleepy: str) -
     game_id = response.json()["id"]
     path = tmp_path / "data" / "games" / f"{game_id}.json"
     assert json.loads(path.read_text())["actions"] == []  # nothing was applied
-    # the lock is free: another request is answered (and tries again, in bounded time)
+    # the lock is free: another request is answered, waiting (boundedly) for the same thought
     assert client.get(f"/api/games/{game_id}").status_code == 503
+    assert Sleepy.calls == 1  # one thread per game, not one more per request
+    Sleepy.release.set()  # the agent decides at last: the next request plays its decision
+    assert client.get(f"/api/games/{game_id}").status_code == 200
+    saved = json.loads(path.read_text())
+    agent_decisions = [d for d in saved["deciders"] if d != saved["seat"]]
+    assert agent_decisions and Sleepy.calls == len(agent_decisions)  # each thought played once
     assert client.delete(f"/api/games/{game_id}").json() == {"id": game_id, "deleted": True}
     assert not path.exists() and client.get("/api/games").json() == []
-    Sleepy.release.set()
-    time.sleep(0.2)
-    assert not path.exists()  # the abandoned decision is never saved
 
 
 def test_a_game_is_deleted_at_once_while_an_agent_thinks(tmp_path: Path, sleepy: str) -> None:
