@@ -189,9 +189,9 @@ def test_single_agent_env_plays_the_gallerist() -> None:
         obs, reward, done, _, info = env.step(int(legal[0]))
         steps += 1
     assert steps > 10 and info["score"]["total"] == pytest.approx(reward * 100)
-    with pytest.raises(ValueError, match="0..112"):
+    with pytest.raises(ValueError, match="0..114"):
         env.reset()
-        env.step(113)
+        env.step(115)
     with pytest.raises(ValueError, match=r"reward_mode for The Gallerist must be one of"):
         SingleAgentEnv(2, game="gallerist", reward_mode="level")
     with pytest.raises(ValueError, match="1..4 players, got 5"):
