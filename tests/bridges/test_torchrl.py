@@ -45,3 +45,31 @@ def test_torchrl_plays_a_whole_game_with_the_action_masks() -> None:
     final = rollout[-1]["next"]
     rewards = [float(final[f"player_{i}", "reward"].sum()) for i in range(2)]
     assert rewards == final_rewards(inner.state.score_breakdown(), "win")
+
+
+@pytest.mark.parametrize(("game", "n"), [("art_gallery", 2), ("gallerist", 2), ("gallerist", 1)])
+def test_the_observation_key_is_flat_for_every_game(game: str, n: int) -> None:
+    """``(player, "observation")`` is the vector itself, not a dict holding another
+    ``observation``; the mask is ``(player, "action_mask")``."""
+    from art_gallery_env.core.registry import get_game
+
+    env = torchrl_env(n, seed=1, game=game)
+    keys = set(env.observation_spec.keys(True, True))
+    agents = [f"player_{i}" for i in range(n)]
+    assert keys == {(a, k) for a in agents for k in ("observation", "action_mask", "mask")}
+    td = env.reset()
+    size = get_game(game).observation_size
+    inner = env._env.unwrapped
+    mover = inner.agent_selection
+    assert td[mover, "observation"].shape[-1] == size
+    assert td[mover, "action_mask"][0].tolist() == [bool(x) for x in inner.action_mask(mover)]
+
+
+@pytest.mark.slow
+def test_torchrl_plays_a_whole_gallerist_game() -> None:
+    env = torchrl_env(2, seed=3, game="gallerist")
+    check_env_specs(env)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        env.rollout(5000, break_when_any_done=True)
+    assert env._env.unwrapped.state.is_over, "every sampled action was legal"
