@@ -29,10 +29,12 @@ import numpy as np
 from art_gallery_env.files import atomic_write_bytes
 
 from .policy_format import (
+    ENTITY_VERSION,
     METADATA_KEY,
     CheckpointError,
     MLPPolicy,
     check_header,
+    check_layout,
     header_game,
 )
 
@@ -57,23 +59,12 @@ def policy_to_onnx(policy: MLPPolicy) -> Any:
     onnx = _require("onnx")
     from onnx import TensorProto, helper, numpy_helper
 
-    activation = {"tanh": "Tanh", "relu": "Relu", "identity": None}[policy.meta["activation"]]
-    nodes, initializers = [], []
-    x = INPUT_OBSERVATION
-    last = len(policy.layers) - 1
-    for i, (weight, bias) in enumerate(policy.layers):
-        initializers += [
-            numpy_helper.from_array(np.asarray(weight, np.float32), f"layers.{i}.weight"),
-            numpy_helper.from_array(np.asarray(bias, np.float32), f"layers.{i}.bias"),
-        ]
-        out = "logits" if i == last else f"hidden_{i}"
-        nodes.append(
-            helper.make_node("Gemm", [x, f"layers.{i}.weight", f"layers.{i}.bias"], [out], transB=1)
-        )
-        x = out
-        if i < last and activation is not None:
-            nodes.append(helper.make_node(activation, [x], [f"{x}_act"]))
-            x = f"{x}_act"
+    if policy.meta.get("version") == ENTITY_VERSION:
+        from .policy_onnx_entity import entity_nodes
+
+        nodes, initializers, x = entity_nodes(policy)
+    else:
+        nodes, initializers, x = _mlp_nodes(policy)
     initializers.append(numpy_helper.from_array(np.array(-np.inf, np.float32), "minus_inf"))
     nodes += [
         helper.make_node("Cast", [INPUT_MASK], ["legal"], to=TensorProto.BOOL),
@@ -102,6 +93,30 @@ def policy_to_onnx(policy: MLPPolicy) -> Any:
     helper.set_model_props(model, {METADATA_KEY: json.dumps(policy.meta)})
     onnx.checker.check_model(model, full_check=True)
     return model
+
+
+def _mlp_nodes(policy: MLPPolicy) -> tuple[list[Any], list[Any], str]:
+    """One ``Gemm`` per layer, the activation between them; returns the logits' name."""
+    from onnx import helper, numpy_helper
+
+    activation = {"tanh": "Tanh", "relu": "Relu", "identity": None}[policy.meta["activation"]]
+    nodes, initializers = [], []
+    x = INPUT_OBSERVATION
+    last = len(policy.layers) - 1
+    for i, (weight, bias) in enumerate(policy.layers):
+        initializers += [
+            numpy_helper.from_array(np.asarray(weight, np.float32), f"layers.{i}.weight"),
+            numpy_helper.from_array(np.asarray(bias, np.float32), f"layers.{i}.bias"),
+        ]
+        out = "logits" if i == last else f"hidden_{i}"
+        nodes.append(
+            helper.make_node("Gemm", [x, f"layers.{i}.weight", f"layers.{i}.bias"], [out], transB=1)
+        )
+        x = out
+        if i < last and activation is not None:
+            nodes.append(helper.make_node(activation, [x], [f"{x}_act"]))
+            x = f"{x}_act"
+    return nodes, initializers, x
 
 
 def export_onnx(policy: MLPPolicy, path: str | os.PathLike[str]) -> Path:
@@ -155,7 +170,10 @@ class OnnxPolicy:
                 f"{path}: no '{METADATA_KEY}' metadata; not an art-gallery policy export"
             )
         self.meta = json.loads(props[METADATA_KEY])
-        check_header(str(path), self.meta)
+        if self.meta.get("version") == ENTITY_VERSION:
+            check_layout(str(path), self.meta)  # the weights are in the graph itself
+        else:
+            check_header(str(path), self.meta)
         names = [i.name for i in self.session.get_inputs()]
         if names != [INPUT_OBSERVATION, INPUT_MASK]:
             raise CheckpointError(f"{path}: inputs {names}, expected observation, action_mask")

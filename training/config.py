@@ -220,15 +220,48 @@ class EnvConfig(_Strict):
         return list(self.player_weights or [1.0] * len(self.table_sizes))
 
 
+NETWORK_KEYS = {"ebag": {"shared"}, "entity": {"token_dim", "pointer_dim", "pointer"}}
+"""The keys of ``network:`` that only one type reads (training/networks.py)."""
+
+
 class NetworkConfig(_Strict):
+    """The policy network: ``mlp`` (separate actor and critic MLPs of ``hidden_sizes``),
+    ``ebag`` (an embedding-bag first layer, actor and critic ``shared`` or not) or
+    ``entity`` (the game's tokens, a shared trunk of ``hidden_sizes``, and the pointer
+    from an action to its token; the game needs the ``network`` capability)."""
+
+    type: Literal["mlp", "ebag", "entity"] = "mlp"
     hidden_sizes: list[Count] = Field(default_factory=lambda: [256, 256], min_length=1)
     activation: Literal["tanh", "relu"] = "tanh"
+    shared: bool = True
+    token_dim: Count = Field(32, ge=1)
+    pointer_dim: Count = Field(64, ge=1)
+    pointer: bool = True
 
     @model_validator(mode="after")
     def _positive_sizes(self) -> NetworkConfig:
         if any(size < 1 for size in self.hidden_sizes):
             raise ValueError(f"hidden_sizes must be positive, got {self.hidden_sizes}")
+        for kind, keys in NETWORK_KEYS.items():
+            stray = sorted(keys & self.model_fields_set)
+            if stray and self.type != kind:
+                raise ValueError(f"{stray[0]} applies to network type {kind}, not {self.type}")
         return self
+
+    def network(self) -> dict[str, Any]:
+        """The ``training.sb3_policy.build_network`` entry of a structured type."""
+        entry: dict[str, Any] = {
+            "type": self.type,
+            "hidden_sizes": list(self.hidden_sizes),
+            "activation": self.activation,
+        }
+        if self.type == "ebag":
+            entry["shared"] = self.shared
+        if self.type == "entity":
+            entry.update(
+                token_dim=self.token_dim, pointer_dim=self.pointer_dim, use_pointer=self.pointer
+            )
+        return entry
 
 
 class PPOConfig(_Strict):

@@ -34,6 +34,7 @@ from ray.rllib.core.rl_module.rl_module import RLModuleSpec
 from torch import nn
 
 from art_gallery_env.agents.policy import CheckpointError, save_policy_weights
+from art_gallery_env.agents.policy_format import save_network_weights
 
 OBS_KEY = "observations"
 MASK_KEY = "action_mask"
@@ -149,6 +150,43 @@ class MaskedPPOTorchRLModule(DefaultPPOTorchRLModule):
         return x
 
 
+class MaskedNetworkPPOTorchRLModule(MaskedPPOTorchRLModule):
+    """The same masked PPO module over a structured network of :mod:`.networks`
+    (``model_config={"network": {...}, "game": ...}``): one module computes the logits and
+    the value, so a shared trunk runs once per batch; ``_forward_train`` hands the value on
+    as the embeddings that :meth:`compute_values` returns."""
+
+    def setup(self) -> None:
+        from .sb3_policy import build_network
+
+        config = dict(self.model_config)
+        self.net = build_network(config["network"], config.get("game"))
+        self.observation_space = self._space_with_mask
+
+    def get_non_inference_attributes(self) -> list[str]:
+        return []  # the value head is part of the one network
+
+    def _forward(self, batch: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+        inner, mask = self._split(batch)
+        logits = self.net.logits(inner[Columns.OBS])
+        return {Columns.ACTION_DIST_INPUTS: masked_logits(logits, mask)}
+
+    def _forward_train(self, batch: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+        inner, mask = self._split(batch)
+        logits, values = self.net(inner[Columns.OBS])
+        return {
+            Columns.ACTION_DIST_INPUTS: masked_logits(logits, mask),
+            Columns.EMBEDDINGS: values,
+        }
+
+    def compute_values(self, batch: dict[str, Any], embeddings: Any | None = None) -> Any:
+        if embeddings is not None:
+            return embeddings.squeeze(-1)
+        obs = batch[Columns.OBS]
+        obs = obs[OBS_KEY] if isinstance(obs, Mapping) else obs
+        return self.net.value(obs).squeeze(-1)
+
+
 def pinned_model_config(model_config: Mapping[str, Any] | Any | None) -> dict[str, Any]:
     """``model_config`` with :data:`PINNED_MODEL_CONFIG`; a conflicting value is an error."""
     if model_config is None:
@@ -169,8 +207,20 @@ def pinned_model_config(model_config: Mapping[str, Any] | Any | None) -> dict[st
     return config
 
 
-def module_spec(hidden_sizes: Sequence[int], activation: str = "tanh") -> RLModuleSpec:
-    """The RLModuleSpec of one policy (spaces are filled in by the algorithm config)."""
+def module_spec(
+    hidden_sizes: Sequence[int],
+    activation: str = "tanh",
+    network: Mapping[str, Any] | None = None,
+    game: str | None = None,
+) -> RLModuleSpec:
+    """The RLModuleSpec of one policy (spaces are filled in by the algorithm config);
+    ``network``, a structured network's entry (``NetworkConfig.network()``), replaces the
+    MLP of ``hidden_sizes``."""
+    if network is not None and network.get("type", "mlp") != "mlp":
+        return RLModuleSpec(
+            module_class=MaskedNetworkPPOTorchRLModule,
+            model_config={"network": dict(network), "game": game},
+        )
     return RLModuleSpec(
         module_class=MaskedPPOTorchRLModule,
         model_config=pinned_model_config(
@@ -193,6 +243,10 @@ def export_rllib_module(
         raise CheckpointError(
             f"expected a {MaskedPPOTorchRLModule.__name__}, got {type(module).__name__}"
         )
+    if isinstance(module, MaskedNetworkPPOTorchRLModule):
+        net = module.net
+        header = {**net.header(), "trainer": "rllib_ppo", **dict(meta or {})}
+        return save_network_weights(net.export_tensors(), header, path)
     layers = module.actor_linears()
     weights: dict[str, np.ndarray] = {}
     for i, layer in enumerate(layers):

@@ -99,7 +99,7 @@ def build_algorithm_config(config: TrainConfig) -> Any:
         )
     else:
         mapping = shared_policy_mapping
-    spec = functools.partial(module_spec, config.network.hidden_sizes, config.network.activation)
+    spec = functools.partial(module_spec, *_network_args(config))
     ppo = config.ppo
     return (
         PPOConfig()
@@ -168,13 +168,20 @@ def module_checkpoint_path(checkpoint_dir: str | Path, module_id: str = MAIN) ->
     return Path(checkpoint_dir).joinpath(*MODULE_PATH, module_id)
 
 
+def _network_args(config: TrainConfig) -> tuple[Any, ...]:
+    """module_spec's arguments: the MLP's sizes, or the structured network's entry."""
+    network = config.network
+    structured = network.network() if network.type != "mlp" else None
+    return network.hidden_sizes, network.activation, structured, config.env.game
+
+
 class _MainExporter:
     """A local copy of the ``main`` module to pull the learner's weights into and export."""
 
     def __init__(self, config: TrainConfig) -> None:
         env = make_rllib_env(env_config(config))
         agent = env.possible_agents[0]
-        spec = module_spec(config.network.hidden_sizes, config.network.activation)
+        spec = module_spec(*_network_args(config))
         spec.observation_space = env.observation_spaces[agent]
         spec.action_space = env.action_spaces[agent]
         spec.inference_only = True

@@ -14,8 +14,8 @@ import io
 from pathlib import Path
 from typing import Any
 
-from art_gallery_env.agents.policy import export_torch_mlp
-from art_gallery_env.agents.run_checkpoint import actor_network, load_sb3_model
+from art_gallery_env.agents.model_policy import export_model_weights
+from art_gallery_env.agents.run_checkpoint import load_sb3_model
 from art_gallery_env.core.registry import get_game
 from art_gallery_env.files import atomic_write_bytes
 from art_gallery_env.processes import (
@@ -122,7 +122,7 @@ class SB3State(TrainerState):
         self.model = model
 
     def export_weights(self, path: Path, meta: dict[str, Any]) -> None:
-        export_torch_mlp(actor_network(self.model), path, extra_meta=meta)
+        export_model_weights(self.model, path, meta)
 
     def save_resume_state(self, folder: Path) -> dict[str, str]:
         buffer = io.BytesIO()
@@ -279,6 +279,16 @@ def _resume_line(start: RunStart) -> str:
 
 
 def _new_model(config: TrainConfig, vec_env: Any) -> Any:
+    if config.network.type != "mlp":
+        from .sb3_policy import new_network_model
+
+        return new_network_model(
+            config.network.network(),
+            seed=config.seed,
+            vec_env=vec_env,
+            game=config.env.game,
+            **config.ppo.model_dump(),
+        )
     return new_mlp_model(
         config.network.hidden_sizes,
         config.network.activation,

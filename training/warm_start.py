@@ -304,10 +304,10 @@ def clone(
 def _student(model: Any, game: str) -> Agent:
     """The current clone as a greedy agent (a numpy copy of the actor: plays fast, and
     training the torch net does not change it mid-game)."""
-    from art_gallery_env.agents.policy import PolicyAgent, policy_from_torch_mlp
-    from art_gallery_env.agents.run_checkpoint import actor_network
+    from art_gallery_env.agents.model_policy import policy_of_model
+    from art_gallery_env.agents.policy import PolicyAgent
 
-    actor = policy_from_torch_mlp(actor_network(model), extra_meta={"name": "clone", "game": game})
+    actor = policy_of_model(model, {"name": "clone", "game": game}, critic=False)
     return PolicyAgent(actor)
 
 
