@@ -666,7 +666,7 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _output_of(args: argparse.Namespace) -> str | None:
+def _output_of(args: argparse.Namespace | None) -> str | None:
     """The folder or file a command writes: named by a fault whose error names none."""
     for key in ("output_folder", "run_dir", "resume", "out", "save_games", "data", "save"):
         if getattr(args, key, None):
@@ -674,12 +674,12 @@ def _output_of(args: argparse.Namespace) -> str | None:
     return None
 
 
-def _saved(args: argparse.Namespace) -> str:
+def _saved(args: argparse.Namespace | None) -> str:
     """After a fault in training: what is safe on disk, and how to continue."""
     import json
     from pathlib import Path
 
-    folder = getattr(args, "output_folder", None) if args.func is _train else None
+    folder = getattr(args, "output_folder", None) if getattr(args, "func", None) is _train else None
     latest = Path(folder) / "latest.json" if folder else None
     try:
         steps = json.loads(latest.read_text(encoding="utf-8"))["steps"] if latest else None
@@ -697,8 +697,9 @@ def main(argv: list[str] | None = None) -> int:
     from art_gallery_env.faults import os_error_message, unicode_error_message
     from art_gallery_env.folder_lock import FolderBusyError
 
-    args = build_parser().parse_args(argv)
+    args = None
     try:
+        args = build_parser().parse_args(argv)  # imports for seconds: Ctrl-C may come here
         return args.func(args)
     except KeyboardInterrupt:  # a Ctrl-C that no command handles itself: no traceback
         print("\ninterrupted", file=sys.stderr)

@@ -39,6 +39,13 @@ def spawning_quietly() -> Iterator[None]:
     if not hasattr(signal, "pthread_sigmask"):
         yield
         return
+    # The first spawn starts multiprocessing's resource tracker, and starting it ends with
+    # SIG_UNBLOCK of SIGINT and SIGTERM: every worker started after it in this block began
+    # with the signals unblocked, and an early Ctrl-C printed their KeyboardInterrupt
+    # tracebacks from the middle of their imports. Started first, it changes no mask.
+    from multiprocessing import resource_tracker
+
+    resource_tracker.ensure_running()
     previous = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
     try:
         yield
