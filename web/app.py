@@ -53,6 +53,7 @@ from art_gallery_env.arena.records import record_game
 from art_gallery_env.core.registry import GameSpec, default_game, game_names, get_game
 
 from .games import DECISION_SECONDS, GameStore, WebError, clip, quote, scrub
+from .moves import LiveStore, live_routes
 from .replays import RecordLibrary, seat_names, states_at
 from .views import (
     game_log,
@@ -143,7 +144,7 @@ def create_app(
     ``decision_seconds`` (a search is told to stop after half of it)."""
     data = Path(data)
     checkpoint_folder = Path(checkpoints) if checkpoints else None
-    store = GameStore(
+    store = LiveStore(  # a GameStore whose agents may also play off the request thread
         data / "games", checkpoints=checkpoint_folder, decision_seconds=decision_seconds
     )
     library = RecordLibrary(store, data / "uploads", records)
@@ -178,6 +179,7 @@ def create_app(
         }
 
     _game_routes(app, store)
+    live_routes(app, store, NewGame, Action)  # the page's: agents off the request thread
     _replay_routes(app, library)
     return app
 

@@ -290,10 +290,10 @@ class GameStore:
         variants: Mapping[str, Any] | None = None,
         game: str | None = None,
         *,
-        agents: bool = True,
+        play_agents: bool = True,
     ) -> WebGame:
         """A new game of ``game`` (None: the default game) with the person at ``seat``;
-        agents play until it is their turn (``agents=False``: not here, the caller lets
+        agents play until it is their turn (``play_agents=False``: not here, the caller lets
         them play elsewhere, see :mod:`.moves`)."""
         spec, variants = _check_game(game, variants)
         if not spec.min_players <= num_players <= spec.max_players:
@@ -312,15 +312,15 @@ class GameStore:
             seed = secrets.randbits(63)
         state = spec.setup(num_players, seed, variants)
         game_ = WebGame(secrets.token_hex(8), seat, agents, seed, spec.name, variants, state)
-        return self._start(game_, agents)
+        return self._start(game_, play_agents)
 
-    def _start(self, game: WebGame, agents: bool = True) -> WebGame:
+    def _start(self, game: WebGame, play_agents: bool = True) -> WebGame:
         """Keep a new game, save it and let the agents play until the person's turn."""
         with game.lock:
             self.save(game)
             with self._lock:
                 self._games[game.id] = game
-            if agents:
+            if play_agents:
                 self.advance(game)
         return game
 
@@ -330,10 +330,10 @@ class GameStore:
         action: int | str,
         decision: int | None = None,
         *,
-        agents: bool = True,
+        play_agents: bool = True,
     ) -> None:
         """Apply the person's ``action`` (checked against the legal ones) and let the
-        agents play until the person's next turn (``agents=False``: not here, and an
+        agents play until the person's next turn (``play_agents=False``: not here, and an
         action while agents are owed a turn is a 409). Call with ``game.lock`` held."""
         if decision is not None and decision != len(game.actions):
             raise WebError(
@@ -342,11 +342,11 @@ class GameStore:
                 f"made at decision {decision} (reload the game)",
                 decision=len(game.actions),
             )
-        if agents:
+        if play_agents:
             self.advance(game)  # agents owed a turn after a restart play first
         if game.state.is_over:
             raise WebError(409, "the game is over; no more actions")
-        if not game.your_turn:  # only with agents=False: advance() stops at the person's turn
+        if not game.your_turn:  # only without play_agents: advance() stops at the person's turn
             raise WebError(
                 409,
                 f"it is seat {game.state.current_player}'s turn, not yours",
@@ -367,7 +367,7 @@ class GameStore:
         _remember(game, game.seat, action_id, before, None)
         game.seen_events = seen
         self.save(game)
-        if agents:
+        if play_agents:
             self.advance(game)
 
     def advance(self, game: WebGame) -> None:
