@@ -66,6 +66,12 @@ def test_every_games_env_function_returns_the_contract_wrapper(game: str, n: int
 
 
 @pytest.mark.parametrize(("game", "n"), CASES)
+def test_the_envs_name_is_its_specs_env_version(game: str, n: int) -> None:
+    """PettingZoo's versioned name and the version records store are one string."""
+    assert make_env(game, n).metadata["name"] == get_game(game).env_version
+
+
+@pytest.mark.parametrize(("game", "n"), CASES)
 def test_last_works_after_the_end_and_after_every_dead_step(game: str, n: int) -> None:
     env = make_env(game, n)
     play_to_the_end(env)

@@ -23,6 +23,7 @@ from pettingzoo import AECEnv
 from art_gallery_env.core.aec import TurnBasedAEC, wrap
 from art_gallery_env.core.env_checks import ILLEGAL_ACTION_MODES, ILLEGAL_ACTION_REWARD
 from art_gallery_env.core.scoring import final_rewards
+from art_gallery_env.gallerist import ENV_VERSION
 
 from ..rules.data import GameData, default_game_data
 
@@ -56,7 +57,7 @@ def gallerist_rewards(breakdown: list[dict[str, Any]], reward_mode: str) -> list
 class raw_env(TurnBasedAEC):  # noqa: N801 - PettingZoo's naming convention
     metadata = {
         "render_modes": list(RENDER_MODES),
-        "name": "gallerist_v0",
+        "name": ENV_VERSION,  # the spec's env_version: records and checkpoints store it
         "is_parallelizable": False,
     }
     game_name = "gallerist"
