@@ -244,9 +244,13 @@ def load_zip_policy(zip_path: str | Path, game: str | None = None) -> MLPPolicy:
         model, meta = load_plain_sb3_model(zip_path, game)
     else:
         model, meta = load_sb3_model(zip_path)
-    _check_mlp(zip_path, model)
     name = f"{meta.get('config', {}).get('name', 'policy')}@{zip_path.stem}"
     extra = {"name": name, "game": header_game(meta)}
+    if getattr(model.policy, "net", None) is not None:  # network: {type: ebag | entity}
+        from .model_policy import policy_of_model
+
+        return policy_of_model(model, extra)
+    _check_mlp(zip_path, model)
     return policy_from_torch_mlp(
         actor_network(model), extra_meta=extra, critic=critic_network(model)
     )

@@ -105,6 +105,10 @@ def test_a_tiny_run_trains_the_entity_network(tmp_path: Path) -> None:
     assert isinstance(policy, EntityPolicy) and policy.meta["steps"] == 128
     snapshots = sorted((tmp_path / "pool").glob("*.safetensors"))
     assert snapshots and isinstance(load_policy(snapshots[-1]), EntityPolicy)
+    zipped = load_policy(tmp_path / "latest.zip")  # the SB3 zip plays the same net
+    obs, _ = _observations(8)
+    assert isinstance(zipped, EntityPolicy) and zipped.has_value_head
+    np.testing.assert_allclose(zipped.logits(obs), policy.logits(obs), atol=1e-6)
 
 
 @pytest.mark.slow  # imports Ray (no cluster starts)
