@@ -169,7 +169,8 @@ def _validate_header(data: dict, game: GameSpec, card_set: Any) -> None:
             f"{', '.join(map(str, READ_VERSIONS))})"
         )
     recorded = _field(data, "env_version", str)
-    if recorded != game.env_version:  # another env version plays other rules (or actions)
+    if recorded != game.env_version and recorded not in game.replays_versions:
+        # another env version plays other rules (or actions)
         raise RecordFormatError(
             f"env_version: the game was recorded under {recorded!r} (package "
             f"{data.get('package_version')!r}); this engine plays {game.env_version!r}, whose "

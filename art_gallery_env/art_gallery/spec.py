@@ -89,6 +89,7 @@ def build() -> GameSpec:
         name=NAME,
         title="Art Gallery",
         env_version=ENV_VERSION,
+        replays_versions=("art_gallery_v0",),  # v1 changed only illegal_action's default
         min_players=MIN_PLAYERS,
         max_players=MAX_PLAYERS,
         num_actions=NUM_ACTIONS,

@@ -107,6 +107,9 @@ class GameSpec:
     decode_observation: Callable[[Any], dict[str, Any]] | None = None
     # the game of a record, checkpoint or config that names none (files from before 0.2)
     legacy_default: bool = False
+    # earlier env versions whose records replay identically here (the rules and actions
+    # did not change, only a default did); records of any other version are refused
+    replays_versions: tuple[str, ...] = ()
     # the rules' checks of a state held in memory (one edited by hand, not read from JSON):
     # raises a ValueError naming the first bad field; None: the game has none
     check_state: Callable[[Any], None] | None = None
