@@ -139,8 +139,8 @@ def main(argv: list[str] | None = None) -> int:
     rows: list[tuple[str, Callable[[], tuple[float, str]]]] = [
         ("PettingZoo AEC `raw_env`, 2 players", lambda: aec(2, s)),
         ("PettingZoo AEC `raw_env`, 4 players", lambda: aec(4, s)),
-        ("Gymnasium `ArtGallery-v0`, 2 players, random opponent", lambda: gym(2, "random", s)),
-        ("Gymnasium `ArtGallery-v0`, 4 players, 3 heuristic", lambda: gym(4, "heuristic", s)),
+        ("Gymnasium `ArtGallery-v1`, 2 players, random opponent", lambda: gym(2, "random", s)),
+        ("Gymnasium `ArtGallery-v1`, 4 players, 3 heuristic", lambda: gym(4, "heuristic", s)),
         ("OpenSpiel `python_art_gallery`, 2 players", lambda: openspiel(2, s)),
         ("OpenSpiel `python_art_gallery`, 4 players", lambda: openspiel(4, s)),
         ("OpenSpiel resample (ISMCTS world), 4 players", lambda: openspiel_search_ops(4, states)),
