@@ -72,8 +72,8 @@ def test_other_weights_reach_the_kernel() -> None:
 
 @pytest.mark.slow
 def test_top_sets_agree_in_many_games() -> None:
-    stats = agreement(games=3, seed=11)
-    assert stats.decisions > 30_000
+    stats = agreement(games=5, seed=11)
+    assert stats.decisions > 25_000
     assert stats.agreed == stats.decisions, _report(stats)
 
 
