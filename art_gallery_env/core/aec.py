@@ -355,15 +355,24 @@ class OrderEnforcingAEC(wrappers.OrderEnforcingWrapper):
     once every agent has left: ``last()`` works, ``step(None)`` warns as PettingZoo's does,
     and any other action is refused instead of being dropped without a word."""
 
+    def _require_reset(self, call: str) -> None:
+        """The raw env's one-line error (PettingZoo's wrapper raises an AssertionError)."""
+        if not self._has_reset:
+            raise RuntimeError(f"call reset() before {call}(): the env has no game yet")
+
     def step(self, action: Any) -> None:
-        if self._has_reset and not self.agents and action is not None:
+        self._require_reset("step")
+        if not self.agents and action is not None:
             raise ValueError(AFTER_THE_END)
         super().step(action)
 
+    def observe(self, agent: Any) -> Any:
+        self._require_reset("observe")
+        return super().observe(agent)
+
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """The env's own ``last`` (which works after the end), not AECEnv's on the wrapper."""
-        if not self._has_reset:
-            raise RuntimeError("call reset() before last(): the env has no game yet")
+        self._require_reset("last")
         return self.env.last(observe)
 
 

@@ -33,8 +33,8 @@ from conformance_helpers import (
 )
 from gymnasium.error import DependencyNotInstalled
 from pettingzoo.test import api_test, render_test, seed_test
-from pettingzoo.utils import wrappers
 
+from art_gallery_env.core.aec import wrap
 from art_gallery_env.core.errors import IllegalActionError
 from art_gallery_env.core.registry import game_names, get_game
 from art_gallery_env.core.scoring import final_rewards
@@ -56,8 +56,8 @@ def _quiet_pettingzoo_warnings():
 
 
 def make_env(game: str, n: int, **options):
-    """The game's raw AEC env in PettingZoo's order-enforcing wrapper (as users get it)."""
-    return wrappers.OrderEnforcingWrapper(get_game(game).make_env(num_players=n, **options))
+    """The game's raw AEC env in the core's order-enforcing wrapper (as ``env()`` gives it)."""
+    return wrap(get_game(game).make_env(num_players=n, **options))
 
 
 def test_the_registry_lists_every_game_once() -> None:
