@@ -45,45 +45,58 @@ class EntityPolicy:
         self.groups = list(self.net["groups"])
         self.pointer_group = self.net.get("pointer_group")
         self.trunk_depth = len(self.net["hidden_sizes"])
+        self._fast = self._prepared()
+
+    def _prepared(self) -> dict[str, np.ndarray]:
+        """Weights transposed and biases merged once, for the forward pass (``self.t`` keeps
+        the file's tensors as they are)."""
+        t, fast = self.t, {}
+        try:
+            for g in self.groups:
+                fast[f"enc_w_{g}"] = np.ascontiguousarray(t[f"encoders.{g}.weight"].T)
+                fast[f"enc_b_{g}"] = t[f"encoders.{g}.bias"] + t[f"positions.{g}"]
+            for i in range(self.trunk_depth):
+                fast[f"trunk_{i}"] = np.ascontiguousarray(t[f"trunk.{i}.weight"].T)
+            fast["pi"] = np.ascontiguousarray(t["pi.weight"].T)
+            if self.pointer_group is not None:
+                for name in ("pointer_dest", "pointer_hidden", "pointer_out"):
+                    fast[name] = np.ascontiguousarray(t[f"{name}.weight"].T)
+        except KeyError:
+            return {}  # a file missing a tensor: check_entity's trial forward reports it
+        return fast
 
     @property
     def game(self) -> str:
         return header_game(self.meta)
 
     def _trunk(self, x: np.ndarray) -> tuple[np.ndarray, dict[str, np.ndarray]]:
-        t, act = self.t, self._act
-        padded = np.concatenate([x, np.zeros((x.shape[0], 1), np.float32)], axis=1)
+        t, f, act, rows = self.t, self._fast, self._act, x.shape[0]
+        padded = np.concatenate([x, np.zeros((rows, 1), np.float32)], axis=1)
         tokens = {}
         for g in self.groups:
             index = t[f"index_{g}"]
             gathered = padded[:, index].reshape(-1, index.shape[1])  # (B * tokens, features)
-            encoded = (gathered @ t[f"encoders.{g}.weight"].T).reshape(
-                x.shape[0], *index.shape[:1], -1
-            )
-            tokens[g] = act(encoded + t[f"encoders.{g}.bias"] + t[f"positions.{g}"])
-        parts = [tokens[g].reshape(x.shape[0], -1) for g in self.groups]
+            encoded = (gathered @ f[f"enc_w_{g}"]).reshape(rows, len(index), -1)
+            tokens[g] = act(encoded + f[f"enc_b_{g}"])
+        parts = [tokens[g].reshape(rows, -1) for g in self.groups]
         h = np.concatenate([*parts, x[:, t["rest"]]], axis=1)
         for i in range(self.trunk_depth):
-            h = act(h @ t[f"trunk.{i}.weight"].T + t[f"trunk.{i}.bias"])
+            h = act(h @ f[f"trunk_{i}"] + t[f"trunk.{i}.bias"])
         return h, tokens
 
     def _heads(self, x: np.ndarray, h: np.ndarray, tokens: dict[str, np.ndarray]) -> np.ndarray:
-        t = self.t
-        logits = h @ t["pi.weight"].T + t["pi.bias"]
+        t, f, rows = self.t, self._fast, x.shape[0]
+        logits = h @ f["pi"] + t["pi.bias"]
         if self.pointer_group is None:
             return logits
         context = x[:, t["pointer_context_a"]][:, :, None] * x[:, t["pointer_context_b"]][:, None]
         actions = t["pointer_actions"]
-        select = (context.reshape(x.shape[0], -1) @ t["pointer_select"]).reshape(
-            x.shape[0], len(actions), -1
-        )
+        select = (context.reshape(rows, -1) @ t["pointer_select"]).reshape(rows, len(actions), -1)
         dest = select @ tokens[self.pointer_group]
         q = self._act(
-            dest @ t["pointer_dest.weight"].T
-            + (h @ t["pointer_hidden.weight"].T)[:, None, :]
-            + t["pointer_action"]
+            dest @ f["pointer_dest"] + (h @ f["pointer_hidden"])[:, None, :] + t["pointer_action"]
         )
-        logits[:, actions] += (q @ t["pointer_out.weight"].T)[:, :, 0]
+        logits[:, actions] += (q @ f["pointer_out"])[:, :, 0]
         return logits
 
     def _batch(self, observation: np.ndarray) -> tuple[np.ndarray, bool]:
