@@ -104,13 +104,14 @@ def build_vec_env(config: TrainConfig, snapshot_dir: Path) -> Any:
             # forkserver started earlier would hand on its own.
             with spawning_quietly(), one_compute_thread_for_children():
                 vec = SubprocVecEnv([QuietWorker(fn) for fn in fns], start_method="spawn")
+            # inside the try: VecMonitor asks the workers, and a Ctrl-C between its
+            # question and their answers left them unclosed (ConnectionResetError traces)
+            return VecMonitor(vec, info_keywords=("won",))
         except BaseException:
             if vec is not None:
                 vec.close()
             raise
-    else:
-        vec = DummyVecEnv(fns)
-    return VecMonitor(vec, info_keywords=("won",))
+    return VecMonitor(DummyVecEnv(fns), info_keywords=("won",))
 
 
 class SB3State(TrainerState):
