@@ -26,7 +26,11 @@ __all__ = ["SOLO_REWARD_MODES", "GalleristSoloEnv"]
 class GalleristSoloEnv(SingleAgentEnv):
     """``SingleAgentEnv("gallerist", 1, ...)`` with the solo game's options."""
 
-    metadata = {"render_modes": ["ansi"], "render_fps": RENDER_FPS, "name": "gallerist_solo_v0"}
+    metadata = {
+        "render_modes": ["ansi", "rgb_array", "svg"],  # the drawn board: render_svg
+        "render_fps": RENDER_FPS,
+        "name": "gallerist_solo_v0",
+    }
     phase_info_key = "decision"
 
     def __init__(

@@ -34,9 +34,18 @@ def _check_state(state: Any) -> None:
     GameState.from_dict(state.to_dict(), state.data)
 
 
+def _render_frame(state: Any, viewer: int | None, mode: str) -> Any:
+    """The drawn board: SVG text, or the same drawing as an HxWx3 uint8 array."""
+    from art_gallery_env.gallerist.render_svg import render_svg, svg_to_rgb
+
+    svg = render_svg(state, viewer)
+    return svg if mode == "svg" else svg_to_rgb(svg)
+
+
 def build() -> GameSpec:
     from art_gallery_env.gallerist import ENV_VERSION
     from art_gallery_env.gallerist.agents.registry import ROLLOUTS, make_heuristic, search_evaluator
+    from art_gallery_env.gallerist.choices import describe_choice
     from art_gallery_env.gallerist.env.aec import (
         MULTI_REWARD_MODES,
         SOLO_REWARD_MODES,
@@ -90,6 +99,10 @@ def build() -> GameSpec:
         check_state=_check_state,
         gym_envs=GYM_ENVS,
         reward_modes_at=lambda n: SOLO_REWARD_MODES if n == 1 else MULTI_REWARD_MODES,
+        describe_choice=describe_choice,
+        render_frame=_render_frame,
+        capabilities=frozenset({"web", "svg"}),
+        extensions={"web": "art_gallery_env.gallerist.web_view"},
         score_parts=(
             ("money", "money"),
             ("exhibition", "exhibition"),

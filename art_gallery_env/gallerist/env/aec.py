@@ -29,7 +29,7 @@ from ..rules.data import GameData, default_game_data
 
 MULTI_REWARD_MODES = ("win", "score_margin", "money")
 SOLO_REWARD_MODES = ("level", "money")
-RENDER_MODES = ("ansi", "human")
+RENDER_MODES = ("ansi", "human", "rgb_array", "svg")
 MONEY_SCALE = 100.0
 
 __all__ = [

@@ -1,0 +1,95 @@
+"""The Gallerist in the browser: what ``art-gallery serve`` shows of this game beyond the
+generic text view (the interface is documented in ``art_gallery_env/web/views.py``).
+
+The spec names this module as its ``"web"`` extension; the web app imports it only through
+:meth:`GameSpec.extension`, so no tool names the game. Plain functions over the engine (no
+FastAPI): the drawn board (:func:`.render_svg.render_svg`) and the person's choices, one
+button per legal action of the decision in front of them, each explained
+(:func:`.choices.describe_choice`) and grouped as a compound turn reads: the location
+actions, the executive actions (visitors moved with tickets, an assistant on a contract's
+bonus), the end of the turn. Every function is given a world of the viewer's information
+set (or, in a replay, the record's state for that viewer) and reads only what that viewer
+may know (G18).
+
+Another seat's policy insight is shown at the end of the game (the generic rule): a
+checkpoint's or a search's numbers depend on its own Curator and Art Dealer cards, which
+stay secret until then.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .choices import describe_choice, prompt
+from .render_svg import SEAT_COLOURS, render_svg
+from .rules.actions import (
+    BONUS_BASE,
+    DONE,
+    EASEL_BASE,
+    LOC_BASE,
+    MOVE_BASE,
+    START_BASE,
+    action_to_str,
+)
+from .rules.state import GameState
+
+COLOURS = SEAT_COLOURS  # the seats' colours on the board; the page uses them too
+RESULT_COLUMNS = (  # breakdown key, column head, optional key of the cell's tooltip parts
+    ("money", "money", None),
+    ("majorities", "majorities", None),
+    ("auction", "auction", None),
+    ("reputation", "reputation", None),
+    ("exhibition", "exhibition", None),
+    ("curator", "curator", None),
+    ("dealer", "dealer", None),
+    ("influence", "influence", None),
+    ("total", "total", None),
+    ("rank", "rank", None),
+)
+RESULT_NOTE = (
+    "Money at the end (G16): money held + visitor majorities + the auction of renowned "
+    "works + reputation tiles + works exhibited + Curator and Art Dealer goals + influence."
+)
+_MENU_PHASES = ("turn", "post", "kicked")
+
+
+def board(world: GameState, viewer: int | None, names: list[str]) -> str:
+    """The drawn board (SVG, escaped) as ``viewer`` may see it (None: a spectator)."""
+    return render_svg(world, viewer, names)
+
+
+def _group(phase: str, action: int) -> str | None:
+    """The part of a compound turn a menu choice belongs to (None outside the menus)."""
+    if phase not in _MENU_PHASES:
+        return None
+    if LOC_BASE <= action < START_BASE:
+        return "Location action"
+    if MOVE_BASE <= action < BONUS_BASE:
+        return "Executive action: move a visitor with a ticket (G4.2)"
+    if BONUS_BASE <= action < EASEL_BASE:
+        return "Executive action: an assistant on a contract bonus (G4.5)"
+    return "Done" if action == DONE else None
+
+
+def choices(world: GameState, seat: int) -> dict[str, Any]:
+    """The decision in front of ``seat``: one option per legal action, explained."""
+    phase = world.phase_name
+    options = []
+    for action in world.legal_actions():
+        option: dict[str, Any] = {
+            "action": action,
+            "kind": phase,
+            "label": action_to_str(action),
+            "legal": True,
+            "detail": describe_choice(world, seat, action),
+        }
+        group = _group(phase, action)
+        if group is not None:
+            option["group"] = group
+        options.append(option)
+    notes = [
+        f"You have {world.money[seat]} money, {world.influence[seat]} influence and tickets "
+        f"investor {world.tickets[seat][0]}, VIP {world.tickets[seat][1]}, "
+        f"collector {world.tickets[seat][2]}."
+    ]
+    return {"phase": phase, "prompt": prompt(world), "options": options, "notes": notes}
