@@ -198,6 +198,11 @@ def test_serve_lists_a_plain_zip_under_its_game(zips, tmp_path: Path) -> None:
     for game in zips:
         listed = [Path(c["spec"]).name for c in games[game]["checkpoints"]]
         assert listed == [f"{game}.zip"], (game, listed)
+        spec = games[game]["checkpoints"][0]["spec"]
+        body = {"game": game, "players": 2, "seat": 0, "opponents": [spec], "seed": 1}
+        response = client.post("/api/games", json=body)
+        assert response.status_code == 201, response.text[:300]
+        assert response.json()["agents"][1] == spec
 
 
 def test_export_of_a_gallerist_safetensors_prints_its_sizes(tmp_path, capsys) -> None:
