@@ -50,9 +50,11 @@ def mid_game(n: int, seed: int) -> GameState:
 
 
 def texts(svg: str) -> list[str]:
-    """Every text element's content, unescaped (the SVG must parse as XML)."""
+    """Every text and tspan element's own content, unescaped and stripped (the SVG must
+    parse as XML)."""
     root = ET.fromstring(svg)
-    return [t.text or "" for t in root.iter(f"{SVG_NS}text")]
+    tags = {f"{SVG_NS}text", f"{SVG_NS}tspan"}
+    return [(t.text or "").strip() for t in root.iter() if t.tag in tags]
 
 
 def hex_rgb(colour: str) -> list[int]:

@@ -187,6 +187,26 @@ class _Canvas:
             attrs += f' text-anchor="{anchor}"'
         self.parts.append(f"<text {attrs}>{escape(text)}</text>")
 
+    def text_with_note(
+        self,
+        x: float,
+        y: float,
+        text: str,
+        size: float,
+        fill: str,
+        note: str,
+        note_size: float,
+        note_fill: str,
+    ) -> None:
+        """Bold ``text`` and a smaller ``note`` after it in one element, a space between
+        (two elements read as one word, "Shopresolving", to a screen reader or a copy)."""
+        attrs = f'x="{_num(x)}" y="{_num(y)}" font-size="{_num(size)}" fill="{fill}"'
+        note_attrs = f'font-size="{_num(note_size)}" fill="{note_fill}"'
+        self.parts.append(
+            f'<text {attrs} font-weight="bold">{escape(text)} '
+            f"<tspan {note_attrs}>{escape(note)}</tspan></text>"
+        )
+
     def document(self, width: int, height: int) -> str:
         head = (
             f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
@@ -286,9 +306,10 @@ class _Board:
         svg.rect(x, y, w, 28, SHOP_BAR if area == SHOP_AREA else TITLE_BAR, rx=8)
         svg.rect(x, y + 20, w, 8, SHOP_BAR if area == SHOP_AREA else TITLE_BAR)
         title = "Shop" if area == SHOP_AREA else f"Gallery {area}"
-        svg.text(x + 10, y + 19.5, title, 14, "#ffffff", bold=True)
         if resolving:
-            svg.text(x + 12 + _text_width(title, 14, True), y + 19, "resolving", 11, GOLD, True)
+            svg.text_with_note(x + 10, y + 19.5, title, 14, "#ffffff", "resolving", 11, GOLD)
+        else:
+            svg.text(x + 10, y + 19.5, title, 14, "#ffffff", bold=True)
         here = [p for p in range(s.num_players) if s.position[p] == area]
         for k, p in enumerate(reversed(here)):  # pieces on the bench, right-aligned
             cx = x + w - 14 - 21 * k
@@ -449,7 +470,8 @@ class _Board:
         acting = not s.is_over and s.current_player == p
         svg.rect(x, y, w, STRIP_H, "#ffffff", colour if acting else LINE, 3 if acting else 1, 8)
         svg.rect(x, y, 8, STRIP_H, colour, rx=4)
-        name = self.names[p] + (" (you)" if p == self.viewer else "")
+        you = p == self.viewer and "you" not in self.names[p].lower()  # not "You (P1) (you)"
+        name = self.names[p] + (" (you)" if you else "")
         name = fit(name, 170, 14, True)
         svg.text(x + 18, y + 20, name, 14, colour, True)
         bx = x + 24 + _text_width(name, 14, True)
