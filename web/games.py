@@ -119,13 +119,15 @@ def agent_seed(game_seed: int, seat: int, decision: int) -> int:
 
 
 def short_spec(spec: str) -> str:
-    """A seat label for a spec: the agent's name without options (``ismcts``), or a
-    checkpoint's file name without folder and suffix (``ppo_2p``)."""
+    """A seat label for a spec: the spec with its options (``ismcts:iters=100``: two
+    settings of one agent read apart), a checkpoint by its file name without folder and
+    suffix, options kept (``ppo_2p``, ``ppo_2p:greedy=true``)."""
     name = spec.replace("\\", "/").rsplit("/", 1)[-1]
-    for suffix in (".safetensors", ".zip"):
+    for suffix in (".safetensors", ".zip", ".onnx"):
         if suffix in name:
-            return name.partition(suffix)[0]
-    return name.partition(":")[0]
+            stem, _, rest = name.partition(suffix)
+            return stem + rest
+    return name
 
 
 @dataclass
