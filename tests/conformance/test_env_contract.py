@@ -200,6 +200,24 @@ def test_a_state_edited_in_memory_is_checked_at_reset(game: str, n: int) -> None
         single.reset(options={"state": state})
 
 
+@pytest.mark.parametrize(("game", "n"), CASES)
+def test_the_single_agent_env_draws_where_the_game_has_a_drawing(game: str, n: int) -> None:
+    """``rgb_array`` (what SB3's make_vec_env passes) is a frame where the spec has
+    ``render_frame``, else refused in one line that names SB3's workaround."""
+    spec = get_game(game)
+    opponents = None if n == 1 else _random_agent(game)
+    if spec.render_frame is None:
+        refused = r"render_mode must be one of \['ansi'\].*make_vec_env"
+        with pytest.raises(ValueError, match=refused):
+            SingleAgentEnv(game, n, opponents=opponents, render_mode="rgb_array")
+        return
+    env = SingleAgentEnv(game, n, opponents=opponents, render_mode="svg")
+    assert env.render() is None  # before any reset: no frame
+    env.reset(seed=2)
+    assert env.render().lstrip().startswith("<")
+    assert "rgb_array" in env.metadata["render_modes"]
+
+
 def test_every_shipped_game_checks_states_in_memory() -> None:
     """The package's own games declare check_state (a test-only game may leave it out)."""
     shipped = [
