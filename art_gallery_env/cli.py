@@ -260,11 +260,17 @@ def _missing_rllib_extra(err: ImportError) -> int:
 
 
 def _train(args: argparse.Namespace) -> int:
+    from art_gallery_env.processes import stop_signals_deferred
+
     try:
-        from art_gallery_env.training.config import ConfigError, load_config
-        from art_gallery_env.training.interrupt import TrainingInterrupted
-        from art_gallery_env.training.run_folder import RunFolderError
-        from art_gallery_env.training.sb3_trainer import train
+        with stop_signals_deferred():  # a Ctrl-C inside torch's import could be lost
+            import sb3_contrib  # noqa: F401 - whole before a Ctrl-C can cut it
+            import torch  # noqa: F401
+
+            from art_gallery_env.training.config import ConfigError, load_config
+            from art_gallery_env.training.interrupt import TrainingInterrupted
+            from art_gallery_env.training.run_folder import RunFolderError
+            from art_gallery_env.training.sb3_trainer import train
     except ImportError as err:
         return _missing_train_extra(err)
     from art_gallery_env.agents.policy import CheckpointError
@@ -696,10 +702,12 @@ def _saved(args: argparse.Namespace | None) -> str:
 def main(argv: list[str] | None = None) -> int:
     from art_gallery_env.faults import os_error_message, unicode_error_message
     from art_gallery_env.folder_lock import FolderBusyError
+    from art_gallery_env.processes import stop_signals_deferred
 
     args = None
     try:
-        args = build_parser().parse_args(argv)  # imports for seconds: Ctrl-C may come here
+        with stop_signals_deferred():  # the parser imports the games: numpy's extensions
+            args = build_parser().parse_args(argv)
         return args.func(args)
     except KeyboardInterrupt:  # a Ctrl-C that no command handles itself: no traceback
         print("\ninterrupted", file=sys.stderr)

@@ -121,6 +121,30 @@ def write_stderr(text: str) -> None:
 
 
 @contextmanager
+def stop_signals_deferred() -> Iterator[None]:
+    """Within the block SIGINT and SIGTERM only wait; after it the first one raises
+    KeyboardInterrupt (with the signal's name). For imports: a KeyboardInterrupt raised
+    inside a C extension's module init can be swallowed or turn into an ImportError (a
+    Ctrl-C one second into ``train`` was ignored, or reported the [train] extra missing).
+    Main thread only; a signal ignored at the start stays ignored."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    received: list[int] = []
+    previous = {}
+    for signum in STOP_SIGNALS:
+        if signal.getsignal(signum) is not signal.SIG_IGN:
+            previous[signum] = signal.signal(signum, lambda got, frame: received.append(got))
+    try:
+        yield
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+    if received:
+        raise KeyboardInterrupt(signal.Signals(received[0]).name)
+
+
+@contextmanager
 def sigterm_as_interrupt() -> Iterator[None]:
     """Within the block SIGTERM raises KeyboardInterrupt, so one code path handles both
     (main thread only; elsewhere a no-op)."""

@@ -5,7 +5,10 @@ The cause: the first spawned worker starts multiprocessing's resource tracker, a
 starting it ends with ``SIG_UNBLOCK`` of SIGINT and SIGTERM, so every worker started
 after it (and the parent, for the rest of ``spawning_quietly``) had the stop signals
 unblocked while it imported for seconds. A Ctrl-C then (the terminal signals the whole
-process group) printed each importing worker's traceback.
+process group) printed each importing worker's traceback. And a Ctrl-C that came while
+the main process imported numpy's or torch's extensions could be swallowed by the
+import (training went on) or turn into an ImportError: the CLI's imports now hold the
+stop signals until they are done.
 """
 
 from __future__ import annotations
@@ -57,6 +60,19 @@ def test_every_worker_starts_with_the_stop_signals_blocked(tmp_path):
     assert done.stdout.strip() == " ".join([blocked] * 4), done.stdout
 
 
+@POSIX
+def test_stop_signals_wait_through_imports_then_interrupt():
+    from art_gallery_env.processes import stop_signals_deferred
+
+    before = signal.getsignal(signal.SIGINT)
+    with pytest.raises(KeyboardInterrupt, match="SIGINT"), stop_signals_deferred():
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(0.05)  # a handler would run here: it only notes the signal
+        finished = True
+    assert finished, "the block ran to its end"
+    assert signal.getsignal(signal.SIGINT) is before
+
+
 def test_a_ctrl_c_while_the_cli_imports_is_a_word_not_a_traceback(monkeypatch, capsys):
     def importing() -> None:
         raise KeyboardInterrupt
@@ -82,7 +98,7 @@ def test_early_ctrl_cs_of_train_with_subprocess_envs_print_no_traceback(tmp_path
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
         )  # fmt: skip
         try:
-            time.sleep(rng.uniform(2.5, 10))  # past the interpreter's start, into start-up
+            time.sleep(rng.uniform(1.0, 10))  # past the interpreter's start: imports, start-up
             os.killpg(proc.pid, signal.SIGINT)  # the terminal signals the whole group
             _, stderr = proc.communicate(timeout=120)
         finally:
