@@ -175,7 +175,12 @@ def web_of(spec: GameSpec) -> GameWeb:
 
 
 def seat_world(state: Any, seat: int) -> Any:
-    """The one world the server draws ``seat``'s responses from (see the module doc)."""
+    """The one world the server draws ``seat``'s responses from (see the module doc).
+    Once the game is over it is the state itself: everything is public then (the final
+    scoring reveals it, and the record, which holds the seed, opens), and a score table
+    drawn from a world would show others' scores by cards they never held."""
+    if state.is_over:
+        return state
     return state.determinize(seat, random.Random(WORLD_SEED))
 
 

@@ -511,10 +511,10 @@ class _Board:
 
     def secret_cards(self, p: int, x: float, y: float) -> None:
         """The Curator and Art Dealer cards: face up for their owner or a spectator, card
-        backs for anyone else (G18)."""
+        backs for anyone else (G18) until the final scoring reveals them (G16)."""
         s, d, svg = self.s, self.d, self.svg
         svg.text(x, y + 18, "secret cards", 10, MUTED)
-        visible = self.viewer is None or self.viewer == p
+        visible = self.viewer is None or self.viewer == p or s.over
         for k, (label, cards, index) in enumerate(
             (("curator", d.curators, s.curator[p]), ("art dealer", d.dealers, s.dealer[p]))
         ):
