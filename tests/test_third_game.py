@@ -129,6 +129,7 @@ def test_the_web_app_plays_and_replays_it(tmp_path: Path) -> None:
     assert games[GAME]["variants"] == {"double_last": False}
     body = {"game": GAME, "players": 2, "seat": 0, "opponents": ["random"], "seed": 1}
     view = client.post("/api/games", json=body).json()
+    assert view["board"].startswith('<pre class="text-board">') and not view["drawn"]  # no web
     while not view["over"]:
         legal = [o["action"] for o in view["choices"]["options"] if o["legal"]]
         view = client.post(f"/api/games/{view['id']}/actions", json={"action": legal[0]}).json()

@@ -147,32 +147,92 @@ def test_policy_insight_appears_after_the_round(page: Page, live_server: LiveSer
     expect(first.locator(".bar-row.chosen")).to_have_count(1)
 
 
-def test_a_game_without_a_drawn_board_is_set_up_and_played_as_text(
-    page: Page, live_server: LiveServer
-) -> None:
-    """The game selector: the table sizes, variants and agents follow the chosen game; the
-    Gallerist (no web module) shows its text board and one button per legal action."""
-    page.goto(live_server.url + "/")
+def start_gallerist_game(page: Page, server: LiveServer, players: int, opponent: str) -> str:
+    """The set-up form with the game selector: the table sizes, variants and agents follow
+    the chosen game."""
+    page.goto(server.url + "/")
     expect(page.locator("#zero_is_ten")).to_have_count(1)  # Art Gallery's one variant
-    expect(page.locator("#board-note")).to_be_hidden()
     page.select_option("#game", "gallerist")
-    expect(page.locator("#board-note")).to_contain_text("no drawn board")
+    expect(page.locator("#board-note")).to_be_hidden()  # the Gallerist has a drawn board
     expect(page.locator("#variants input")).to_have_count(0)
     sizes = page.locator("#players option").all_inner_texts()
     assert sizes == ["1 player", "2 players", "3 players", "4 players"]
-    page.select_option("#players", "2")
+    page.select_option("#players", str(players))
     checkpoints = page.locator("select.opponent option").all_inner_texts()
     assert any("gallerist_2p" in c for c in checkpoints)
     assert not any("ppo_2p" in c for c in checkpoints)  # Art Gallery's: not offered here
-    page.locator("select.opponent").select_option("random")
+    for select in page.locator("select.opponent").all():
+        select.select_option(opponent)
+    page.fill("#seed", "5")
     page.click("#start")
     page.wait_for_url("**/#/game/*")
     page.wait_for_selector(".play", timeout=TIMEOUT)
-    game = live_server.app.state.store.get(page.url.rsplit("/", 1)[-1])
-    assert game.game == "gallerist" and game.agents == ["human", "random"]
-    expect(page.locator(".board pre.text-board")).to_contain_text("The Gallerist")
+    return page.url.rsplit("/", 1)[-1]
+
+
+def test_a_whole_gallerist_game_against_the_heuristic_by_clicking_then_replay_it(
+    page: Page, live_server: LiveServer
+) -> None:
+    """Issue 26's acceptance: the Gallerist in Chromium, on its drawn board, every legal
+    choice of each compound turn a button with its explanation, clicked to the end of the
+    game against the heuristic (the person's clicks chosen by a heuristic of the test's own,
+    so the game ends by the rulebook's conditions), then replayed with the seats' views."""
+    from art_gallery_env.agents.registry import make_agent
+
+    game = live_server.app.state.store.get(start_gallerist_game(page, live_server, 2, "heuristic"))
+    assert game.game == "gallerist" and game.agents == ["human", "heuristic"]
+    spec = game.rules
+    observer, me = spec.make_observer(game.state), make_agent("heuristic", seed=1, game="gallerist")
+    expect(page.locator(".board svg")).to_contain_text("The Gallerist")
+    expect(page.locator(".board svg")).to_contain_text("view of You")
+    clicks, phases = 0, set()
+    while True:  # the person's turn, or the end (which an agent's decision may bring)
+        page.wait_for_selector("#decision button.choice:not([disabled]), #result", timeout=TIMEOUT)
+        if page.locator("#result").count():
+            break
+        enabled, disabled = shown_choices(page)
+        state = game.state
+        assert set(enabled) == set(state.legal_actions()) and not disabled
+        phases.add(state.phase_name)
+        if clicks % 10 == 0:  # each choice is explained, as describe_choice says
+            world = state.determinize(game.seat, random.Random(0))
+            for button in page.locator("#decision button.choice").all()[:6]:
+                action = int(button.get_attribute("data-action"))
+                detail = spec.describe_choice(world, game.seat, action)
+                assert detail and detail in button.inner_text()
+        action = me.act(*observer.inputs(state, game.seat))
+        click_and_wait(page, f'#decision button.choice[data-action="{action}"]')
+        clicks += 1
+    assert clicks > 40 and {"turn", "artist", "ticket"} <= phases
+    result = page.locator("#result")
+    expect(result).to_be_visible()
+    totals = [int(t) for t in result.locator("td.total").all_inner_texts()]
+    assert totals == [row["total"] for row in game.state.score_breakdown()]
+    assert result.locator("h2").text_content().startswith("You ")
+    page.click("#replay-link")
+    page.wait_for_selector(".replay")
+    expect(page.locator("#step")).to_have_text(f"0 / {len(game.actions)}")
+    for expected in (1, 2, 3):
+        page.click("#next")
+        expect(page.locator("#step")).to_have_text(f"{expected} / {len(game.actions)}")
+    expect(page.locator("#decision-info")).to_contain_text("Decision 3")
+    page.select_option("#viewer", "1")
+    expect(page.locator(".board svg")).to_contain_text("view of P1 heuristic")
+    expect(page.locator(".board svg")).to_contain_text("(hidden)")  # P0's secret cards
+
+
+def test_the_gallerist_is_set_up_and_its_drawn_board_played_by_clicking(
+    page: Page, live_server: LiveServer
+) -> None:
+    """A few decisions of a 3-player Gallerist game against random: the drawn board, the
+    turn's choices grouped, the other seats' secret cards as card backs."""
+    game_id = start_gallerist_game(page, live_server, 3, "random")
+    game = live_server.app.state.store.get(game_id)
+    assert game.game == "gallerist" and game.agents == ["human", "random", "random"]
+    expect(page.locator(".board svg")).to_contain_text("secret cards")
+    expect(page.locator(".board svg")).to_contain_text("(hidden)")
     rng = random.Random(2)
-    for _ in range(6):
+    for _ in range(8):
         page.wait_for_selector("#decision button.choice:not([disabled])", timeout=TIMEOUT)
         enabled, disabled = shown_choices(page)
         assert set(enabled) == set(game.state.legal_actions()) and not disabled

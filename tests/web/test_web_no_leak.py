@@ -131,3 +131,153 @@ def test_the_view_is_not_the_truth_drawn_for_a_spectator() -> None:
     world = perturb_hidden(state, 0, random.Random(1))
     assert render_svg(world, None) != render_svg(state, None)
     assert render_svg(world, 0) == render_svg(state, 0)
+
+
+# -- the Gallerist (G18) -----------------------------------------------------------------------
+def perturb_gallerist(state, seat: int, rng: random.Random):
+    """Another state of ``seat``'s information set, drawn without ``determinize``: the other
+    players' Curator and Art Dealer cards exchanged with the box's, the contract deck, the
+    works below each stack's top and the bag reshuffled."""
+    w = state.clone()
+    others = [q for q in range(w.num_players) if q != seat]
+    for dealt, box in ((w.curator, w.box_curators), (w.dealer, w.box_dealers)):
+        pool = [dealt[q] for q in others] + box
+        rng.shuffle(pool)
+        for q in others:
+            dealt[q] = pool.pop()
+        box[:] = pool
+    rng.shuffle(w.deck)
+    for stack in w.stacks:
+        below = stack[:-1]
+        rng.shuffle(below)
+        stack[:-1] = below
+    rng.shuffle(w.bag)
+    return w
+
+
+def gallerist_hidden(state, seat: int) -> tuple:
+    others = [q for q in range(state.num_players) if q != seat]
+    return (
+        [state.curator[q] for q in others],
+        [state.dealer[q] for q in others],
+        list(state.deck),
+        [list(stack[:-1]) for stack in state.stacks],
+        list(state.bag),
+    )
+
+
+def gallerist_states(n: int, seed: int, every: int = 23) -> list:
+    """States of a game of the heuristic (even seats) and random (odd seats), every
+    ``every``-th decision, and the final one."""
+    from art_gallery_env.agents.registry import make_agent
+    from art_gallery_env.core.loop import play_game
+    from art_gallery_env.core.registry import get_game
+
+    state = get_game("gallerist").new_game(n, seed)
+    agents = [
+        make_agent("random" if p % 2 else "heuristic", seed=p, game="gallerist") for p in range(n)
+    ]
+    out = [state.clone()]
+
+    def keep(decision) -> None:
+        if decision.index % every == every - 1:
+            out.append(decision.state.clone())
+
+    play_game(state, agents, on_decision=keep)
+    return out + [state]
+
+
+def check_gallerist_no_leak(game: WebGame, salt: int) -> tuple[int, int]:
+    """As :func:`check_no_leak`, with the Gallerist's worlds and drawing."""
+    from art_gallery_env.gallerist.render_svg import render_svg as gallerist_svg
+
+    truth = responses(game)
+    state, seat = game.state, game.seat
+    if state.is_over:  # the final scoring reveals every card: the page shows the truth
+        view = game_view(game)
+        assert view["result"]["breakdown"] == state.score_breakdown()
+        assert view["board"] == gallerist_svg(state, seat, game.names)
+        d = state.data
+        for q in range(state.num_players):
+            assert f"curator: {d.curators[state.curator[q]].id}" in view["board"]
+        return 0, 0
+    differs = spectator_differs = 0
+    others = [state.determinize(seat, random.Random(salt + k)) for k in range(2)]
+    for world in [*others, perturb_gallerist(state, seat, random.Random(salt))]:
+        assert responses(dataclasses.replace(game, state=world)) == truth
+        differs += gallerist_hidden(world, seat) != gallerist_hidden(state, seat)
+        spectator_differs += gallerist_svg(world, None) != gallerist_svg(state, None)
+    return differs, spectator_differs
+
+
+@pytest.mark.parametrize(
+    ("n", "seed"), [(2, 1)] + [pytest.param(n, 2, marks=pytest.mark.slow) for n in (1, 3, 4)]
+)
+def test_gallerist_responses_are_the_same_in_every_world_of_the_seats_information_set(
+    n: int, seed: int
+) -> None:
+    """G18 over the web: the Gallerist's board, choices, log and insight for a seat are the
+    same in every world of its information set, in every kind of decision reached."""
+    differs = spectator_differs = 0
+    kinds = set()
+    for index, state in enumerate(gallerist_states(n, seed)):
+        seat = index % n
+        agents = ["heuristic"] * n
+        agents[seat] = "human"
+        game = WebGame("0" * 16, seat, agents, seed, "gallerist", {}, state, seen_events=index)
+        kinds.add(state.phase_name)
+        d, s = check_gallerist_no_leak(game, index)
+        differs += d
+        spectator_differs += s
+    assert len(kinds) >= 5 and "game_over" in kinds
+    assert differs > 5  # the comparison has teeth: the worlds differ in hidden fields
+    # and a drawing of them for a spectator (others' secret cards) differs; solo: no others
+    assert spectator_differs > 5 if n > 1 else spectator_differs == 0
+
+
+def test_the_gallerist_view_hides_the_other_seats_secret_cards() -> None:
+    """Teeth: the seat's drawing shows its own Curator and Art Dealer, card backs for the
+    others'; a spectator sees every card."""
+    from art_gallery_env.gallerist.render_svg import render_svg as gallerist_svg
+
+    state = gallerist_states(3, 5)[2]
+    d = state.data
+    mine = gallerist_svg(state, 0)
+    spectator = gallerist_svg(state, None)
+    assert f"curator: {d.curators[state.curator[0]].id}" in mine
+    for q in (1, 2):
+        assert f"curator: {d.curators[state.curator[q]].id}" in spectator
+        assert f"art dealer: {d.dealers[state.dealer[q]].id}" in spectator
+    assert mine.count("(hidden)") == 4 and "(hidden)" not in spectator
+    assert gallerist_svg(perturb_gallerist(state, 0, random.Random(3)), 0) == mine
+
+
+@pytest.mark.slow
+def test_every_api_response_of_a_real_gallerist_game_passes_the_comparison(
+    client: TestClient,
+) -> None:
+    """A 3-player Gallerist game over HTTP against the heuristic and ISMCTS (insight):
+    each response equals the one built from other worlds of the seat's information set."""
+    store = client.app.state.store
+    body = {
+        "game": "gallerist",
+        "players": 3,
+        "seat": 1,
+        "opponents": ["heuristic", "ismcts:iters=5"],
+        "seed": 4,
+    }
+    view = client.post("/api/games", json=body).json()
+    rng, checked = random.Random(5), 0
+    while not view["over"]:
+        game = store.get(view["id"])
+        if checked % 5 == 0:
+            assert client.get(f"/api/games/{view['id']}").json() == view
+            check_gallerist_no_leak(game, checked)
+            assert not view["insight"] and view["insight_pending"] >= 0  # others': at the end
+        checked += 1
+        legal = [o["action"] for o in view["choices"]["options"] if o["legal"]]
+        view = client.post(
+            f"/api/games/{view['id']}/actions", json={"action": rng.choice(legal)}
+        ).json()
+    check_gallerist_no_leak(store.get(view["id"]), checked)
+    assert checked > 40 and view["insight"]  # the end of the game releases the insight

@@ -1,6 +1,7 @@
-"""The web app serves every registered game (issue 23): set-up per game, a game without a
-drawn board (the Gallerist) played as text through the API and replayed, its policies and
-records offered for it alone, strict variants, and saved games from before games were named."""
+"""The web app serves every registered game (issue 23): set-up per game, the Gallerist
+played with its drawn board and explained choices through the API and replayed (issue 26),
+its policies and records offered for it alone, strict variants, saved games from before
+games were named, and the generic text view of a game without a web module."""
 
 from __future__ import annotations
 
@@ -18,7 +19,9 @@ from art_gallery_env.agents.policy_format import save_policy_weights
 from art_gallery_env.arena.evaluate import MatchConfig, run_match, save_game_records
 from art_gallery_env.arena.records import replay_record
 from art_gallery_env.core.registry import game_names, get_game
+from art_gallery_env.gallerist import web_view
 from art_gallery_env.gallerist.env.observation_fields import OBSERVATION_SIZE
+from art_gallery_env.gallerist.render_svg import render_svg
 from art_gallery_env.gallerist.rules.actions import NUM_ACTIONS
 from art_gallery_env.web.app import create_app
 from art_gallery_env.web.games import WebGame, load_game
@@ -92,8 +95,7 @@ def test_setup_lists_every_game_with_its_own_agents_variants_and_checkpoints(
         "ppo_2p.safetensors"  # no game named anywhere: the default game's
     ]
     assert games["art_gallery"]["drawn_board"] and not games["art_gallery"]["board_note"]
-    assert not games[GALLERIST]["drawn_board"]
-    assert "no drawn board" in games[GALLERIST]["board_note"]
+    assert games[GALLERIST]["drawn_board"] and not games[GALLERIST]["board_note"]
     assert setup["default_game"] == "art_gallery" and setup["players"] == [2, 3, 4, 5, 6]
 
 
@@ -130,25 +132,37 @@ def test_variants_are_set_by_name_and_a_top_level_variant_still_folds_in(
     assert store.get(view["id"]).variants == {"zero_is_ten": False} and view["variants"] == {}
 
 
-# -- a game without a drawn board, through the API -------------------------------------------
-def _check_text_view(view: dict, game: WebGame) -> None:
-    """A live view of a game without a web module: its text board drawn from the seat's
-    world, and one option per legal action named by ``action_to_str``."""
+# -- the Gallerist's drawn board, through the API ---------------------------------------------
+def _check_drawn_view(view: dict, game: WebGame) -> None:
+    """A live Gallerist view: its board drawn from the seat's world for the seat, and one
+    option per legal action named by ``action_to_str`` and explained by ``describe_choice``
+    (in that world), the turn's menu grouped."""
     spec, state = game.rules, game.state
     world = state.determinize(game.seat, random.Random(0))
-    text = html.escape(spec.render_text(world, game.seat))
-    assert view["board"] == f'<pre class="text-board">{text}</pre>'
+    assert view["drawn"] and view["board"] == render_svg(world, game.seat, game.names)
     assert set(legal(view)) == set(state.legal_actions())
     options = view["choices"]["options"]
     assert all(o["label"] == spec.action_to_str(o["action"]) for o in options)
-    assert view["choices"]["prompt"].startswith("Your decision") and "hand" not in view
+    assert all(o["detail"] == spec.describe_choice(world, game.seat, o["action"]) for o in options)
+    assert all(o["detail"] for o in options)  # every choice is explained
+    groups = {o.get("group") for o in options}
+    if world.phase_name in ("turn", "post", "kicked"):  # the turn's menu: every option grouped
+        assert None not in groups and groups <= {
+            "Location action",
+            "Executive action: move a visitor with a ticket (G4.2)",
+            "Executive action: an assistant on a contract bonus (G4.5)",
+            "Done",
+        }
+    else:
+        assert groups == {None}
+    assert view["choices"]["prompt"] == web_view.prompt(world) and "hand" not in view
 
 
 def _play_to_the_end(client: TestClient, view: dict, game: WebGame) -> dict:
     """Random legal choices, by id and by name in turn, until the game is over."""
     rng, decisions = random.Random(0), 0
     while not view["over"]:
-        _check_text_view(view, game)
+        _check_drawn_view(view, game)
         option = rng.choice([o for o in view["choices"]["options"] if o["legal"]])
         action = option["label"] if decisions % 2 else option["action"]
         before = len(game.actions)
@@ -174,7 +188,7 @@ def _check_replay(client: TestClient, game: WebGame) -> None:
     assert listed[f"game-{game.id}"]["game"] == GALLERIST
     for step, viewer in ((0, "all"), (3, "0"), (7, "1"), (len(game.actions), "all")):
         shown = client.get(f"/api/replays/game-{game.id}?step={step}&viewer={viewer}").json()
-        assert shown["step"] == step and shown["board"].startswith('<pre class="text-board">')
+        assert shown["step"] == step and shown["board"].startswith("<svg") and shown["drawn"]
         if step:
             decision = shown["decision"]
             assert decision["seat"] == game.deciders[step - 1]
@@ -182,19 +196,20 @@ def _check_replay(client: TestClient, game: WebGame) -> None:
     assert shown["result"]["breakdown"] == game.state.score_breakdown()
 
 
-def test_a_gallerist_game_is_played_as_text_and_replayed_through_the_api(
+def test_a_gallerist_game_is_played_on_its_drawn_board_and_replayed_through_the_api(
     client: TestClient,
 ) -> None:
-    spec, store = get_game(GALLERIST), client.app.state.store
+    store = client.app.state.store
     view = post_game(client, game=GALLERIST, players=2, seat=1, opponents=["heuristic"], seed=5)
     game = store.get(view["id"])
-    assert view["game"] == GALLERIST and view["title"] == "The Gallerist" and not view["drawn"]
+    assert view["game"] == GALLERIST and view["title"] == "The Gallerist" and view["drawn"]
     assert game.agents == ["heuristic", "human"] and game.game == GALLERIST
     view = _play_to_the_end(client, view, game)
     totals = [r["total"] for r in game.state.score_breakdown()]
     assert [r["total"] for r in view["result"]["breakdown"]] == totals
     keys = [c["key"] for c in view["result"]["columns"]]
-    assert keys == [key for key, _ in spec.score_parts] + ["total", "rank"]
+    assert keys == [key for key, _head, _parts in web_view.RESULT_COLUMNS]
+    assert set(keys) <= set(view["result"]["breakdown"][0])
     saved = json.loads((store.folder / f"{game.id}.json").read_text())
     assert saved["version"] == 2 and saved["game"] == GALLERIST and saved["variants"] == {}
     assert load_game(store.folder / f"{game.id}.json").actions == game.actions
@@ -211,7 +226,7 @@ def test_a_solo_gallerist_game_needs_no_opponents(client: TestClient) -> None:
 def test_a_gallerist_view_is_the_same_in_every_world_of_the_seats_information_set(
     client: TestClient,
 ) -> None:
-    """R8 for the text fallback: the board, choices, log and insight come from the seat's
+    """G18 for the drawn view: the board, choices, log and insight come from the seat's
     world, so other worlds of its information set give the same responses."""
     view = post_game(client, game=GALLERIST, players=3, seat=2, opponents=["random"], seed=9)
     game = client.app.state.store.get(view["id"])
@@ -222,8 +237,8 @@ def test_a_gallerist_view_is_the_same_in_every_world_of_the_seats_information_se
             world = game.state.determinize(game.seat, random.Random(100 * checked + k))
             other = dataclasses.replace(game, state=world)
             assert json.dumps([game_view(other), game_log(other), released_insight(other)]) == truth
-            spec = game.rules  # a spectator's text of the world differs from the truth's
-            differs += spec.render_text(world, None) != spec.render_text(game.state, None)
+            # a spectator's drawing of the world differs from the truth's
+            differs += render_svg(world, None) != render_svg(game.state, None)
         checked += 1
         view = client.post(
             f"/api/games/{view['id']}/actions", json={"action": rng.choice(legal(view))}
@@ -248,7 +263,7 @@ def test_gallerist_policies_play_the_gallerist_and_its_records_replay(tmp_path: 
     (listed,) = client.get("/api/replays").json()
     assert listed["id"] == "file-game_0000" and listed["game"] == GALLERIST
     step = client.get("/api/replays/file-game_0000?step=4&viewer=0").json()
-    assert step["step"] == 4 and step["title"] == "The Gallerist" and not step["drawn"]
+    assert step["step"] == 4 and step["title"] == "The Gallerist" and step["drawn"]
     response = client.post(
         "/api/replays",
         content=(records / "game_0000.json").read_bytes(),
@@ -290,10 +305,19 @@ def test_a_version_1_save_file_loads_as_the_default_game_with_its_variants(
 
 # -- the generic view, unit by unit ---------------------------------------------------------------
 def test_the_generic_view_of_a_game_without_a_web_module() -> None:
-    spec = get_game(GALLERIST)
+    """The Gallerist's spec without its web capability: the text board, one button per
+    legal action explained by describe_choice, the spec's score parts."""
+    spec = dataclasses.replace(get_game(GALLERIST), capabilities=frozenset(), extensions={})
     web = GameWeb(spec)
     assert web.module is None and not web.drawn and len(web.colours) >= spec.max_players
     state = spec.setup(2, 3)
+    text = html.escape(spec.render_text(state, 0))
+    assert web.board(state, 0, ["a", "b"]) == f'<pre class="text-board">{text}</pre>'
+    shown = web.choices(state, state.current_player)
+    assert [o["action"] for o in shown["options"]] == state.legal_actions()
+    assert shown["prompt"].startswith("Your decision")
+    keys = [c["key"] for c in web.result_columns()]
+    assert keys == [key for key, _ in spec.score_parts] + ["total", "rank"]
     before = state.clone()
     action = state.legal_actions()[0]
     state.apply(action)
