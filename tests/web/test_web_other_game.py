@@ -326,3 +326,42 @@ def test_the_generic_view_of_a_game_without_a_web_module() -> None:
     art = GameWeb(get_game("art_gallery"))
     assert art.drawn and art.insight_release == "the end of its round"
     assert [c["key"] for c in art.result_columns()][-3:] == ["total", "tiles", "rank"]
+
+
+def test_a_gallerist_record_with_policy_insight_replays_with_it(tmp_path: Path) -> None:
+    """``eval --insight`` records of the Gallerist: the replay shows each checkpoint or
+    search decision's insight, its actions named, for a spectator and the deciding seat;
+    another seat sees it only at the end (others' secret cards shape it, G18)."""
+    checkpoints, records = tmp_path / "checkpoints", tmp_path / "records"
+    checkpoints.mkdir()
+    policy = checkpoints / "tiny.safetensors"
+    _gallerist_policy(policy, metadata=True)
+    config = MatchConfig(
+        num_players=2,
+        agents=(str(policy), "ismcts:iters=4"),
+        games=1,
+        workers=1,
+        game=GALLERIST,
+        insight=True,
+    )
+    save_game_records(run_match(config, progress=False), records)
+    client = TestClient(create_app(tmp_path / "data", checkpoints=checkpoints, records=records))
+    (listed,) = client.get("/api/replays").json()
+    record = json.loads((records / "game_0000.json").read_text())
+    steps = len(record["actions"])
+    kinds = {}
+    for step in range(1, steps, max(1, steps // 40)):
+        shown = client.get(f"/api/replays/{listed['id']}?step={step}&viewer=all").json()
+        insight = shown["insight"]
+        assert insight is not None and insight["seat"] == shown["decision"]["seat"]
+        assert all(
+            t["label"] == get_game(GALLERIST).action_to_str(t["action"]) for t in insight["top"]
+        )
+        kinds[insight["kind"]] = insight
+        other = 1 - insight["seat"]
+        hidden = client.get(f"/api/replays/{listed['id']}?step={step}&viewer={other}").json()
+        assert hidden["insight"] is None and "end of the game" in hidden["insight_release"]
+    assert set(kinds) == {"policy", "search"}
+    assert kinds["policy"]["legal"] >= 1 and kinds["search"]["iterations"] in (0, 4)
+    last = client.get(f"/api/replays/{listed['id']}?step={steps}&viewer=0").json()
+    assert last["insight"] is not None  # the game is over: released to every seat
