@@ -13,7 +13,8 @@ Per candidate, beside today's MLP (separate actor and critic [256, 256], tanh):
 
 Candidates: ``ebag`` (an embedding-bag first layer, actor and critic shared or separate)
 and ``entity`` (tokens per area, seat and pile, a shared trunk, move and bid logits read
-from the destination area's token; with and without that pointer). Torch runs one thread.
+from the destination area's token; with and without that pointer; ``entity_small``
+halves its widths). Torch and numpy run one thread each.
 
 Usage: python benchmarks/network_candidates.py [--games 200] [--sizes 2 4 6] [--epochs 5]
        [--only mlp entity ...] [--data FILE.npz] [--smoke]
@@ -26,12 +27,17 @@ import contextlib
 import io
 import os
 import sys
+import tempfile
 import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-import numpy as np
+for _variable in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
+    os.environ.setdefault(_variable, "1")  # one BLAS thread, as torch's one thread: on a
+    # loaded 2-core machine a threaded numpy product of one observation took milliseconds
+
+import numpy as np  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from clone_fidelity import kind_of  # noqa: E402  (the decision kinds)
@@ -45,6 +51,7 @@ CANDIDATES: dict[str, dict[str, Any]] = {
     "ebag_shared": {"type": "ebag", "hidden_sizes": [256, 256], "shared": True},
     "entity_nopointer": {"type": "entity", "hidden_sizes": [256], "use_pointer": False},
     "entity": {"type": "entity", "token_dim": 32, "hidden_sizes": [256], "pointer_dim": 64},
+    "entity_small": {"type": "entity", "token_dim": 16, "hidden_sizes": [128], "pointer_dim": 32},
 }
 SMOKE = {"games": 3, "sizes": [2], "epochs": 1, "n_steps": 8, "n_envs": 4, "batch": 16}
 """``--smoke`` (tests/test_benchmarks_smoke.py): tiny data, rollout and networks."""
@@ -93,7 +100,8 @@ def fill_rollout(model: Any, data: dict, n_steps: int, n_envs: int) -> None:
 
 
 def update_ms(model: Any, data: dict, n_steps: int, n_envs: int, repeats: int) -> float:
-    """ms per learner step of MaskablePPO.train() on one fixed rollout (best of repeats)."""
+    """ms per learner step of MaskablePPO.train() on one fixed rollout (best of repeats;
+    filling the rollout is not timed)."""
     from stable_baselines3.common.logger import Logger
 
     model.set_logger(Logger(None, []))
@@ -127,16 +135,13 @@ def agreement(model: Any, held: dict, sizes: Sequence[int]) -> dict[int, tuple[f
 
 
 def numpy_us(model: Any, data: dict, count: int = 300) -> float:
-    """Median µs of one observation's logits in the numpy policy of the export."""
-    from art_gallery_env.agents.policy import policy_from_torch_mlp
-    from art_gallery_env.agents.policy_format import policy_from_network
-    from art_gallery_env.agents.run_checkpoint import actor_network
+    """Median µs of one observation's logits in numpy, played from the weights-only file
+    that the trainer writes (as PolicyAgent plays it)."""
+    from art_gallery_env.agents.model_policy import export_model_weights
+    from art_gallery_env.agents.policy import load_policy
 
-    net = getattr(model.policy, "net", None)
-    if net is None:
-        policy = policy_from_torch_mlp(actor_network(model))
-    else:
-        policy = policy_from_network(net.export_tensors(), net.header())
+    with tempfile.TemporaryDirectory() as folder:
+        policy = load_policy(export_model_weights(model, Path(folder) / "p.safetensors", {}))
     obs = data["obs"][:count].astype(np.float32)
     times = []
     for o in obs:
@@ -146,43 +151,50 @@ def numpy_us(model: Any, data: dict, count: int = 300) -> float:
     return 1e6 * float(np.median(times))
 
 
-def measure(name: str, network: dict, data: dict, held: dict, args: Any) -> dict[str, Any]:
-    import torch
+PPO = {"n_epochs": 4, "learning_rate": 1e-4, "clip_range": 0.1, "gamma": 1.0}
 
-    ppo = {
-        "n_steps": args.n_steps,
-        "batch_size": args.batch,
-        "n_epochs": 4,
-        "learning_rate": 1e-4,
-        "clip_range": 0.1,
-        "gamma": 1.0,
-    }
+
+def update_costs(networks: dict[str, dict], data: dict, args: Any) -> dict[str, float]:
+    """ms per learner step of each candidate, measured round-robin (best of --repeats), so
+    a change in the machine's load falls on every candidate alike."""
+    ppo = {**PPO, "n_steps": args.n_steps, "batch_size": args.batch}
+    models = {name: new_model(network, ppo) for name, network in networks.items()}
+    best = dict.fromkeys(models, float("inf"))
+    for _ in range(args.repeats):
+        for name, model in models.items():
+            best[name] = min(best[name], update_ms(model, data, args.n_steps, args.n_envs, 1))
+    return best
+
+
+def cloned(network: dict, data: dict, held: dict, args: Any) -> dict[str, Any]:
+    """The clone's agreement, parameters, numpy µs and cloning time of one candidate."""
+    ppo = {**PPO, "n_steps": args.n_steps, "batch_size": args.batch}
     model = new_model(network, ppo)
     params = sum(p.numel() for p in model.policy.parameters() if p.requires_grad)
     ws = WarmStartConfig(bc_games=args.games, epochs=args.epochs, batch_size=512, holdout=0.1)
     start = time.time()
-    model.policy.set_training_mode(True)
-    with contextlib.redirect_stdout(io.StringIO()):  # the per-epoch lines stay out of the table
-        warm_start.clone(model.policy, data, ws, 0)
-    model.policy.set_training_mode(False)
-    clone_s = time.time() - start
-    agree = agreement(model, held, args.sizes)
-    update = update_ms(model, data, args.n_steps, args.n_envs, args.repeats)
-    torch.set_num_threads(1)
+    agree: dict[int, tuple[float, float]] = {}
+    if not args.skip_clone:
+        model.policy.set_training_mode(True)
+        with contextlib.redirect_stdout(io.StringIO()):  # the per-epoch lines stay out
+            warm_start.clone(model.policy, data, ws, 0)
+        model.policy.set_training_mode(False)
+        agree = agreement(model, held, args.sizes)
     return {
-        "name": name,
-        "update": update,
         "agree": agree,
         "params": params,
         "numpy": numpy_us(model, data),
-        "clone_s": clone_s,
+        "clone_s": time.time() - start,
     }
 
 
-def row(r: dict[str, Any], sizes: Sequence[int]) -> str:
-    cells = [f"{r['agree'][n][0]:.1%} / {r['agree'][n][1]:.1%}" for n in sizes]
+def row(name: str, update: float, r: dict[str, Any], sizes: Sequence[int]) -> str:
+    cells = [
+        f"{r['agree'][n][0]:.1%} / {r['agree'][n][1]:.1%}" if n in r["agree"] else "-"
+        for n in sizes
+    ]
     return (
-        f"| {r['name']} | {r['update']:.3f} | "
+        f"| {name} | {update:.3f} | "
         + " | ".join(cells)
         + f" | {r['params']:,} | {r['numpy']:.0f} | {r['clone_s']:.0f} |"
     )
@@ -208,6 +220,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--n-envs", type=int, default=64)
     parser.add_argument("--batch", type=int, default=1024)
     parser.add_argument("--repeats", type=int, default=2)
+    parser.add_argument("--skip-clone", action="store_true", help="update cost only")
     parser.add_argument("--data", help="cache the teacher's games in this .npz (reused)")
     parser.add_argument("--smoke", action="store_true", help="tiny sizes, seconds (CI)")
     args = parser.parse_args(argv)
@@ -227,6 +240,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     head = " | ".join(f"{n}p all / moves" for n in args.sizes)
     print(f"| network | update ms/step | {head} | params | numpy µs/obs | clone s |")
     print("|---|---:|" + "---:|" * len(args.sizes) + "---:|---:|---:|")
+    networks = {}
     for name in args.only:
         network = dict(CANDIDATES[name])
         if args.smoke:
@@ -237,7 +251,10 @@ def main(argv: Sequence[str] | None = None) -> None:
                     if k in network or network["type"] != "mlp" and k == "hidden_sizes"
                 }
             )
-        print(row(measure(name, network, data, held, args), args.sizes), flush=True)
+        networks[name] = network
+    updates = update_costs(networks, data, args)
+    for name, network in networks.items():
+        print(row(name, updates[name], cloned(network, data, held, args), args.sizes), flush=True)
     print(f"load {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f}; {time.time() - start:.0f} s")
 
 
