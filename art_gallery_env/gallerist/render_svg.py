@@ -288,12 +288,14 @@ class _Board:
             svg.text(x + w - 8, y + 46, "Lacerda here", 11, LACERDA_COLOUR, True, "end")
         tile = s.location_tiles[loc]
         if tile != EMPTY:
-            svg.text(x + 10, y + 84, f"start tile: {self.tile_text(tile)}", 10, MUTED)
+            svg.text(x + 10, y + 84, _fit(f"start tile: {self.tile_text(tile)}", 52), 10, MUTED)
 
     def tile_text(self, tile: int) -> str:
+        """A reputation tile: what it scores, and what it gives when taken as a start tile."""
         t = self.d.reputation_tiles[tile]
         scoring = TILE_SCORINGS[t.scoring].replace("_", " ")
-        return f"{t.id} ({scoring}; {t.money} money, {t.influence} infl.)"
+        name = scoring if t.id == TILE_SCORINGS[t.scoring] else f"{t.id}: {scoring}"
+        return f"{name} ({t.money} money, {t.influence} infl.)"
 
     # -- art forms: work stacks and artists ------------------------------------------------
     def forms(self) -> None:
@@ -366,7 +368,7 @@ class _Board:
             if stack:
                 card = d.contracts[stack[-1]]
                 svg.text(cx + 6, y + 84, f"{col}: {d.art_forms[card.form]}", 10, INK, True)
-                svg.text(cx + 6, y + 100, bonus_text(card.bonus), 10)
+                svg.text(cx + 6, y + 100, _fit(bonus_text(card.bonus), 26), 10)
             else:
                 svg.text(cx + 6, y + 84, f"{col}: empty", 10, MUTED)
         svg.text(x + 8, y + 134, "easels (renowned works)", 11, INK, True)

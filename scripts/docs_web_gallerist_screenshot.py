@@ -1,0 +1,70 @@
+"""Regenerate docs/images/web-gallerist.png: a Gallerist game in the web app, in headless
+Chromium, at a turn's menu of round 4 (a 2-player game against the heuristic; the person's
+clicks are a heuristic's own choices, seeded).
+
+    python scripts/docs_web_gallerist_screenshot.py   # needs the system chromium
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+from playwright.sync_api import sync_playwright
+
+from art_gallery_env.agents.registry import make_agent
+from art_gallery_env.web.app import create_app
+from art_gallery_env.web.browser import CHROMIUM_ARGS, chromium_executable
+from art_gallery_env.web.server import BackgroundServer
+
+ROOT = Path(__file__).resolve().parent.parent
+IMAGES = ROOT / "docs" / "images"
+SEED, ROUND = 7, 4
+VIEWPORT = {"width": 1600, "height": 1120}
+
+
+def main() -> None:
+    chromium = chromium_executable()
+    if chromium is None:
+        raise SystemExit("needs Chromium: apt-get install -y chromium")
+    IMAGES.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as data, sync_playwright() as p:
+        app = create_app(data, checkpoints=ROOT / "checkpoints")
+        with BackgroundServer(app) as server:
+            browser = p.chromium.launch(executable_path=chromium, args=list(CHROMIUM_ARGS))
+            page = browser.new_page(viewport=VIEWPORT)
+            page.goto(server.url + "/")
+            page.select_option("#game", "gallerist")
+            page.select_option("#players", "2")
+            page.locator("select.opponent").select_option("heuristic")
+            page.fill("#seed", str(SEED))
+            page.click("#start")
+            page.wait_for_selector("#decision")
+            game = app.state.store.get(page.url.rsplit("/", 1)[-1])
+            me = make_agent("heuristic", seed=SEED, game="gallerist")
+            observer = game.rules.make_observer(game.state)
+            while True:
+                page.wait_for_selector("#decision button.choice:not([disabled])", timeout=60_000)
+                state = game.state
+                if state.round >= ROUND and state.phase_name == "turn":
+                    break
+                action = me.act(*observer.inputs(state, game.seat))
+                decision = page.locator(".play").get_attribute("data-decision")
+                page.click(f'#decision button.choice[data-action="{action}"]')
+                page.wait_for_function(
+                    "d => document.querySelector('.play')?.dataset.decision !== d",
+                    arg=decision,
+                    timeout=60_000,
+                )
+            fd, tmp = tempfile.mkstemp(prefix=".web-gallerist-", suffix=".png", dir=IMAGES)
+            os.close(fd)
+            page.screenshot(path=tmp)
+            target = IMAGES / "web-gallerist.png"
+            os.replace(tmp, target)
+            print(f"docs/images/web-gallerist.png: {target.stat().st_size // 1024} KB")
+            browser.close()
+
+
+if __name__ == "__main__":
+    main()
