@@ -2,6 +2,7 @@
 
     python scripts/gallerist_measure.py [--games 400] [--workers 2] [--json out.json]
         [--only duel,solo,lengths,policy] [--policy checkpoints/gallerist_2p.safetensors]
+        [--plays random,heuristic] [--tables 1,2,3,4]
     python scripts/gallerist_measure.py --smoke     # a few games of each part, seconds
 
 1. ``duel``: the heuristic against the random agent at 2 players, seats rotated (the
@@ -125,12 +126,21 @@ def solo(games: int, heuristic: str, workers: int) -> dict[str, Any]:
     }
 
 
-def lengths(games: int, heuristic: str, workers: int) -> dict[str, Any]:
+def lengths(
+    games: int,
+    heuristic: str,
+    workers: int,
+    plays: tuple[str, ...] = ("random", "heuristic"),
+    tables: tuple[int, ...] = (1, 2, 3, 4),
+) -> dict[str, Any]:
+    """Self-play of each of ``plays`` at each table size; each row is printed when done."""
     out: dict[str, Any] = {}
-    for label, spec, count in (("random", "random", games), ("heuristic", heuristic, games)):
-        for n in (1, 2, 3, 4):
-            results = run([([spec] * n, SEED_BASE + g) for g in range(count)], workers)
-            out[f"{label} {n}p"] = _ends(results, count)
+    for label in plays:
+        spec = heuristic if label == "heuristic" else label
+        for n in tables:
+            results = run([([spec] * n, SEED_BASE + g) for g in range(games)], workers)
+            out[f"{label} {n}p"] = _ends(results, games)
+            _print_ends(f"{label} {n}p", out[f"{label} {n}p"])
     return out
 
 
@@ -184,6 +194,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--policy", default="checkpoints/gallerist_2p.safetensors")
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--only", default="duel,solo,lengths")
+    parser.add_argument("--plays", default="random,heuristic", help="lengths: whose self-play")
+    parser.add_argument("--tables", default="1,2,3,4", help="lengths: table sizes")
     parser.add_argument("--json", help="also write the numbers to this file")
     parser.add_argument("--smoke", action="store_true", help="2 games of each part")
     args = parser.parse_args(argv)
@@ -215,9 +227,9 @@ def main(argv: list[str] | None = None) -> int:
         )
         print(f"   means: {json.dumps({k: round(v, 2) for k, v in s['means'].items()})}")
     if "lengths" in parts:
-        out["lengths"] = lengths(args.length_games, args.heuristic, args.workers)
-        for label, row in out["lengths"].items():
-            _print_ends(label, row)
+        plays = tuple(args.plays.split(","))
+        tables = tuple(int(n) for n in args.tables.split(","))
+        out["lengths"] = lengths(args.length_games, args.heuristic, args.workers, plays, tables)
     if "policy" in parts:
         out["policy"] = policy(args.length_games, args.heuristic, args.policy, args.workers)
         if "error" in out["policy"]:
