@@ -39,10 +39,13 @@ def shown_choices(page: Page) -> tuple[list[int], list[int]]:
 
 
 def click_and_wait(page: Page, selector: str) -> None:
+    """Click, then wait for the person's next decision (or the end): the page shows the
+    person's move at once and each agent's move as it comes (test_web_live.py)."""
     decision = page.locator(".play").get_attribute("data-decision")
     page.click(selector)
     page.wait_for_function(
-        "d => { const p = document.querySelector('.play'); return p && p.dataset.decision !== d; }",
+        "d => { const p = document.querySelector('.play'); return p && p.dataset.decision !== d"
+        " && !!document.querySelector('#decision button.choice:not([disabled]), #result'); }",
         arg=decision,
         timeout=TIMEOUT,
     )

@@ -27,7 +27,7 @@ function h(tag, attrs, ...children) {
 }
 
 async function api(path, options = {}) {
-  const init = { headers: {} };
+  const init = { headers: {}, method: options.method || "GET" };
   if (options.body !== undefined) {
     init.method = options.method || "POST";
     init.headers["Content-Type"] = "application/json";
@@ -237,7 +237,7 @@ async function showHome() {
     start.disabled = true;
     start.textContent = "Starting…";
     try {
-      const game = await api("/api/games", { body });
+      const game = await api("/api/live/games", { body });
       location.hash = `#/game/${game.id}`;
     } catch (err) {
       toast(err.message);
@@ -255,22 +255,40 @@ async function showHome() {
 }
 
 function gamesTable(games) {
-  return h("table", { class: "list" },
+  const table = h("table", { class: "list" },
     h("thead", {}, h("tr", {}, h("th", {}, "Game"), h("th", {}, "Players"), h("th", {}, "Round"), h("th", {}, "Status"), h("th", {}, ""))),
     h("tbody", {}, games.map((g) => {
       const status = g.over
         ? (g.winners.includes(g.seat) ? "won" : "over") + ` · ${g.totals.join(" / ")}`
         : g.your_turn ? "your turn" : "agents to play";
       const palette = paletteOf(g.game);
-      return h("tr", { "data-game": g.id },
+      const row = h("tr", { "data-game": g.id },
         h("td", {}, gameLabel(g)),
         h("td", {}, g.names.map((name, p) => h("span", { class: "who" }, seatDot(p, palette), name))),
         h("td", {}, g.round),
         h("td", {}, status),
         h("td", { class: "actions" },
           h("a", { class: "button", href: `#/game/${g.id}` }, g.over ? "Result" : "Continue"),
-          g.over ? h("a", { class: "button", href: `#/replay/game-${g.id}` }, "Replay") : null));
+          g.over ? h("a", { class: "button", href: `#/replay/game-${g.id}` }, "Replay") : null,
+          h("button", { class: "delete", title: g.over ? "delete this game and its record" : "resign: the game and its file are deleted",
+            onclick: async () => { if (await deleteGame(g)) row.remove(); } }, g.over ? "Delete" : "Resign")));
+      return row;
     })));
+  return table;
+}
+
+// Resigning deletes a game (a game's rules have no resignation): asked first.
+async function deleteGame(g) {
+  const what = g.over ? "Delete this game and its record?" : "Resign this game? It is deleted, with its file.";
+  if (!window.confirm(what)) return false;
+  try {
+    await api(`/api/games/${g.id}`, { method: "DELETE" });
+    return true;
+  } catch (err) {
+    if (err.status === 404) return true; // gone already
+    toast(err.message);
+    return false;
+  }
 }
 
 async function showGames() {
@@ -282,13 +300,68 @@ async function showGames() {
 }
 
 // -- playing ------------------------------------------------------------------------------
+// The page follows a game through /api/live: the person's decision is answered at once,
+// the agents play off the request thread, and a long poll brings each of their moves as it
+// is made. Any failure (a network error, a server restart) is retried with a growing pause,
+// and the page shows that it is reconnecting; whatever the server has then is shown.
 let current = null; // the game view on screen
+let following = 0; // the follow loop that may draw; a newer one stops the older
+const LONG_POLL_S = 5;
 
 async function showGame(id) {
   setNav("games");
   await loadSetup();
-  const view = await api(`/api/games/${id}`);
+  const view = await api(`/api/live/games/${id}`);
   renderGame(view);
+  follow(id);
+}
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const onGamePage = (id) => location.hash.startsWith(`#/game/${id}`);
+
+function setConnection(problem) {
+  let el = document.getElementById("conn");
+  if (!problem) {
+    if (el) el.remove();
+    return;
+  }
+  if (!el) {
+    el = h("div", { id: "conn", role: "status" });
+    document.body.append(el);
+  }
+  el.textContent = `Connection lost (${problem}): reconnecting…`;
+}
+
+// Follow the game until it is the person's turn, the game is over or the agents stopped.
+async function follow(id, retry = false) {
+  const token = ++following;
+  let failures = 0;
+  while (token === following && onGamePage(id)) {
+    const view = current && current.id === id ? current : null;
+    if (view && !view.agents_playing && !view.thinking) break; // the person's turn, or over
+    if (view && view.agent_error && !retry) break;
+    const after = view ? `&after=${view.decision}` : "";
+    try {
+      const next = await api(`/api/live/games/${id}?wait=${LONG_POLL_S}${after}${retry ? "&retry=true" : ""}`);
+      retry = false;
+      if (failures) setConnection(null);
+      failures = 0;
+      if (token !== following || !onGamePage(id)) return;
+      if (next.unchanged) continue;
+      renderGame(next);
+    } catch (err) {
+      if (token !== following) return;
+      if (err.status === 404) {
+        setConnection(null);
+        app.replaceChildren(h("div", { class: "panel error" }, h("h2", {}, "This game is gone"),
+          h("p", {}, err.message), h("p", {}, h("a", { href: "#/" }, "Start a new game"))));
+        return;
+      }
+      failures++;
+      setConnection(err.status ? `${err.status}` : "no answer");
+      await sleep(Math.min(250 * 2 ** failures, 4000));
+    }
+  }
 }
 
 function renderGame(view) {
@@ -296,12 +369,16 @@ function renderGame(view) {
   useColoursOf(view.game);
   const side = h("aside", { class: "side" },
     statusLine(view),
+    view.over ? overPanel(view) : null,
     view.over ? resultPanel(view.result, view.names, view.seat) : decisionPanel(view),
+    lastMovePanel(view),
     recentPanel(view),
     insightPanel(view.insight, view.names, view.insight_pending, view.insight_release),
     h("p", { class: "links" },
       h("a", { href: "#", onclick: (e) => { e.preventDefault(); showLog(view.id); } }, "Whole game log"),
-      view.over ? h("a", { href: `#/replay/game-${view.id}`, class: "button", id: "replay-link" }, "Replay this game") : null));
+      view.over ? null : h("button", { id: "resign", class: "delete", onclick: async () => {
+        if (await deleteGame(view)) location.hash = "#/";
+      } }, "Resign")));
   app.replaceChildren(h("div", { class: "play", "data-decision": view.decision }, boardPanel(view.board, view.drawn), side));
 }
 
@@ -313,27 +390,63 @@ function boardPanel(markup, drawn = true) {
 
 function statusLine(view) {
   let text;
+  let cls = "status";
   if (view.over) text = `Game over after round ${view.round}`;
-  else if (view.your_turn) text = `Round ${view.round} · your turn: ${view.phase}`;
-  else text = `Round ${view.round} · ${view.names[view.current_player]} to play`;
-  return h("div", { class: "status" + (view.your_turn ? " yours" : "") }, text);
+  else if (view.your_turn) {
+    text = `Round ${view.round} · your turn: ${view.phase.replace(/_/g, " ")}`;
+    cls += " yours";
+  } else if (view.agent_error) {
+    text = `Round ${view.round} · the agents stopped`;
+    cls += " stopped";
+  } else {
+    const who = view.thinking ? view.thinking.name : view.names[view.current_player];
+    return h("div", { class: cls + " thinking-now", id: "status" }, `Round ${view.round} · `,
+      h("span", { id: "thinking" }, `${who} is thinking…`), h("span", { class: "spinner", "aria-hidden": "true" }));
+  }
+  return h("div", { class: cls, id: "status" }, text);
+}
+
+// At the end: the next things to do, at the top where they are seen.
+function overPanel(view) {
+  return h("div", { class: "over-actions", id: "over-actions" },
+    h("a", { href: "#/", class: "button primary", id: "new-game" }, "New game"),
+    h("a", { href: `#/replay/game-${view.id}`, class: "button", id: "replay-link" }, "Replay this game"));
+}
+
+function lastMovePanel(view) {
+  const last = view.last_move;
+  if (!last || !last.lines || !last.lines.length) return null;
+  return h("section", { class: "panel last-move", id: "last-move", "data-decision": last.decision },
+    h("h2", {}, last.seat === view.seat ? "Your last move" : "Last move"),
+    h("ul", { class: "events" }, last.lines.map((line) => h("li", {}, seatDot(last.seat), line))));
+}
+
+function agentErrorPanel(view) {
+  const e = view.agent_error;
+  return h("section", { class: "panel decision stopped", id: "decision" },
+    h("h2", {}, "The agents stopped"),
+    h("p", { id: "agent-error" }, e.error),
+    h("p", {},
+      h("button", { id: "retry", class: "primary", onclick: () => follow(view.id, true) }, "Try again"), " ",
+      h("button", { class: "delete", onclick: async () => { if (await deleteGame(view)) location.hash = "#/"; } }, "Resign")));
 }
 
 function decisionPanel(view) {
   const panel = h("section", { class: "panel decision", id: "decision" });
+  if (view.agent_error) return agentErrorPanel(view);
   if (!view.choices) {
-    panel.append(h("h2", {}, "Waiting"), h("p", {}, "The agents are playing."),
-      h("button", { onclick: () => showGame(view.id) }, "Refresh"));
+    const who = view.thinking ? view.thinking.name : "the agents";
+    panel.append(h("h2", {}, "Waiting"), h("p", { class: "thinking" }, `${who} is thinking…`));
     return panel;
   }
   const c = view.choices;
   panel.append(h("h2", {}, "Your decision"), h("p", { class: "prompt" }, c.prompt));
   for (const note of c.notes || []) panel.append(h("p", { class: "hint" }, note));
-  const pick = (option) => choose(view, option);
+  const pick = (option, event) => choose(view, option, event);
   const button = (option, content, cls = "") => h("button", {
     class: `choice ${cls}`, "data-action": option.action, "data-kind": option.kind,
     disabled: !option.legal, title: option.legal ? option.label : `not legal now: ${option.detail || option.label}`,
-    onclick: () => pick(option),
+    onclick: (event) => pick(option, event),
   }, content);
   const plain = (o) => button(o, [h("strong", {}, o.label), o.detail ? h("span", { class: "dest" }, o.detail) : null], "wide");
   // The layout follows the fields the game's view gives its options: a card value and a
@@ -373,25 +486,50 @@ function decisionPanel(view) {
   return panel;
 }
 
-async function choose(view, option) {
-  if (!option.legal) return;
+async function choose(view, option, event) {
+  if (!option.legal || current !== view) return;
+  // drawn at once: the chosen button marked, every choice locked, the move named
   for (const b of document.querySelectorAll("button.choice")) b.disabled = true;
-  const decision = document.getElementById("decision");
-  decision.append(h("p", { class: "thinking" }, `You: ${option.label}. The agents are thinking…`));
+  if (event && event.currentTarget) event.currentTarget.classList.add("picked");
+  const panel = document.getElementById("decision");
+  panel.prepend(h("div", { class: "my-move", id: "my-move" }, seatDot(view.seat), "You: ", h("strong", {}, option.label)));
+  const status = document.getElementById("status");
+  if (status) status.textContent = `Round ${view.round} · your move is sent…`;
+  let next;
   try {
-    const next = await api(`/api/games/${view.id}/actions`, { body: { action: option.action, decision: view.decision } });
-    renderGame(next);
+    next = await api(`/api/live/games/${view.id}/actions`, { body: { action: option.action, decision: view.decision } });
   } catch (err) {
-    toast(err.message);
-    showGame(view.id);
+    if (err.status) toast(err.message);
+    else setConnection("no answer");
+    // whatever the server has now: the move applied or not, the agents' turn or yours
+    for (let failures = 1; onGamePage(view.id); failures++) {
+      try {
+        next = await api(`/api/live/games/${view.id}`);
+        break;
+      } catch (again) {
+        if (again.status === 404) return follow(view.id);
+        setConnection(again.status ? `${again.status}` : "no answer");
+        await sleep(Math.min(250 * 2 ** failures, 4000));
+      }
+    }
+    setConnection(null);
+    if (!next) return;
+    if (!err.status && next.decision === view.decision) toast("Your move did not reach the server: choose again.");
   }
+  if (!onGamePage(view.id)) return;
+  renderGame(next);
+  follow(view.id);
 }
 
 function recentPanel(view) {
   if (!view.recent.length) return null;
+  // the last move's lines end the list: marked, as in the box above
+  const last = (view.last_move && view.last_move.lines) || [];
+  const tail = last.length && last.every((line, k) => view.recent[view.recent.length - last.length + k] === line)
+    ? view.recent.length - last.length : view.recent.length;
   return h("section", { class: "panel recent" },
     h("h2", {}, view.over ? "The last decisions" : "Since your last decision"),
-    h("ul", { class: "events" }, view.recent.map((line) => h("li", { class: line.startsWith("--") || line.startsWith("==") ? "round" : "" }, line))));
+    h("ul", { class: "events" }, view.recent.map((line, k) => h("li", { class: (line.startsWith("--") || line.startsWith("==") ? "round" : "") + (k >= tail ? " last" : "") }, line))));
 }
 
 async function showLog(id) {
