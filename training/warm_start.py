@@ -42,6 +42,7 @@ from art_gallery_env.core.scoring import final_rewards
 from art_gallery_env.files import atomic_write_bytes
 
 from .config import TrainConfig, WarmStartConfig, fold_variant_keys
+from .warm_start_vector import COLLECTOR, compiled_collect, compiled_engine
 
 DATA_FILE = "bc_data.npz"
 FOLDER = "warm_start"
@@ -151,7 +152,17 @@ def cache_key(config: TrainConfig) -> dict[str, Any]:
         "reward_mode": config.env.reward_mode,
         "variants": get_game(config.env.game).check_variants(config.env.variants),
         "explore": ws.explore,
+        "collector": _collector(config),
     }
+
+
+def _collector(config: TrainConfig) -> str:
+    """Which loop plays the teacher's games: the compiled engine where it has the teacher
+    (:mod:`.warm_start_vector`), else the arena's Python loop."""
+    ws = config.warm_start
+    assert ws is not None
+    spec = get_game(config.env.game)
+    return COLLECTOR if compiled_engine(spec, ws.teacher) is not None else "python"
 
 
 def read_cache_key(key: dict[str, Any]) -> dict[str, Any]:
@@ -181,23 +192,21 @@ def load_or_collect(run_dir: Path, config: TrainConfig) -> dict[str, np.ndarray]
                 data.setdefault("student", np.zeros(len(data["action"]), dtype=bool))
                 return data
     start = time.time()
-    data = collect(
-        ws.teacher,
-        key["sizes"],
-        ws.bc_games,
-        config.seed,
-        key["reward_mode"],
-        key["variants"],
-        ws.explore,
-        game=key["game"],
-    )
+    args = (ws.teacher, key["sizes"], ws.bc_games, config.seed, key["reward_mode"])
+    if key["collector"] == COLLECTOR:
+        spec = get_game(key["game"])
+        data = compiled_collect(spec, *args, key["variants"], ws.explore)
+        assert data is not None  # _collector found the compiled teacher
+    else:
+        data = collect(*args, key["variants"], ws.explore, game=key["game"])
     buffer = io.BytesIO()
     np.savez(buffer, key=np.asarray(json.dumps(key)), **data)
     path.parent.mkdir(parents=True, exist_ok=True)
     atomic_write_bytes(path, buffer.getvalue())
     print(
         f"warm start: {len(data['action']):,} decisions of {ws.teacher} in "
-        f"{ws.bc_games} games x sizes {key['sizes']} ({time.time() - start:.0f} s)",
+        f"{ws.bc_games} games x sizes {key['sizes']}, {key['collector']} "
+        f"({time.time() - start:.0f} s)",
         flush=True,
     )
     return data
@@ -206,7 +215,10 @@ def load_or_collect(run_dir: Path, config: TrainConfig) -> dict[str, np.ndarray]
 def _same_key(text: str, key: dict[str, Any]) -> bool:
     """Whether a cache's stored key (JSON) is ``key`` (a key that cannot be read is not)."""
     try:
-        return read_cache_key(json.loads(text)) == key
+        stored = json.loads(text)
+        # a cache from before the compiled collector: the teacher's games all the same
+        stored.setdefault("collector", key["collector"])
+        return read_cache_key(stored) == key
     except (ValueError, TypeError, KeyError):
         return False
 

@@ -81,6 +81,7 @@ def test_dataset_is_cached_in_the_run_folder(tmp_path, monkeypatch):
         raise AssertionError("collected again")
 
     monkeypatch.setattr(warm_start, "collect", fail)
+    monkeypatch.setattr(warm_start, "compiled_collect", fail)
     second = warm_start.load_or_collect(tmp_path, config)
     assert np.array_equal(first["obs"], second["obs"])
     other = config.model_copy(update={"seed": 99})  # other settings: not reused
@@ -96,7 +97,7 @@ def test_a_cache_written_before_variants_is_reused(tmp_path, monkeypatch):
     )
     data = warm_start.load_or_collect(tmp_path, config)
     key = warm_start.cache_key(config)
-    old_key = {k: v for k, v in key.items() if k not in ("game", "variants")}
+    old_key = {k: v for k, v in key.items() if k not in ("game", "variants", "collector")}
     old_key.update(key["variants"])  # {"teacher": ..., "zero_is_ten": False, ...}
     path = tmp_path / warm_start.FOLDER / warm_start.DATA_FILE
 
@@ -108,6 +109,7 @@ def test_a_cache_written_before_variants_is_reused(tmp_path, monkeypatch):
 
     write(old_key)
     monkeypatch.setattr(warm_start, "collect", fail)
+    monkeypatch.setattr(warm_start, "compiled_collect", fail)
     assert np.array_equal(warm_start.load_or_collect(tmp_path, config)["obs"], data["obs"])
     for changed in ({"zero_is_ten": True}, {"game": "gallerist"}, {"zero_is_tn": False}):
         write({**old_key, **changed})  # another variant, another game, an unreadable key
