@@ -55,6 +55,7 @@ from art_gallery_env.core.registry import GameSpec, default_game, game_names, ge
 from .games import DECISION_SECONDS, GameStore, WebError, clip, quote, scrub
 from .moves import LiveStore, live_routes
 from .replays import RecordLibrary, seat_names, states_at
+from .timeline import timeline_routes
 from .views import (
     game_log,
     game_summary,
@@ -181,6 +182,7 @@ def create_app(
     _game_routes(app, store)
     live_routes(app, store, NewGame, Action)  # the page's: agents off the request thread
     _replay_routes(app, library)
+    timeline_routes(app, library)  # the replay's chart and its jumps by round and seat
     return app
 
 

@@ -628,6 +628,13 @@ async function showReplays() {
 }
 
 let replayRequest = 0;
+const timelines = {}; // record id -> GET /api/replays/{id}/timeline, fetched once
+let autoplay = null; // { id, ms, timer } while a replay plays by itself
+
+async function timelineOf(id) {
+  if (!timelines[id]) timelines[id] = api(`/api/replays/${id}/timeline`).catch(() => null);
+  return timelines[id];
+}
 
 async function showReplay(id, params) {
   setNav("replays");
@@ -635,9 +642,9 @@ async function showReplay(id, params) {
   const step = Number(params.get("step") || 0);
   const viewer = params.get("viewer") || "all";
   const seq = ++replayRequest;
-  const view = await api(`/api/replays/${id}?step=${step}&viewer=${viewer}`);
+  const [view, timeline] = await Promise.all([api(`/api/replays/${id}?step=${step}&viewer=${viewer}`), timelineOf(id)]);
   if (seq !== replayRequest) return; // a later step was asked for meanwhile
-  renderReplay(view);
+  renderReplay(view, timeline);
 }
 
 function goReplay(view, step, viewer = view.viewer === null ? "all" : view.viewer) {
@@ -646,24 +653,61 @@ function goReplay(view, step, viewer = view.viewer === null ? "all" : view.viewe
   showReplay(view.id, new URLSearchParams(`step=${step}&viewer=${viewer}`)).catch((err) => toast(err.message));
 }
 
-function renderReplay(view) {
+function stopAutoplay() {
+  if (autoplay) clearTimeout(autoplay.timer);
+  autoplay = null;
+}
+
+function toggleAutoplay(view, ms) {
+  if (autoplay) {
+    stopAutoplay();
+    return goReplay(view, view.step); // drawn again, with the Play button
+  }
+  autoplay = { id: view.id, ms, timer: null };
+  goReplay(view, view.step >= view.steps ? 0 : view.step + 1);
+}
+
+// The next step of a playing replay, once this one is drawn.
+function scheduleAutoplay(view) {
+  if (!autoplay) return;
+  if (autoplay.id !== view.id || !location.hash.startsWith(`#/replay/${view.id}`)) return stopAutoplay();
+  clearTimeout(autoplay.timer);
+  if (view.step >= view.steps) return stopAutoplay();
+  autoplay.timer = setTimeout(() => goReplay(view, view.step + 1), autoplay.ms);
+}
+
+function renderReplay(view, timeline) {
   useColoursOf(view.game);
   const slider = h("input", { type: "range", min: 0, max: view.steps, value: view.step, id: "scrub", "aria-label": "step" });
-  slider.addEventListener("input", () => goReplay(view, Number(slider.value)));
+  slider.addEventListener("input", () => { stopAutoplay(); goReplay(view, Number(slider.value)); });
   const viewer = h("select", { id: "viewer", "aria-label": "view as" },
     h("option", { value: "all" }, "Spectator (all cards)"),
     view.names.map((name, p) => h("option", { value: p }, `${name}'s view`)));
   viewer.value = view.viewer === null ? "all" : String(view.viewer);
   viewer.addEventListener("change", () => goReplay(view, view.step, viewer.value));
-  const btn = (label, id, to, title) => h("button", { id, title, disabled: to < 0 || to > view.steps || to === view.step, onclick: () => goReplay(view, to) }, label);
+  const btn = (label, id, to, title) => h("button", { id, title, disabled: to < 0 || to > view.steps || to === view.step, onclick: () => { stopAutoplay(); goReplay(view, to); } }, label);
   const d = view.decision;
+  const speed = h("select", { id: "speed", "aria-label": "autoplay speed" },
+    [[1200, "slow"], [500, "normal"], [150, "fast"]].map(([ms, label]) => h("option", { value: ms }, label)));
+  speed.value = String(autoplay ? autoplay.ms : 500);
+  speed.addEventListener("change", () => { if (autoplay) autoplay.ms = Number(speed.value); });
+  const playing = !!autoplay && autoplay.id === view.id;
   const side = h("aside", { class: "side" },
     h("section", { class: "panel controls" },
       h("div", { class: "stepper" },
         btn("|◀", "first", 0, "first (Home)"), btn("◀", "prev", view.step - 1, "previous (←)"),
         h("span", { class: "count", id: "step" }, `${view.step} / ${view.steps}`),
         btn("▶", "next", view.step + 1, "next (→)"), btn("▶|", "last", view.steps, "last (End)")),
-      slider, h("label", {}, "View as ", viewer)),
+      slider,
+      h("div", { class: "autoplay" },
+        h("button", { id: "play", class: playing ? "primary" : "", title: "play by itself (space)", onclick: () => toggleAutoplay(view, Number(speed.value)) }, playing ? "❚❚ Pause" : "▶ Play"),
+        speed),
+      timeline ? jumpControls(view, timeline) : null,
+      h("label", {}, "View as ", viewer),
+      h("div", { class: "export" }, "Export this frame: ",
+        h("button", { id: "export-svg", onclick: () => exportFrame(view, "svg") }, "SVG"),
+        h("button", { id: "export-png", onclick: () => exportFrame(view, "png") }, "PNG"))),
+    timeline ? chartPanel(view, timeline) : null,
     h("section", { class: "panel", id: "decision-info" },
       h("h2", {}, d ? `Decision ${d.index + 1} · round ${d.round}` : "Before the first decision"),
       d ? h("p", { class: "who" }, seatDot(d.seat), d.name, ": ", h("strong", {}, d.label)) : h("p", {}, `Round ${view.round}: the deal.`),
@@ -671,16 +715,145 @@ function renderReplay(view) {
     view.insight ? h("section", { class: "panel insight" }, h("h2", {}, "Policy insight"), insightEntry(view.insight, view.names))
       : (d && view.has_insight ? h("section", { class: "panel insight" }, h("p", { class: "hint" }, `No insight for this decision: not a checkpoint or search seat, or hidden from this view until ${view.insight_release || "the end of the game"}.`)) : null),
     view.result ? resultPanel(view.result, view.names, view.viewer) : null);
-  app.replaceChildren(h("div", { class: "play replay", "data-step": view.step }, boardPanel(view.board, view.drawn), side));
+  app.replaceChildren(h("div", { class: "play replay", "data-step": view.step, "data-round": view.round }, boardPanel(view.board, view.drawn), side));
   replayKeys.view = view;
+  scheduleAutoplay(view);
+}
+
+// Jumps: to the step where a round begins, to a seat's previous or next decision.
+function jumpControls(view, timeline) {
+  const rounds = [...new Set(timeline.rounds)];
+  const round = h("select", { id: "round", "aria-label": "jump to round" },
+    h("option", { value: "" }, "Jump to round…"), rounds.map((r) => h("option", { value: r }, `Round ${r}`)));
+  round.addEventListener("change", () => {
+    if (round.value === "") return;
+    stopAutoplay();
+    goReplay(view, timeline.rounds.indexOf(Number(round.value)));
+  });
+  const seat = h("select", { id: "seat-jump", "aria-label": "seat" },
+    timeline.names.map((name, p) => h("option", { value: p }, name)));
+  seat.value = String(jumpControls.seat !== undefined && jumpControls.seat < timeline.players ? jumpControls.seat : 0);
+  seat.addEventListener("change", () => { jumpControls.seat = Number(seat.value); });
+  // step s shows the state after decision s - 1: a seat's decision k is step k + 1
+  const find = (dir) => {
+    const p = Number(seat.value);
+    jumpControls.seat = p;
+    const steps = timeline.deciders.map((who, k) => (who === p ? k + 1 : -1)).filter((s) => s >= 0);
+    const to = dir > 0 ? steps.find((s) => s > view.step) : [...steps].reverse().find((s) => s < view.step);
+    if (to === undefined) return toast(`${timeline.names[p]} has no ${dir > 0 ? "later" : "earlier"} decision`);
+    stopAutoplay();
+    goReplay(view, to);
+  };
+  return h("div", { class: "jumps" }, round,
+    h("span", { class: "seat-jump" }, seat,
+      h("button", { id: "seat-prev", title: "this seat's previous decision", onclick: () => find(-1) }, "◀"),
+      h("button", { id: "seat-next", title: "this seat's next decision", onclick: () => find(1) }, "▶")));
+}
+
+// Each seat's running score and, where the record has insight, its value, over the game;
+// the current step is marked and a click jumps to the step under it.
+function chartPanel(view, timeline) {
+  const W = 360, H = 96, PAD = 6, n = timeline.steps || 1;
+  const ns = "http://www.w3.org/2000/svg";
+  const el = (tag, attrs, text) => {
+    const e = document.createElementNS(ns, tag);
+    for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+    if (text !== undefined) e.textContent = text;
+    return e;
+  };
+  const x = (step) => PAD + (W - 2 * PAD) * step / n;
+  const chart = (id, title, series, lo, hi) => {
+    const svg = el("svg", { viewBox: `0 0 ${W} ${H + 14}`, width: "100%", class: "chart", id, role: "img", "aria-label": title });
+    const y = (v) => PAD + (H - 2 * PAD) * (hi === lo ? 0.5 : (hi - v) / (hi - lo));
+    svg.append(el("rect", { x: 0, y: 0, width: W, height: H, fill: "#fff", stroke: "#d3c8b3" }));
+    svg.append(el("text", { x: PAD, y: H + 11, "font-size": 10, fill: "#7a7368" }, `${title} · ${lo.toFixed(lo % 1 ? 2 : 0)}–${hi.toFixed(hi % 1 ? 2 : 0)}`));
+    for (const [seat, points] of series) {
+      if (!points.length) continue;
+      const colour = colours[seat % colours.length];
+      svg.append(el("polyline", { class: "line", "data-seat": seat, fill: "none", stroke: colour, "stroke-width": 1.8,
+        points: points.map(([s, v]) => `${x(s).toFixed(1)},${y(v).toFixed(1)}`).join(" ") }));
+      if (points.length < 40) for (const [s, v] of points) svg.append(el("circle", { cx: x(s), cy: y(v), r: 2.2, fill: colour }));
+    }
+    svg.append(el("line", { class: "marker", "data-step": view.step, x1: x(view.step), x2: x(view.step), y1: 0, y2: H, stroke: "#e2a400", "stroke-width": 2 }));
+    svg.addEventListener("click", (event) => {
+      const box = svg.getBoundingClientRect();
+      const step = Math.round(((event.clientX - box.left) * W / box.width - PAD) / (W - 2 * PAD) * n);
+      stopAutoplay();
+      goReplay(view, step);
+    });
+    return svg;
+  };
+  const scores = timeline.scores.flat();
+  const scoreSeries = timeline.names.map((_, p) => [p, timeline.scores.map((row, s) => [s, row[p]])]);
+  const panel = h("section", { class: "panel timeline", id: "chart" }, h("h2", {}, "Over the game"),
+    h("div", { class: "legend" }, timeline.names.map((name, p) => h("span", { class: "who" }, seatDot(p), name))),
+    chart("chart-score", "running score", scoreSeries, Math.min(0, ...scores), Math.max(1, ...scores)));
+  const values = timeline.values;
+  if (values.length) {
+    const kinds = [...new Set(values.map((v) => v.kind))];
+    const series = timeline.names.map((_, p) => [p, values.filter((v) => v.seat === p).map((v) => [v.step, v.value])]);
+    const vs = values.map((v) => v.value);
+    const [lo, hi] = kinds.every((k) => k.startsWith("win chance")) ? [0, 1] : [Math.min(-1, ...vs), Math.max(1, ...vs)];
+    panel.append(chart("chart-value", kinds.join(", "), series, lo, hi));
+  } else {
+    panel.append(h("p", { class: "hint" }, "No values recorded: this record has no checkpoint or search insight (art-gallery eval --insight records them)."));
+  }
+  return panel;
+}
+
+// The board of this step as an SVG file, or a PNG drawn from it (a text board becomes an SVG
+// of its lines). Everything comes from the page: nothing is asked of the server.
+function frameSvg() {
+  const svg = document.querySelector(".board svg");
+  if (svg) {
+    const clone = svg.cloneNode(true);
+    clone.setAttribute("xmlns", "http://www.w3.org/2000/svg");
+    const box = svg.viewBox && svg.viewBox.baseVal;
+    if (!clone.getAttribute("width") && box) { clone.setAttribute("width", box.width); clone.setAttribute("height", box.height); }
+    return new XMLSerializer().serializeToString(clone);
+  }
+  const lines = (document.querySelector(".board").textContent || "").split("\n");
+  const esc = (s) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+  const width = 8 * Math.max(20, ...lines.map((l) => l.length)) + 20, height = 17 * lines.length + 20;
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><rect width="100%" height="100%" fill="#fbf8f1"/>` +
+    `<text font-family="DejaVu Sans Mono, monospace" font-size="13" xml:space="preserve">` +
+    lines.map((l, k) => `<tspan x="10" y="${24 + 17 * k}">${esc(l)}</tspan>`).join("") + "</text></svg>";
+}
+
+function download(blob, name) {
+  const a = h("a", { href: URL.createObjectURL(blob), download: name });
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(a.href), 5000);
+}
+
+function exportFrame(view, format) {
+  const text = frameSvg();
+  const name = `${view.id}-step-${view.step}`;
+  if (format === "svg") return download(new Blob([text], { type: "image/svg+xml" }), `${name}.svg`);
+  const img = new Image();
+  img.onload = () => {
+    const canvas = h("canvas", { width: img.naturalWidth * 2, height: img.naturalHeight * 2 });
+    const ctx = canvas.getContext("2d");
+    ctx.scale(2, 2);
+    ctx.drawImage(img, 0, 0);
+    canvas.toBlob((blob) => download(blob, `${name}.png`), "image/png");
+  };
+  img.onerror = () => toast("this frame could not be drawn as a PNG");
+  img.src = "data:image/svg+xml;charset=utf-8," + encodeURIComponent(text);
 }
 
 function replayKeys(event) {
   const view = replayKeys.view;
   if (!view || !location.hash.startsWith("#/replay/") || event.target.tagName === "INPUT" || event.target.tagName === "SELECT") return;
-  if (event.key === "ArrowRight") goReplay(view, view.step + 1);
-  else if (event.key === "ArrowLeft") goReplay(view, view.step - 1);
-  else if (event.key === "Home") goReplay(view, 0);
-  else if (event.key === "End") goReplay(view, view.steps);
+  if (event.key === "ArrowRight") { stopAutoplay(); goReplay(view, view.step + 1); }
+  else if (event.key === "ArrowLeft") { stopAutoplay(); goReplay(view, view.step - 1); }
+  else if (event.key === "Home") { stopAutoplay(); goReplay(view, 0); }
+  else if (event.key === "End") { stopAutoplay(); goReplay(view, view.steps); }
+  else if (event.key === " " && event.target.tagName !== "BUTTON") {
+    event.preventDefault();
+    toggleAutoplay(view, autoplay ? autoplay.ms : 500);
+  }
 }
 document.addEventListener("keydown", replayKeys);
