@@ -2,7 +2,10 @@
 
 web-play.png: a 4-player game against the heuristic, a quick search and a checkpoint,
 played by clicking seeded random choices until round 2, where round 1's insight shows.
-web-replay.png: the replay of a 3-player `eval --insight` record at a bid of the checkpoint.
+web-live.png: the same game just after a click: the agents' moves arriving, one thinking.
+web-narrow.png: the same game in an 800 px wide window.
+web-replay.png: the replay of a 3-player `eval --insight` record at a bid of the checkpoint,
+with its chart of running scores and the search's win chance.
 
     python scripts/docs_web_screenshot.py   # needs the system chromium (apt-get install chromium)
 """
@@ -31,10 +34,20 @@ CHECKPOINT_2P = str(ROOT / "checkpoints" / "ppo_2p.safetensors")
 MATCH = MatchConfig(3, (CHECKPOINT_2P, "ismcts:iters=50", "heuristic"), games=1, insight=True)
 
 
-def save(page, name: str) -> None:
+YOUR_TURN = (
+    "d => { const p = document.querySelector('.play'); return p && p.dataset.decision !== d"
+    " && !!document.querySelector('#decision button.choice:not([disabled]), #result'); }"
+)
+AGENT_THINKING = (  # an agent's move shown, another agent thinking
+    "() => document.getElementById('thinking') && document.querySelector('#last-move h2')"
+    "?.textContent === 'Last move'"
+)
+
+
+def save(page, name: str, full_page: bool = False) -> None:
     fd, tmp = tempfile.mkstemp(prefix=f".{name}-", suffix=".png", dir=IMAGES)
     os.close(fd)
-    page.screenshot(path=tmp)
+    page.screenshot(path=tmp, full_page=full_page)
     os.replace(tmp, IMAGES / name)
     print(f"docs/images/{name}: {(IMAGES / name).stat().st_size // 1024} KB")
 
@@ -65,13 +78,29 @@ def main() -> None:
                 decision = page.locator(".play").get_attribute("data-decision")
                 buttons = page.locator("button.choice:not([disabled])").all()
                 rng.choice(buttons).click()
-                page.wait_for_function(
-                    "d => document.querySelector('.play')?.dataset.decision !== d",
-                    arg=decision,
-                    timeout=60_000,
-                )
+                page.wait_for_function(YOUR_TURN, arg=decision, timeout=60_000)
             save(page, "web-play.png")
+            live_shot(page, rng)
+            narrow = browser.new_page(viewport={"width": 800, "height": 900})
+            narrow.goto(page.url)
+            narrow.wait_for_selector("#decision button.choice:not([disabled])", timeout=60_000)
+            save(narrow, "web-narrow.png")
             browser.close()
+
+
+def live_shot(page, rng: random.Random) -> None:
+    """Click until the agents play, and take the page while one of them thinks."""
+    for _ in range(8):
+        decision = page.locator(".play").get_attribute("data-decision")
+        rng.choice(page.locator("button.choice:not([disabled])").all()).click()
+        try:
+            page.wait_for_function(AGENT_THINKING, timeout=20_000)
+        except Exception:  # noqa: BLE001 - the person's own next decision: click again
+            page.wait_for_function(YOUR_TURN, arg=decision, timeout=60_000)
+            continue
+        save(page, "web-live.png")
+        return
+    raise SystemExit("no agent was seen thinking")
 
 
 def replay(page, url: str, record: dict, stem: str) -> None:
@@ -85,8 +114,9 @@ def replay(page, url: str, record: dict, stem: str) -> None:
     step = bids[min(8, len(bids) - 1)]  # its 9th bid: round 2 or 3
     page.goto(f"{url}/#/replay/file-{stem}?step={step}&viewer=all")
     page.wait_for_selector(".replay .insight")
+    page.wait_for_selector("#chart-value")
     assert str(seat) in page.locator("#decision-info").inner_text()
-    save(page, "web-replay.png")
+    save(page, "web-replay.png", full_page=True)
 
 
 if __name__ == "__main__":

@@ -400,8 +400,9 @@ function statusLine(view) {
     cls += " stopped";
   } else {
     const who = view.thinking ? view.thinking.name : view.names[view.current_player];
-    return h("div", { class: cls + " thinking-now", id: "status" }, `Round ${view.round} · `,
-      h("span", { id: "thinking" }, `${who} is thinking…`), h("span", { class: "spinner", "aria-hidden": "true" }));
+    return h("div", { class: cls + " thinking-now", id: "status" },
+      h("span", {}, `Round ${view.round} · `, h("span", { id: "thinking" }, `${who} is thinking…`)),
+      h("span", { class: "spinner", "aria-hidden": "true" }));
   }
   return h("div", { class: cls, id: "status" }, text);
 }
