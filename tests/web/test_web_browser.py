@@ -16,6 +16,9 @@ from art_gallery_env.arena.records import load_record
 pytestmark = pytest.mark.slow
 
 TIMEOUT = 30_000  # ms: agents think between two pages
+# The page after a click shows the agents thinking first (/api/live answers the person's
+# decision at once), then the person's next choices, or the result.
+YOUR_TURN_OR_END = "#decision button.choice:not([disabled]), #result"
 
 
 def start_game(page: Page, server: LiveServer, players: int, opponent: str) -> str:
@@ -74,8 +77,10 @@ def test_play_a_whole_game_against_random_by_clicking_then_replay_it(
     game = live_server.app.state.store.get(game_id)
     rng = random.Random(0)
     clicks = 0
-    while not game.state.is_over:
-        page.wait_for_selector("#decision button.choice:not([disabled])", timeout=TIMEOUT)
+    while True:  # the person's turn, or the end (which an agent's decision may bring)
+        page.wait_for_selector(YOUR_TURN_OR_END, timeout=TIMEOUT)
+        if page.locator("#result").count():
+            break
         enabled, disabled = shown_choices(page)
         assert set(enabled) == set(game.state.legal_actions())
         assert not set(disabled) & set(enabled)
@@ -136,6 +141,7 @@ def test_policy_insight_appears_after_the_round(page: Page, live_server: LiveSer
     game = live_server.app.state.store.get(game_id)
     rng = random.Random(1)
     while game.state.round == 1:
+        page.wait_for_selector(YOUR_TURN_OR_END, timeout=TIMEOUT)  # agents answer later
         expect(page.locator("#insight .ins-entry")).to_have_count(0)
         enabled, _ = shown_choices(page)
         click_and_wait(page, f'button.choice[data-action="{rng.choice(enabled)}"]')
@@ -190,7 +196,7 @@ def test_a_whole_gallerist_game_against_the_heuristic_by_clicking_then_replay_it
     expect(page.locator(".board svg")).to_contain_text("view of You")
     clicks, phases = 0, set()
     while True:  # the person's turn, or the end (which an agent's decision may bring)
-        page.wait_for_selector("#decision button.choice:not([disabled]), #result", timeout=TIMEOUT)
+        page.wait_for_selector(YOUR_TURN_OR_END, timeout=TIMEOUT)
         if page.locator("#result").count():
             break
         enabled, disabled = shown_choices(page)
@@ -236,7 +242,7 @@ def test_the_gallerist_is_set_up_and_its_drawn_board_played_by_clicking(
     expect(page.locator(".board svg")).to_contain_text("(hidden)")
     rng = random.Random(2)
     for _ in range(8):
-        page.wait_for_selector("#decision button.choice:not([disabled])", timeout=TIMEOUT)
+        page.wait_for_selector(YOUR_TURN_OR_END, timeout=TIMEOUT)
         enabled, disabled = shown_choices(page)
         assert set(enabled) == set(game.state.legal_actions()) and not disabled
         before = len(game.actions)
