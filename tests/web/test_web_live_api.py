@@ -90,6 +90,9 @@ def test_a_new_game_and_a_decision_are_answered_before_any_agent_decides(
     assert [v["decision"] for v in shown] == list(range(mine + 1, len(game.actions) + 1))
     assert all(v["last_move"]["seat"] == 0 for v in shown)  # each decision, as it came
     assert shown[-1]["your_turn"] and shown[-1]["thinking"] is None
+    # the live view is the plain API's view (the one the no-leak tests check), plus its fields
+    plain = client.get(f"/api/games/{view['id']}").json()
+    assert {k: v for k, v in shown[-1].items() if k in plain} == plain
     assert time.monotonic() - t0 < 30
 
 
