@@ -39,7 +39,7 @@ SUMMARY: dict[str, str] = {
     "ismcts_speed": r"\| players \| rollout \| iterations/s .*\n\|---.*\n"
     r"(?:\| 2 \| \S+ \| [\d,]+ \| [\d.]+ \| [\d.]+ \|\n)+",
     "network_candidates": r"\| network \| update ms/step \| 2p all / moves \|.*\n\|---.*\n"
-    r"(?:\| \w+ \| [\d.]+ \| [\d.]+% / [\d.]+% \| [\d,]+ \| \d+ \| \d+ \|\n){5}load",
+    r"(?:\| \w+ \| [\d.]+ \| [\d.]+% / [\d.]+% \| [\d,]+ \| \d+ \| \d+ \|\n){6}load",
     "onnx_latency": r"\| back end \| per decision.*\n\|---.*\n\| numpy \| \d+ \| \d+ \| [\d.]+ \|\n"
     r"\| onnxruntime \| \d+ \| \d+ \| [\d.]+ \|\n",
     "openspiel_ismcts": r"\| OpenSpiel ISMCTS \| opponent \|.*\n\|---.*\n"
