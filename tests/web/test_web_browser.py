@@ -240,11 +240,18 @@ def test_the_gallerist_is_set_up_and_its_drawn_board_played_by_clicking(
     assert game.game == "gallerist" and game.agents == ["human", "random", "random"]
     expect(page.locator(".board svg")).to_contain_text("secret cards")
     expect(page.locator(".board svg")).to_contain_text("(hidden)")
-    rng = random.Random(2)
-    for _ in range(8):
+    rng, menus = random.Random(2), 0
+    for _ in range(12):
         page.wait_for_selector(YOUR_TURN_OR_END, timeout=TIMEOUT)
         enabled, disabled = shown_choices(page)
         assert set(enabled) == set(game.state.legal_actions()) and not disabled
+        headings = page.locator("#decision h3.group").all_inner_texts()
+        if game.state.phase_name in ("turn", "post", "kicked"):  # the turn's menu, by part
+            menus += 1
+            assert "Done" in headings or "Location action" in headings
+        else:
+            assert headings == []
         before = len(game.actions)
         click_and_wait(page, f'button.choice[data-action="{rng.choice(enabled)}"]')
         assert game.actions[before] in enabled
+    assert menus >= 2

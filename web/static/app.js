@@ -479,7 +479,14 @@ function decisionPanel(view) {
   } else {
     rest = opts;
   }
-  if (rest.length) panel.append(h("div", { class: "options" }, rest.map(plain)));
+  // options that name a group (a part of a compound turn) are listed under its heading
+  const groups = [...new Set(rest.map((o) => o.group))];
+  if (rest.length && groups.some((g) => g)) {
+    for (const g of groups) {
+      panel.append(h("h3", { class: "group" }, g || "Other"),
+        h("div", { class: "options" }, rest.filter((o) => o.group === g).map(plain)));
+    }
+  } else if (rest.length) panel.append(h("div", { class: "options" }, rest.map(plain)));
   if (Array.isArray(view.hand)) {
     panel.append(h("p", { class: "hint" }, "Your hand: ",
       view.hand.flatMap((count, v) => Array(count).fill(v)).join(" ") || "—"));
