@@ -386,7 +386,9 @@ class TrainConfig(_Strict):
     seed: Seed = 0  # 0..2**32 - 1: what numpy.random.seed takes
     total_steps: Count = Field(ge=1)
     n_envs: Count = Field(2, ge=1)
-    vec_env: Literal["subproc", "dummy", "vector"] = "subproc"
+    # auto: the game's compiled engine (vector) where it has one and numba imports, else
+    # subprocess workers (sb3_trainer.resolved_vec_env)
+    vec_env: Literal["auto", "subproc", "dummy", "vector"] = "auto"
     torch_threads: Count = Field(1, ge=1)
     run_dir: str | None = None
     env: EnvConfig = Field(default_factory=EnvConfig)

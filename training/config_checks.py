@@ -38,6 +38,8 @@ from typing import Any
 
 import yaml
 
+from art_gallery_env.core.registry import get_game
+
 
 class ConfigError(ValueError):
     """A config that cannot be used; the message names the file and the bad keys."""
@@ -322,7 +324,7 @@ def _process_problems(config: Any) -> list[str | None]:
         games_problem("eval.final_games", config.eval.final_games),
         torch_threads_problem(config.torch_threads),
     ]
-    if config.algorithm == "maskable_ppo" and config.vec_env == "subproc":
+    if config.algorithm == "maskable_ppo" and resolved_vec_env(config) == "subproc":
         found.append(processes_problem("n_envs (vec_env: subproc)", config.n_envs))
     if config.warm_start is not None:
         found.append(games_problem("warm_start.bc_games", config.warm_start.bc_games))
@@ -375,3 +377,18 @@ def config_problems(config: Any, observation_size: int, num_actions: int) -> lis
         *_path_problems(config),
     ]
     return [problem for problem in found if problem]
+
+
+def resolved_vec_env(config: Any) -> str:
+    """The env kind a config trains on: ``auto`` is ``vector`` where the game has a
+    compiled engine that imports (numba installed), else ``subproc``."""
+    if config.vec_env != "auto":
+        return config.vec_env
+    spec = get_game(config.env.game)
+    if "vector" not in spec.capabilities:
+        return "subproc"
+    try:
+        spec.extension("vector")
+    except ImportError:  # numba missing: the subprocess path is the fallback
+        return "subproc"
+    return "vector"

@@ -26,6 +26,7 @@ from art_gallery_env.processes import (
 
 from .checkpoints import SB3_ZIP, prune_snapshots, snapshot_name
 from .config import ConfigError, TrainConfig
+from .config_checks import resolved_vec_env
 from .interrupt import GracefulStop
 from .logs import CsvLog
 from .run_folder import RunStart, run_training, start_run
@@ -47,7 +48,7 @@ def _pool_factory(config: TrainConfig, snapshot_dir: str, seed: int) -> Opponent
 def check_vec_env(config: TrainConfig) -> None:
     """``vec_env: vector`` needs a game with a compiled engine (its ``vector``
     capability), and numba to import that engine."""
-    if config.vec_env != "vector":
+    if resolved_vec_env(config) != "vector":
         return
     spec = get_game(config.env.game)
     try:
@@ -68,7 +69,8 @@ def build_vec_env(config: TrainConfig, snapshot_dir: Path) -> Any:
 
     check_vec_env(config)
     factory = functools.partial(_pool_factory, config, str(snapshot_dir))
-    if config.vec_env == "vector":
+    kind = resolved_vec_env(config)
+    if kind == "vector":
         from .vector_env import VectorSelfPlayEnv  # lazy: needs numba
 
         vector = VectorSelfPlayEnv(
@@ -95,7 +97,7 @@ def build_vec_env(config: TrainConfig, snapshot_dir: Path) -> Any:
         )
         for i in range(config.n_envs)
     ]
-    if config.vec_env == "subproc" and config.n_envs > 1:
+    if kind == "subproc" and config.n_envs > 1:
         # The workers ignore Ctrl-C and SIGTERM: this process stops at a safe point,
         # saves, and closes them (they print no EOFError on the way out).
         vec = None

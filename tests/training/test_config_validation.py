@@ -230,7 +230,10 @@ def test_every_numeric_key_refuses_a_negative_number(prefix, key) -> None:
         ({"pool": {"self_play": 1e308, "random": 1e308}}, r"pool weights .* finite number"),
         ({"eval": {"workers": 257}}, r"eval\.workers: accepted 1\.\.256 processes"),
         ({"eval": {"final_workers": 1000}}, r"eval\.final_workers: accepted 1\.\.256"),
-        ({"n_envs": 300}, r"n_envs \(vec_env: subproc\): accepted 1\.\.256 processes"),
+        (
+            {"n_envs": 300, "vec_env": "subproc"},
+            r"n_envs \(vec_env: subproc\): accepted 1\.\.256 processes",
+        ),
         ({"eval": {"games": 10**7 + 1}}, r"eval\.games: accepted at most 10,000,000 games"),
         ({"eval": {"final_games": 10**8}}, r"eval\.final_games: accepted at most 10,000,000"),
         ({"warm_start": {"bc_games": 10**8}}, r"warm_start\.bc_games: accepted at most"),
