@@ -101,7 +101,7 @@ def build() -> GameSpec:
         reward_modes_at=lambda n: SOLO_REWARD_MODES if n == 1 else MULTI_REWARD_MODES,
         describe_choice=describe_choice,
         render_frame=_render_frame,
-        capabilities=frozenset({"web", "svg"}),
+        capabilities=frozenset({"web", "svg", "warm_start"}),
         extensions={"web": "art_gallery_env.gallerist.web_view"},
         score_parts=(
             ("money", "money"),

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 pytest.importorskip("sb3_contrib", reason="training needs the [train] extra")
@@ -111,10 +112,6 @@ def test_resume_keeps_training_the_gallerist(run_dir: Path, tmp_path: Path) -> N
             [RLLIB_MISSING],
         ),
         (
-            {"env": {"game": "gallerist"}, "warm_start": {"bc_games": 2}},
-            ["warm_start: needs a teacher to clone before PPO (warm_start:), which The Gallerist"],
-        ),
-        (
             {"env": {"game": "gallerist"}, "vec_env": "vector"},
             ["vec_env: vector needs a compiled batched engine", "games that have it: art_gallery"],
         ),
@@ -133,6 +130,23 @@ def test_config_game_defaults_to_art_gallery_and_the_quick_config_trains_the_gal
     quick = load_config(REPO / "configs" / "gallerist_quick.yaml")
     assert quick.env.game == "gallerist" and quick.env.num_players == 2
     assert quick.algorithm == "maskable_ppo"
+
+
+def test_the_gallerist_configs_warm_start_from_its_heuristic() -> None:
+    """checkpoints/gallerist_2p starts as a clone of the Gallerist heuristic (issue 26)."""
+    from art_gallery_env.training.warm_start import collect
+
+    config = load_config(REPO / "configs" / "gallerist_2p.yaml")
+    assert config.env.game == "gallerist" and config.warm_start is not None
+    assert config.warm_start.teacher == "heuristic" and config.pool.heuristic > 0.5
+    data = collect("heuristic", [2], 1, seed=4, game="gallerist")
+    spec = get_game("gallerist")
+    state = spec.setup(2, 4)
+    observer, seat = spec.make_observer(state), state.current_player
+    sizes = (observer.observation(state, seat).size, observer.action_mask(state, seat).size)
+    assert (data["obs"].shape[1], data["mask"].shape[1]) == sizes
+    assert data["mask"][np.arange(len(data["action"])), data["action"]].all()  # legal labels
+    assert len(set(data["value"].tolist())) == 2  # each seat's own final reward
 
 
 def test_the_cli_prints_a_missing_capability_in_one_line_without_a_traceback(
