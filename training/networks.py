@@ -18,7 +18,7 @@ Both expose ``forward(x) -> (logits, value)``, ``logits(x)`` and ``value(x)``, a
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -26,7 +26,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from art_gallery_env.core.structure import NetworkStructure
+from art_gallery_env.core.structure import ActionPointer, NetworkStructure, TokenGroup
 
 ACTIVATIONS = {"tanh": torch.tanh, "relu": torch.relu}
 
@@ -257,6 +257,35 @@ class EntityNet(nn.Module):
             name: np.array(t.detach().cpu().numpy(), order="C", copy=True)
             for name, t in self.state_dict().items()
         }
+
+    @classmethod
+    def from_tensors(cls, tensors: Mapping[str, np.ndarray], header: Mapping[str, Any]) -> Any:
+        """The torch net of an entity checkpoint's tensors and header (the structure is
+        read back from its index tensors, so no game module is needed)."""
+        net = dict(header["network"])
+        size = int(header["obs_size"])
+        groups = tuple(
+            TokenGroup(g, np.where(tensors[f"index_{g}"] >= size, -1, tensors[f"index_{g}"]))
+            for g in net["groups"]
+        )
+        pointer = None
+        if net.get("pointer_group") is not None:
+            a, b = tensors["pointer_context_a"], tensors["pointer_context_b"]
+            k = len(tensors["pointer_actions"])
+            select = tensors["pointer_select"].reshape(len(a), len(b), k, -1)
+            table = np.where(select.max(-1) > 0, select.argmax(-1), -1)
+            pointer = ActionPointer(net["pointer_group"], tensors["pointer_actions"], a, b, table)
+        structure = NetworkStructure(size, int(header["num_actions"]), groups, pointer)
+        module = cls(
+            structure,
+            net["token_dim"],
+            net["hidden_sizes"],
+            net["pointer_dim"],
+            header["activation"],
+            use_pointer=pointer is not None,
+        )
+        module.load_state_dict({k: torch.as_tensor(np.asarray(v)) for k, v in tensors.items()})
+        return module.eval()
 
     def value_layers(self) -> None:
         """No separate critic layers: the value head is part of the exported tensors."""

@@ -35,6 +35,7 @@ from stable_baselines3.common.vec_env.base_vec_env import VecEnvIndices
 
 from art_gallery_env.agents.base import Agent
 from art_gallery_env.agents.policy import MLPPolicy, PolicyAgent
+from art_gallery_env.agents.policy_entity import EntityPolicy
 from art_gallery_env.agents.random_agent import RandomAgent
 from art_gallery_env.core.registry import get_game
 
@@ -86,6 +87,23 @@ class _BatchedPolicy:
                 if i < last:
                     x = self.activation(x)
         return x.numpy()
+
+
+class _BatchedEntity:
+    """A snapshot's entity network (:class:`~art_gallery_env.agents.policy_entity.EntityPolicy`)
+    rebuilt in torch from its tensors, for many games at once, as :class:`_BatchedPolicy`."""
+
+    def __init__(self, policy: EntityPolicy) -> None:
+        from .networks import EntityNet
+
+        self.net = EntityNet.from_tensors(policy.t, policy.meta)
+
+    def logits(self, observations: np.ndarray) -> np.ndarray:
+        import torch
+
+        with torch.no_grad():
+            x = torch.from_numpy(np.ascontiguousarray(observations, dtype=np.float32))
+            return self.net.logits(x).numpy()
 
 
 class _Table:
@@ -156,7 +174,7 @@ class VectorSelfPlayEnv(VecEnv):
         self._agents: list[Agent | None] = []
         self._agent_index: dict[int, int] = {}
         self._agent_kind: list[int] = []
-        self._batched: dict[int, _BatchedPolicy] = {}
+        self._batched: dict[int, _BatchedPolicy | _BatchedEntity] = {}
         self._seats: Any = None  # the game's seat observer, made from the first state
         self._masks = np.zeros((n_envs, self.num_actions), dtype=np.bool_)
         self._scratch_obs = {
@@ -319,10 +337,11 @@ class VectorSelfPlayEnv(VecEnv):
             elif (
                 isinstance(agent, PolicyAgent)
                 and agent.deterministic
-                and type(agent.policy) is MLPPolicy
+                and type(agent.policy) in (MLPPolicy, EntityPolicy)
             ):
                 kind = POLICY  # the pool's snapshots: masked argmax, batched
-                self._batched[index] = _BatchedPolicy(agent.policy)
+                batched = _BatchedPolicy if type(agent.policy) is MLPPolicy else _BatchedEntity
+                self._batched[index] = batched(agent.policy)
             elif self._plays_compiled is not None and self._plays_compiled(agent):
                 kind = COMPILED  # the engine plays it: all its games in one call
             else:

@@ -140,3 +140,13 @@ def test_rllib_module_over_the_entity_network_exports_what_numpy_plays(tmp_path:
         policy.logits(first["observations"])[legal], logits[legal], atol=1e-5
     )
     assert logits[~legal].max() < -1e8
+
+
+def test_vector_env_batches_entity_snapshots_in_torch(tmp_path: Path) -> None:
+    pytest.importorskip("numba", reason="the compiled engine needs numba")
+    from art_gallery_env.training.vector_env import _BatchedEntity
+
+    model = new_network_model(TINY["entity"], n_steps=32, batch_size=16)
+    policy = load_policy(export_model_weights(model, tmp_path / "s.safetensors", {"name": "s"}))
+    obs, _ = _observations()
+    np.testing.assert_allclose(_BatchedEntity(policy).logits(obs), policy.logits(obs), atol=1e-5)
