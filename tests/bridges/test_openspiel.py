@@ -43,7 +43,9 @@ def test_openspiel_random_sim_test(players: int) -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize("players", [3, 5, 6])
 def test_openspiel_random_sim_test_other_table_sizes(players: int) -> None:
-    pyspiel.random_sim_test(_load(players), num_sims=3, serialize=True, verbose=False)
+    """One whole game per table size (every state's checks, ~200 states): 3 games each were
+    a minute of the suite on a busy machine for no check that one game lacks."""
+    pyspiel.random_sim_test(_load(players), num_sims=1, serialize=True, verbose=False)
 
 
 def test_game_parameters_and_sizes() -> None:
