@@ -15,8 +15,11 @@ Usage: python benchmarks/vector_throughput.py [--seconds 3] [--repeats 3] [--env
 
 The machine is shared and noisy: every measurement is repeated, the repeats interleave
 the rows, and medians are reported; compare ratios from one run. The last line is the
-summary `vector: engine=<N>/s obs=<N>/s python=<N>/s train2p=<x>x train4p=<x>x`, where
-each number is the minimum over the table sizes (the slowest table is the one to plan for).
+summary `vector: engine=<N>/s obs=<N>/s python=<N>/s train2p=<x>x train4p=<x>x
+train4p_new=<x>x load=<L>`, where each number is the minimum over the table sizes (the
+slowest table is the one to plan for); train4p_new is issue 24's stack (the entity network,
+compiled heuristic opponents, vec_env: vector) over today's trainer at 4 players, load the
+1-minute load average at the end.
 
 ``--smoke`` (tests/test_benchmarks_smoke.py): every row once at tiny sizes, in seconds; it
 skips the cold-cache compile timing (a full numba compile takes a minute or more) and trains
@@ -204,11 +207,18 @@ def main() -> None:
     finally:
         for pair in pairs:
             pair.close()
-    report(rows, args, threads)
+    new = {pair.players: pair.new_ratio() for pair in pairs}
+    report(rows, args, threads, new)
 
 
-def report(rows: dict[str, list[Rate]], args: argparse.Namespace, threads: int) -> None:
-    """The table of medians and the summary line (see the module docstring)."""
+def report(
+    rows: dict[str, list[Rate]],
+    args: argparse.Namespace,
+    threads: int,
+    new: dict[int, float] | None = None,
+) -> None:
+    """The table of medians and the summary line (see the module docstring); ``new``:
+    players -> the new stack's learner steps/s over today's trainer's (median)."""
     medians = {
         name: Rate(
             statistics.median(r.per_second for r in values),
@@ -241,7 +251,8 @@ def report(rows: dict[str, list[Rate]], args: argparse.Namespace, threads: int) 
 
     print(
         f"vector: engine={worst('engine'):.0f}/s obs={worst('obs'):.0f}/s "
-        f"python={worst('python'):.0f}/s train2p={train(2):.2f}x train4p={train(4):.2f}x"
+        f"python={worst('python'):.0f}/s train2p={train(2):.2f}x train4p={train(4):.2f}x "
+        f"train4p_new={(new or {}).get(4, float('nan')):.2f}x load={os.getloadavg()[0]:.1f}"
     )
 
 

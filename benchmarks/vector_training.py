@@ -30,6 +30,11 @@ from typing import Any, NamedTuple
 
 ROLLOUT = 1024  # learner steps per PPO rollout, both env kinds (--rollout)
 MINIBATCH = 256  # PPO minibatch (at most the rollout)
+POOL = {"self_play": 0.3, "heuristic": 0.7, "random": 0.0}  # ppo_all's opponents
+# issue 24's stack: the entity network (docs/training.md, "Network") on the compiled
+# engine with compiled heuristic opponents
+NEW_NETWORK = {"type": "entity", "hidden_sizes": [256], "token_dim": 32, "pointer_dim": 64}
+NEW = "new stack"
 SMOKE = {
     "players": [2],
     "train_steps": 64,
@@ -56,11 +61,12 @@ class Trainer:
         pool: Path,
         warm_up: bool = True,
         rollout: int = ROLLOUT,
+        network: dict[str, Any] | None = None,
     ) -> None:
         import torch
 
         from art_gallery_env.training.config import config_from_dict
-        from art_gallery_env.training.sb3_trainer import build_vec_env, new_mlp_model
+        from art_gallery_env.training.sb3_trainer import _new_model, build_vec_env
 
         config = config_from_dict(
             {
@@ -69,22 +75,18 @@ class Trainer:
                 "n_envs": n_envs,
                 "vec_env": vec_env,
                 "env": {"num_players": players},
+                "network": network or {},
                 "ppo": {
                     "n_steps": rollout // n_envs,
                     "batch_size": min(MINIBATCH, rollout),
                     "n_epochs": 4,
                 },
+                "pool": POOL,
             }
         )
         torch.set_num_threads(config.torch_threads)
         self.env = build_vec_env(config, pool)
-        self.model = new_mlp_model(  # as the trainer builds a new run's model
-            config.network.hidden_sizes,
-            config.network.activation,
-            seed=config.seed,
-            vec_env=self.env,
-            **config.ppo.model_dump(),
-        )
+        self.model = _new_model(config, self.env)  # as the trainer builds a new run's model
         if warm_up:  # workers started, kernels compiled or loaded
             self.learn(rollout)
 
@@ -137,6 +139,9 @@ class Pair:
             f"vector {subproc_envs} envs": Trainer(
                 players, "vector", subproc_envs, pool, rollout=rollout
             ),
+            NEW: Trainer(
+                players, "vector", vector_envs, pool, rollout=rollout, network=NEW_NETWORK
+            ),
         }
         self.history: list[dict[str, Timing]] = []
 
@@ -164,6 +169,14 @@ class Pair:
 
     def vector_rate(self, timings: dict[str, Timing]) -> float:
         return timings[f"vector {self.vector.env.num_envs} envs"].steps_per_second
+
+    def new_ratio(self) -> float:
+        """Median over the repeats of the new stack's steps/s over today's trainer's."""
+        if not self.history:
+            return float("nan")
+        return statistics.median(
+            t[NEW].steps_per_second / t["today"].steps_per_second for t in self.history
+        )
 
     def close(self) -> None:
         for trainer in self.rows.values():
@@ -247,7 +260,10 @@ def train_rows(args: argparse.Namespace) -> None:
                 pair.ratio(args.train_steps)
         for pair in pairs:
             ratios = [pair.vector_rate(t) / t["today"].steps_per_second for t in pair.history]
-            print(f"train{pair.players}p={statistics.median(ratios):.2f}x")
+            print(
+                f"train{pair.players}p={statistics.median(ratios):.2f}x "
+                f"train{pair.players}p_new={pair.new_ratio():.2f}x"
+            )
     finally:
         for pair in pairs:
             pair.close()

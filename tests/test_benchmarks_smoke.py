@@ -58,9 +58,9 @@ SUMMARY: dict[str, str] = {
     "vector_memory": r"memory: arrays=[\d.]+MB peak_rss=[\d.]+MB\n",
     "vector_playout": r"2p vector 4 +[\d,]+ +[\d,.]+ +[\d.]+\n2p play_out only +[\d,]+ +[\d,.]+\n",
     "vector_throughput": r"vector: engine=\d+/s obs=\d+/s python=\d+/s "
-    r"train2p=[\d.]+x train4p=nanx\n",  # --smoke trains at 2 players only
+    r"train2p=[\d.]+x train4p=nanx train4p_new=nanx load=[\d.]+\n",  # --smoke: 2p only
     "vector_training": r"env only, learner steps/s.*\n(?:2p \w+ +[\d,]+ +[\d,]+ +[\d.]+\n){3}"
-    r"(?s:.*)\ntrain2p=[\d.]+x\n",
+    r"(?s:.*)\ntrain2p=[\d.]+x train2p_new=[\d.]+x\n",
     "web_load": r"\| before SIGKILL \| [\d.]+ \| .*\n\| after restart \| [\d.]+ \| .*\n(?s:.*)"
     r"all 2 games finished",
 }
