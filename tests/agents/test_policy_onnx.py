@@ -78,7 +78,7 @@ def test_policy_agent_plays_an_onnx_file_like_the_numpy_one(decisions, tmp_path)
     assert onnx_agent.name == numpy_agent.name, "the header (and its name) travels along"
     picks = [
         (numpy_agent.act(o, m), onnx_agent.act(o, m))
-        for o, m in zip(observations[:2000], masks[:2000])
+        for o, m in zip(observations[:1000], masks[:1000])  # 1 disagreement at most
     ]
     agree = sum(a == b for a, b in picks) / len(picks)
     assert agree >= 0.999, agree
