@@ -255,3 +255,19 @@ def test_the_gallerist_is_set_up_and_its_drawn_board_played_by_clicking(
         click_and_wait(page, f'button.choice[data-action="{rng.choice(enabled)}"]')
         assert game.actions[before] in enabled
     assert menus >= 2
+
+
+def test_a_saved_game_that_does_not_load_is_named_on_the_games_page(
+    page: Page, tmp_path
+) -> None:
+    """Issue 27: a corrupt saved game is shown on the page (not only in /api/setup), with
+    the server's reason, which names no seat's actions or legal moves."""
+    data = tmp_path / "data"
+    (data / "games").mkdir(parents=True)  # the app keeps its games in DATA/games
+    (data / "games" / "broken.json").write_text('{"game": "nogame"}', encoding="utf-8")
+    with LiveServer(data) as server:
+        page.goto(server.url + "/#/games")
+        notice = page.locator("#skipped-games li")
+        expect(notice).to_have_count(1, timeout=TIMEOUT)
+        text = notice.inner_text()
+        assert text.startswith("broken.json") and "legal" not in text

@@ -296,7 +296,17 @@ async function showGames() {
   await loadSetup();
   const games = await api("/api/games");
   app.replaceChildren(h("section", { class: "panel wide" }, h("h2", {}, "Games on this server"),
-    games.length ? gamesTable(games) : h("p", { class: "hint" }, "No games yet.")));
+    games.length ? gamesTable(games) : h("p", { class: "hint" }, "No games yet."),
+    skippedGames(setupInfo.skipped_games || [])));
+}
+
+// Saved games the server could not load: named with the reason, which shows no seat's
+// actions, seed or legal moves (the server words it so).
+function skippedGames(problems) {
+  if (!problems.length) return h("span", {});
+  return h("div", { class: "skipped", id: "skipped-games" },
+    h("h3", {}, "Saved games that could not be loaded"),
+    h("ul", {}, ...problems.map((p) => h("li", {}, p))));
 }
 
 // -- playing ------------------------------------------------------------------------------
