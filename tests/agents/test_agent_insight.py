@@ -115,7 +115,9 @@ def test_eval_insight_records_one_entry_per_decision(tmp_path: Path, capsys) -> 
             kinds[entry["kind"] if entry else None] += 1
         assert all(kinds.values()), kinds  # checkpoint, search and random seats all played
     # without --insight the records have none, and --insight needs --save-games
-    assert main([*argv[:-2], "--save-games", str(tmp_path / "plain")]) == 0
+    plain = [*argv[:-2], "--save-games", str(tmp_path / "plain")]
+    plain[plain.index("--games") + 1] = "1"  # one record shows it
+    assert main(plain) == 0
     assert "insight" not in load_record(tmp_path / "plain" / "game_0000.json")
     with pytest.raises(SystemExit):
         main([*argv[:-2], "--insight"])
