@@ -76,17 +76,18 @@ def test_heuristic_beats_random_in_fixed_games() -> None:
 
 
 @pytest.mark.slow
-def test_heuristic_wins_at_least_90_percent_of_200_two_player_games() -> None:
-    """docs/gallerist.md measures 97.5 % over 400 games; at that rate fewer than 180 wins of
-    200 has a chance below 1e-6, and 200 games take half the suite's time of 400."""
+def test_heuristic_wins_at_least_90_percent_of_100_two_player_games() -> None:
+    """docs/gallerist.md measures 97.5 % over 400 games; at that rate fewer than 90 wins of
+    100 has a chance of 4e-5 (the seeds are fixed, so it cannot flake); 200 games were over
+    five minutes of the suite on a busy machine (and 400 before that)."""
     wins = 0
-    for seed in range(200):
+    for seed in range(100):
         seat = seed % 2
         agents = [RandomAgent(), RandomAgent()]
         agents[seat] = GalleristHeuristicAgent()
         result = play(agents, 50_000 + seed)
         wins += seat in result.winners and len(result.winners) == 1
-    assert wins >= 180, wins
+    assert wins >= 90, wins
 
 
 @pytest.mark.slow
