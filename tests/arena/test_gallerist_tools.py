@@ -209,7 +209,7 @@ def test_single_agent_env_plays_the_gallerist() -> None:
 
 
 def test_committed_gallerist_policy_plays_legal_games() -> None:
-    """checkpoints/gallerist_2p (configs/gallerist_quick.yaml) is a Gallerist policy that
+    """checkpoints/gallerist_2p (configs/gallerist_2p.yaml) is a Gallerist policy that
     the shared loop plays; Art Gallery's registry refuses it."""
     from art_gallery_env.arena.loop import play_game
 
