@@ -1,30 +1,46 @@
-"""The Gallerist observation vector, built fast: only the parts that changed are rebuilt.
+"""The Gallerist observation vector, built fast: only the parts whose inputs changed are
+rewritten.
 
 The layout (fields, offsets, meanings) is in :mod:`.observation_fields`; the plain encoder
 that writes it entry by entry is :func:`.observation_reference.encode_reference`, the oracle
-of this one (a test compares them on thousands of states at every table size and seat,
-with observers and games interleaved, and golden hashes pin the output).
+of this one (tests/gallerist/test_gallerist_observation.py compares them on many thousands
+of states at every table size and seat, with observers and games interleaved, and golden
+hashes pin the output).
 
-A decision changes only a few parts of the board. For each observer the encoder keeps its
-last vector and a copy of the state lists each part was built from (pieces on the board,
-artists, works on offer, visitors and tickets, contract display, market, the seats'
-boards and economy, the observer's cards); a call compares the state's lists with those
-copies (list equality, done in C) and rewrites only the parts that differ, mostly with the
-reference's writers. Parts that do not depend on the observer (artists, works, display,
-each seat's board and the fixed parts of its public score) are kept once for all
-observers. Only the pending decision is written every time. Comparisons are by value,
-never by object identity, so the encoder is exact for any sequence of states from any
-games.
+Per observer the encoder keeps its last vector and a copy of every state attribute the
+vector is built from (``_ATTRS``). A call reads them all in one ``attrgetter`` call and
+finds the ones that differ from the copies in C (``compress(map(ne, ...))``); a decision
+changes five or six of them. Each attribute names the *parts* of the vector built from it
+(the table flags, the occupants, the Gallerists, each visitor field, the artists, the
+economy...; ``_PARTS``), and only those parts are rewritten, through a memoryview (a
+float32 store costs half of NumPy's) and ``struct`` packs of whole rows; a part that keeps
+per-row keys (artists, galleries, contracts, easels) rewrites only the rows that changed.
+The public score's expensive pieces (majorities, reputation tiles, exhibition) are kept once
+for all observers, per seat. Comparisons are by value, never by object identity, so the
+encoder is exact for any sequence of states from any games; every float is computed by the
+reference's expression and rounded to float32 once, as NumPy rounds it.
 """
 
 from __future__ import annotations
 
+import struct
+from collections.abc import Callable
+from itertools import compress
+from operator import attrgetter, ne
 from typing import Any
 
 import numpy as np
 
-from ..rules.data import NUM_COLOURS, TILE_SCORINGS
-from ..rules.effects import hired_count
+from ..rules.data import (
+    MARKET_LOWER_ROWS,
+    MARKET_UPPER_ROWS,
+    MAX_PROMOTION,
+    NUM_COLOURS,
+    NUM_FORMS,
+    NUM_REPUTATION_SPACES,
+    TILE_SCORINGS,
+)
+from ..rules.effects import renowned_value
 from ..rules.scoring import majority_money, public_score_parts
 from ..rules.state import (
     EMPTY,
@@ -35,28 +51,30 @@ from ..rules.state import (
     F_TURN,
     LACERDA,
     NUM_LOCATIONS,
+    SLOT_EMPTY,
     GameState,
 )
 from .observation_fields import (
     FIELD,
     FIELDS,
+    GW,
     MONEY_SCALE,
     OBSERVATION_SIZE,
     OFFSET,
     OWN,
     ROUND_SCALE,
     SCORE_SCALE,
+    B,
     S,
+    T,
     decode_observation,
 )
 from .observation_reference import (
+    _artist_stars_block,
     encode_reference,
-    write_artists,
     write_display,
     write_market,
     write_own_cards,
-    write_seat_board,
-    write_works,
 )
 
 __all__ = [
@@ -69,444 +87,586 @@ __all__ = [
     "encode_reference",
 ]
 
-
-def _span(first: str, last: str) -> tuple[int, int]:
-    """Offsets from the start of field ``first`` to the end of field ``last``."""
-    return OFFSET[first], OFFSET[last] + FIELD[last].size
-
-
-ARTISTS = _span("artist", "artist_bonus")
-WORKS = _span("stack", "easel")
-VISITORS = _span("plaza", "tickets")
-DISPLAY = _span("display", "promotion_tokens")
-MARKET = _span("market_upper", "location_tile")
-SEATS = _span("player", "commission")
-SEAT_BOARD = _span("market_count", "commission")
-OWN_CARDS = _span("own_cards", "own_goals")
-_NUM_PLAYERS, _SEAT_ACTIVE, _PLAYER = OFFSET["num_players"], OFFSET["seat_active"], OFFSET["player"]
-_DECISION, _DECISION_ARTIST = OFFSET["decision"], OFFSET["decision_artist"]
-_DECISION_LOCATION, _EXEC_STATE = OFFSET["decision_location"], OFFSET["exec_state"]
-_FLAGS, _ROUND, _START_PLAYER = OFFSET["flags"], OFFSET["round"], OFFSET["start_player"]
-_OCCUPANT, _GALLERIST, _KICKED = OFFSET["occupant"], OFFSET["gallerist"], OFFSET["kicked"]
-_LACERDA = OFFSET["lacerda"]
-_MENUS = (F_TURN, F_POST, F_KICKED)
+_O = OFFSET
+_END = {f.name: f.offset + f.size for f in FIELDS}
+_STRIDE = {f.name: f.size // S for f in FIELDS}
+"""Entries per relative seat of a field whose first axis is the seat."""
 _INFLUENCE_TILE = TILE_SCORINGS.index("influence_per_3")
-_VISITOR_SIZE = VISITORS[1] - VISITORS[0]
-_V_LOBBY, _V_GALLERY, _V_TICKETS, _V_OFFICE, _V_DISCARD = (
-    OFFSET[name] - VISITORS[0]
-    for name in ("lobby", "gallery_visitors", "tickets", "box_office", "ticket_discard")
-)
-_VISITOR_SCALE = np.ones(_VISITOR_SIZE, dtype=np.float32)
-"""What write_visitors divides each count by."""
-for _name, _scale in (
-    ("plaza", 10), ("bag", 14), ("lobby", 5), ("gallery_visitors", 5), ("box_office", 20),
-    ("ticket_discard", 20), ("tickets", 10),
-):  # fmt: skip
-    _start = OFFSET[_name] - VISITORS[0]
-    _VISITOR_SCALE[_start : _start + FIELD[_name].size] = _scale
-_TURN_END = ARTISTS[0]
+_MENUS = (F_TURN, F_POST, F_KICKED)
+_DECISION, _DECISION_ARTIST = _O["decision"], _O["decision_artist"]
+_DECISION_LOCATION, _EXEC_STATE = _O["decision_location"], _O["exec_state"]
+_ZERO = memoryview(bytes(4 * OBSERVATION_SIZE)).cast("f")
+_STRUCTS: dict[int, struct.Struct] = {}
 
 
-def _seat_shift() -> list[np.ndarray]:
-    """Per relative seat r, the map from an index of seat 0's board fields to seat r's."""
-    out = []
-    for r in range(S):
-        shift = np.arange(OBSERVATION_SIZE)
-        for f in FIELDS:
-            if SEAT_BOARD[0] <= f.offset < SEAT_BOARD[1]:
-                assert f.seat_axis == 0 and f.shape[0] == S
-                stride = f.size // S
-                shift[f.offset : f.offset + stride] += r * stride
-        out.append(shift)
-    return out
-
-
-_SEAT_SHIFT = _seat_shift()
-_SPANS = (ARTISTS, WORKS, VISITORS, DISPLAY, MARKET, SEATS, OWN_CARDS)
-assert all(a[1] <= b[0] for a, b in zip(_SPANS, _SPANS[1:]))  # in order, not overlapping
-assert _SPANS[-1][1] == OBSERVATION_SIZE
+def _pack(count: int) -> Callable[..., None]:
+    """``pack_into(buffer, byte_offset, *values)`` for ``count`` float32s."""
+    packer = _STRUCTS.get(count)
+    if packer is None:
+        packer = _STRUCTS[count] = struct.Struct(f"{count}f")
+    return packer.pack_into
 
 
 class _Memo:
-    """One observer's last vector and what each part of it was built from."""
+    """One observer's last vector (with its memoryviews), the copies of the attributes it
+    was built from, and each part's own record (entries set, row keys)."""
 
-    __slots__ = ("vector", "seen")
+    __slots__ = ("vector", "m", "mb", "snap", "part", "decision", "order", "rel", "n")
 
-    def __init__(self, vector: np.ndarray) -> None:
-        self.vector = vector
-        self.seen: dict[str, Any] = {}
+    def __init__(self, n: int, observer: int) -> None:
+        self.vector = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
+        self.m = memoryview(self.vector)  # format "f": one float32 per item
+        self.mb = self.m.cast("B")  # bytes, for struct.pack_into
+        self.m[_O["num_players"] + n - 1] = 1.0
+        for r in range(n):
+            self.m[_O["seat_active"] + r] = 1.0
+        self.snap: list[Any] = [_UNSEEN] * len(_ATTRS)
+        self.part: list[Any] = [None] * len(_PARTS)
+        self.decision: list[int] = []  # the entries set in decision .. exec_state
+        self.order = [(observer + r) % n for r in range(n)]  # relative seat -> player
+        self.rel = [(p - observer) % n for p in range(n)]  # player -> relative seat
+        self.n = n
 
 
-class ObservationEncoder:
-    """Builds the vector for any observer of any state (see the module docstring).
+Writer = Callable[["ObservationEncoder", GameState, _Memo, int], None]
+"""Brings one part of the memo's vector up to date: ``(encoder, state, memo, part)``."""
 
-    Per observer it keeps the last vector and what each part was built from, and rewrites
-    only the parts whose inputs differ. Parts that do not depend on the observer (artists,
-    works on offer, contract display, the seats' public scores) are also kept once for all
-    observers, with a version number that dependent parts compare."""
 
-    def __init__(self) -> None:
-        self._fingerprint: str | None = None
-        self._memos: dict[tuple[int, int], _Memo] = {}
-        self._rel: dict[tuple[int, int], tuple[list[int], list[int]]] = {}
-        self._shared: dict[str, tuple[Any, Any, int]] = {}
-        self._records: dict[tuple[str, int], list[Any]] = {}
-        self._scratch = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
-        self._version = 0
+def _set_ones(m: memoryview, old: list[int] | None, new: list[int]) -> list[int]:
+    """Clear the entries in ``old`` and set those in ``new`` (a one-hot part's update)."""
+    if old:
+        for i in old:
+            m[i] = 0.0
+    for i in new:
+        m[i] = 1.0
+    return new
 
-    def reset(self) -> None:
-        """Forget the last vectors (they are exact for any state; this only frees them)."""
-        self._memos.clear()
-        self._shared.clear()
-        self._records.clear()
 
-    def _shared_block(
-        self,
-        name: str,
-        inputs: tuple,
-        span: tuple[int, int],
-        s: GameState,
-        v: np.ndarray,
-        seen: dict[str, Any],
-    ) -> int:
-        """Bring the observer-independent part ``name`` of ``v`` up to date; its version."""
-        shared = self._shared.get(name)
-        if shared is not None and shared[0] == inputs:
-            if seen.get(name) != shared[2]:
-                v[span[0] : span[1]] = shared[1]
-                seen[name] = shared[2]
-            return shared[2]
-        v[span[0] : span[1]] = 0.0
-        writer, snapshot = _SHARED_PARTS[name]
-        writer(s, v)
-        self._version += 1
-        self._shared[name] = (snapshot(inputs), v[span[0] : span[1]].copy(), self._version)
-        seen[name] = self._version
-        return self._version
+# -- the writers, one per part (each writes exactly what encode_reference writes there) --
+_TABLE = _O["flags"]
+_PACK_TABLE = _pack(_END["start_player"] - _TABLE)
 
-    def encode(self, s: GameState, observer: int) -> np.ndarray:
-        """The observation of ``observer`` (float32, the layout of FIELDS)."""
-        memo, rel, order = self._memo_for(s, observer)
-        v, seen = memo.vector, memo.seen
-        _write_decision(s, v)
-        pieces = _pieces_inputs(s)
-        if seen.get("pieces") != pieces:
-            _write_pieces(s, v, rel)
-            seen["pieces"] = tuple([_copy(x) for x in pieces])
-        artists = self._shared_block(
-            "artists",
-            (
-                s.artist_tile, s.discovered, s.fame, s.celebrity, s.promotion, s.tokens,
-                s.artist_bonus, s.artist_collector,
-            ),
-            ARTISTS, s, v, seen,
+
+def _w_table(enc: ObservationEncoder, s: GameState, memo: _Memo, part: int) -> None:
+    """``flags``, ``round`` and ``start_player`` (eleven entries in a row)."""
+    start = memo.rel[s.start_player]
+    _PACK_TABLE(
+        memo.mb, 4 * _TABLE,
+        float(s.end_triggered), float(s.final_round), float(s.intermediate_done),
+        float(not any(s.box_office)), float(sum(s.celebrity) >= 2), float(not s.bag),
+        min(1.0, s.round / ROUND_SCALE),
+        float(start == 0), float(start == 1), float(start == 2), float(start == 3),
+    )  # fmt: skip
+
+
+_OCCUPANT, _GALLERIST, _KICKED = _O["occupant"], _O["gallerist"], _O["kicked"]
+
+
+def _w_occupant(enc: ObservationEncoder, s: GameState, memo: _Memo, part: int) -> None:
+    rel = memo.rel
+    ones = []
+    for loc, occ in enumerate(s.occupant):
+        if occ != EMPTY:
+            owner, kind = divmod(occ, 2)
+            seat = S if owner == LACERDA else rel[owner]
+            ones.append(_OCCUPANT + (loc * 2 + kind) * OWN + seat)
+    memo.part[part] = _set_ones(memo.m, memo.part[part], ones)
+
+
+def _w_gallerist(enc: ObservationEncoder, s: GameState, memo: _Memo, part: int) -> None:
+    rel = memo.rel
+    ones = [_GALLERIST + rel[p] * (NUM_LOCATIONS + 2) + pos for p, pos in enumerate(s.gpos)]
+    memo.part[part] = _set_ones(memo.m, memo.part[part], ones)
+
+
+def _w_kicked(enc: ObservationEncoder, s: GameState, memo: _Memo, part: int) -> None:
+    ones = []
+    if s.kicked is not None:
+        owner, kind, loc = s.kicked
+        ones = [_KICKED + memo.rel[owner], _KICKED + S + kind, _KICKED + S + 2 + loc]
+    memo.part[part] = _set_ones(memo.m, memo.part[part], ones)
+
+
+_LACERDA = _O["lacerda"]
+_PACK_LACERDA = _pack(FIELD["lacerda"].size)
+
+
+def _w_lacerda(enc: ObservationEncoder, s: GameState, memo: _Memo, part: int) -> None:
+    pos = s.lacerda_pos
+    _PACK_LACERDA(
+        memo.mb, 4 * _LACERDA,
+        float(pos == 0), float(pos == 1), float(pos == 2), float(pos == 3),
+        float(s.lacerda_kicked), s.lacerda_supply / 10, float(s.lacerda_next_lower),
+    )  # fmt: skip
+
+
+_ARTIST, _ARTIST_BONUS = _O["artist"], _O["artist_bonus"]
+_ARTIST_WIDTH = FIELD["artist"].shape[1]
+_PACK_ARTIST = _pack(_ARTIST_WIDTH)
+_ARTIST_KEYS = attrgetter(
+    "artist_tile", "discovered", "celebrity", "fame", "promotion", "tokens",
+    "artist_collector", "artist_bonus",
+)  # fmt: skip
+
+
+def _w_artists(enc: ObservationEncoder, s: GameState, memo: _Memo, part: int) -> None:
+    """``artist`` and ``artist_bonus``, rewritten for the artists whose inputs changed."""
+    keys = list(zip(*_ARTIST_KEYS(s)))
+    old = memo.part[part]
+    changed = range(len(keys)) if old is None else compress(range(len(keys)), map(ne, keys, old))
+    memo.part[part] = keys
+    d = s.data
+    top, m, mb = d.celebrity_fame, memo.m, memo.mb
+    for a in changed:
+        tile, shown, celebrity, fame, promotion, tokens, collector, bonus = keys[a]
+        _PACK_ARTIST(
+            mb, 4 * (_ARTIST + _ARTIST_WIDTH * a),
+            float(shown), float(celebrity), fame / top, d.artists[tile].initial_fame / top,
+            d.artist_stars[tile][fame] / 6 if shown else 0.0,
+            d.artist_values[tile][fame] / 20 if shown else 0.0,
+            promotion / MAX_PROMOTION, tokens / 2, float(collector),
         )  # fmt: skip
-        works = (s.stacks, s.work_visitors, s.easels, artists)
-        self._shared_block("works", works, WORKS, s, v, seen)
-        _update_visitors(s, v, seen, order)
-        self._shared_block("display", (s.display, len(s.deck), s.promo_tokens), DISPLAY, s, v, seen)
-        _update_market(s, v, seen, rel)
-        self._update_seat_boards(s, v, seen, order)
-        self._update_economy(s, v, seen, order)
-        _update_own_cards(s, v, seen, observer)
-        return v.copy()
+        b = _ARTIST_BONUS + (B + 1) * a
+        m[b : b + B + 1] = _ZERO[: B + 1]
+        if bonus != EMPTY:
+            tile_ = d.artist_bonus_tiles[bonus]
+            m[b + tile_.kind] = 1.0
+            m[b + B] = tile_.amount / 5
 
-    def _memo_for(self, s: GameState, observer: int) -> tuple[_Memo, list[int], list[int]]:
-        """The memo of (table size, observer), its seat maps (absolute -> relative and
-        back), and its fixed parts written once per table size; other component data
-        first forgets every memo."""
-        if s.data.fingerprint != self._fingerprint:
-            self.reset()
-            self._fingerprint = s.data.fingerprint
-        n = s.num_players
-        table = (n, observer)
-        seats = self._rel.get(table)
-        if seats is None:
-            seats = self._rel[table] = (
-                [(p - observer) % n for p in range(n)],  # absolute -> relative
-                [(observer + r) % n for r in range(n)],  # relative -> absolute
-            )
-        memo = self._memos.get(table)
-        if memo is None:
-            memo = self._memos[table] = _Memo(np.zeros(OBSERVATION_SIZE, dtype=np.float32))
-        if memo.seen.get("table") != n:
-            memo.vector[:_DECISION] = _template(n)[:_DECISION]
-            memo.seen["table"] = n
-        return memo, seats[0], seats[1]
 
-    def _update_seat_boards(
-        self, s: GameState, v: np.ndarray, seen: dict[str, Any], order: list[int]
-    ) -> None:
-        """Each seat's board fields, shifted to its relative seat, when any seat's changed."""
-        boards = self._seat_boards(s)
-        versions = tuple([record[1] for record in boards])
-        if seen.get("seats") != versions:
-            v[SEAT_BOARD[0] : SEAT_BOARD[1]] = 0.0
-            for r, p in enumerate(order):
-                index, values = boards[p][2]
-                v[_SEAT_SHIFT[r][index]] = values
-            seen["seats"] = versions
+def _w_artist_stars(enc: ObservationEncoder, s: GameState, memo: _Memo, part: int) -> None:
+    memo.vector[_O["artist_stars"] : _END["artist_stars"]] = _artist_stars_block(
+        s.data, tuple(s.artist_tile)
+    )
 
-    def _update_economy(
-        self, s: GameState, v: np.ndarray, seen: dict[str, Any], order: list[int]
-    ) -> None:
-        """Money, influence, assistants, tiles and public scores, when any input changed."""
-        parts = self._score_parts(s)
-        economy = (
-            s.money, s.influence, s.desks, s.queue, s.removed, s.start_tile, s.pending_tile,
-            [len(sold) for sold in s.sold], parts,
-        )  # fmt: skip
-        if seen.get("economy") != economy:
-            _write_economy(s, v, order, parts)
-            seen["economy"] = tuple([_copy(x) for x in economy])
 
-    def _common(self, name: str, inputs: tuple) -> tuple[int, list[Any]]:
-        """A version number of ``inputs`` (flat lists) shared by all seats' records, and
-        a list for values computed on first need for that version."""
-        common = self._shared.get(name)
-        if common is None or common[0] != inputs:
-            self._version += 1
-            common = self._shared[name] = (tuple([x[:] for x in inputs]), self._version, [])
-        return common[1], common[2]
+_STACK_WIDTH = FIELD["stack"].shape[1]
 
-    def _seat_boards(self, s: GameState) -> list[tuple]:
-        """Per seat, kept for all observers: (inputs, version, its board fields as sparse
-        (index, value) arrays for relative seat 0), rebuilt when its inputs changed."""
-        n = s.num_players
-        common, _ = self._common("boards", (s.market_upper, s.market_lower, s.fame, s.masterpiece))
-        records = self._records.setdefault(("boards", n), [None] * n)
-        for p in range(n):
-            inputs = (
-                s.gallery[p], s.sold[p], s.renowned[p], s.spaces[p], s.start_tile[p],
-                s.contracts[p], s.commission[p], common,
-            )  # fmt: skip
-            record = records[p]
-            if record is not None and record[0] == inputs:
-                continue
-            start, end = SEAT_BOARD
-            scratch = self._scratch
-            scratch[start:end] = 0.0
-            write_seat_board(s, scratch, p, 0)
-            index = np.flatnonzero(scratch[start:end]) + start
-            self._version += 1
-            copied = (
-                s.gallery[p][:], s.sold[p][:], inputs[2], s.spaces[p][:], inputs[4],
-                _copy2(s.contracts[p]), inputs[6], common,
-            )  # fmt: skip
-            records[p] = (copied, self._version, (index, scratch[index]))
-        return records
 
-    def _score_parts(self, s: GameState) -> list[tuple[int, int]]:
-        """Per seat, kept for all observers: the parts of its public score that do not move
-        with cash (nor with influence, unless it holds the 'influence per 3' tile)."""
-        n = s.num_players
-        common, majorities = self._common(
-            "scores",
-            (s.market_upper, s.market_lower, s.fame, s.discovered, s.promotion, s.masterpiece),
+def _w_stacks(enc: ObservationEncoder, s: GameState, memo: _Memo, part: int) -> None:
+    """The top work of each stack (not the order below, G18) and the visitors on it."""
+    works = s.data.works
+    row: list[float] = []
+    for stack, visitors in zip(s.stacks, s.work_visitors):
+        top = [len(stack) / 7] + [0.0] * (1 + 2 * NUM_COLOURS)
+        if stack:
+            work = works[stack[-1]]
+            top[1] = work.fame / 2
+            for i, icon in enumerate(work.tickets):
+                for c in range(NUM_COLOURS):
+                    top[2 + NUM_COLOURS * i + c] = float(icon >> c & 1)
+        row += top
+        row += [visitors[c] / 2 for c in range(NUM_COLOURS)]
+    _pack(len(row))(memo.mb, 4 * _O["stack"], *row)
+
+
+_EASEL, _EASEL_WIDTH = _O["easel"], FIELD["easel"].shape[1]
+
+
+def _w_easels(enc: ObservationEncoder, s: GameState, memo: _Memo, part: int) -> None:
+    """Rewritten when a work or its value changed (most fame changes leave them)."""
+    works = s.data.works
+    rows = [(work, renowned_value(s, work)) for work in s.easels]
+    if rows == memo.part[part]:
+        return
+    memo.part[part] = rows
+    m = memo.m
+    m[_EASEL : _END["easel"]] = _ZERO[: _END["easel"] - _EASEL]
+    for e, (work, value) in enumerate(rows):
+        b = _EASEL + _EASEL_WIDTH * e
+        m[b] = 1.0
+        m[b + 1] = value / 20
+        m[b + 2 + works[work].form] = 1.0
+
+
+_PACK_COLOURS2 = _pack(2 * NUM_COLOURS)
+
+
+def _w_plaza_bag(enc: ObservationEncoder, s: GameState, memo: _Memo, part: int) -> None:
+    bag = s.bag
+    _PACK_COLOURS2(
+        memo.mb, 4 * _O["plaza"], *[x / 10 for x in s.plaza],
+        *[bag.count(c) / 14 for c in range(NUM_COLOURS)],
+    )  # fmt: skip
+
+
+def _w_box_office(enc: ObservationEncoder, s: GameState, memo: _Memo, part: int) -> None:
+    _PACK_COLOURS2(
+        memo.mb, 4 * _O["box_office"], *[x / 20 for x in s.box_office],
+        *[x / 20 for x in s.ticket_discard],
+    )  # fmt: skip
+
+
+def _seat_counts(name: str, attr: str, scale: int) -> Writer:
+    """The writer of a per-seat count field (lobby, gallery visitors, tickets)."""
+    start = 4 * _O[name]
+    get = attrgetter(attr)
+    packs = [_pack(NUM_COLOURS * n) for n in range(S + 1)]
+
+    def write(enc: ObservationEncoder, s: GameState, memo: _Memo, part: int) -> None:
+        rows = get(s)
+        packs[memo.n](memo.mb, start, *[x / scale for p in memo.order for x in rows[p]])
+
+    return write
+
+
+def _w_display(enc: ObservationEncoder, s: GameState, memo: _Memo, part: int) -> None:
+    memo.vector[_O["display"] : _END["promotion_tokens"]] = 0.0
+    write_display(s, memo.vector)
+
+
+def _w_market(enc: ObservationEncoder, s: GameState, memo: _Memo, part: int) -> None:
+    memo.vector[_O["market_upper"] : _END["location_tile"]] = 0.0
+    write_market(s, memo.vector, memo.rel)
+
+
+def _w_market_count(enc: ObservationEncoder, s: GameState, memo: _Memo, part: int) -> None:
+    """Per seat, its assistants per market column (added one by one in NumPy as the
+    reference adds them, so the float32 sums are the same)."""
+    v, rel = memo.vector, memo.rel
+    base, stride = _O["market_count"], _STRIDE["market_count"]
+    v[base : _END["market_count"]] = 0.0
+    for i, owner in enumerate(s.market_upper):
+        if owner != EMPTY and owner != LACERDA:
+            v[base + stride * rel[owner] + i // MARKET_UPPER_ROWS] += 0.25
+    for i, owner in enumerate(s.market_lower):
+        if owner != EMPTY and owner != LACERDA:
+            v[base + stride * rel[owner] + stride // 2 + i // MARKET_LOWER_ROWS] += 1 / 3
+
+
+_GALLERY, _GALLERY_WIDTH = _O["gallery"], FIELD["gallery"].shape[2]
+
+
+def _w_gallery(enc: ObservationEncoder, s: GameState, memo: _Memo, part: int) -> None:
+    """Each seat's exhibited works, rewritten for the seats whose works or values changed."""
+    d = s.data
+    values, tiles, fame, artist_of, masterpiece = (
+        d.artist_values, s.artist_tile, s.fame, s.work_artist, s.masterpiece
+    )  # fmt: skip
+    rows = [
+        [(w, artist_of[w], values[tiles[artist_of[w]]][fame[artist_of[w]]], masterpiece[w])
+         for w in s.gallery[p][:GW]]
+        for p in memo.order
+    ]  # fmt: skip
+    old = memo.part[part] or [None] * len(rows)
+    memo.part[part] = rows
+    m = memo.m
+    for r in compress(range(len(rows)), map(ne, rows, old)):
+        b = _GALLERY + GW * _GALLERY_WIDTH * r
+        m[b : b + GW * _GALLERY_WIDTH] = _ZERO[: GW * _GALLERY_WIDTH]
+        for work, artist, value, master in rows[r]:
+            m[b] = 1.0
+            m[b + 1] = value / 20
+            m[b + 2] = float(master)
+            m[b + 3 + d.works[work].form] = 1.0
+            m[b + 3 + NUM_FORMS + artist] = 1.0
+            b += _GALLERY_WIDTH
+
+
+def _w_holdings(enc: ObservationEncoder, s: GameState, memo: _Memo, part: int) -> None:
+    """``renowned``, ``sold``, ``reputation`` and ``start_tile`` (in a row; sums in NumPy)."""
+    d, v = s.data, memo.vector
+    v[_O["renowned"] : _END["start_tile"]] = 0.0
+    works, tiles = d.works, d.reputation_tiles
+    for r, p in enumerate(memo.order):
+        if s.renowned[p] != EMPTY:
+            b = _O["renowned"] + (1 + NUM_FORMS) * r
+            v[b] = 1.0
+            v[b + 1 + works[s.renowned[p]].form] = 1.0
+        for work in s.sold[p]:
+            v[_O["sold"] + NUM_FORMS * r + works[work].form] += 0.25
+        b = _O["reputation"] + (NUM_REPUTATION_SPACES + T) * r
+        for i, tile in enumerate(s.spaces[p]):
+            if tile != EMPTY:
+                v[b + i] = 1.0
+                v[b + NUM_REPUTATION_SPACES + tiles[tile].scoring] += 1.0
+        if s.start_tile[p] != EMPTY:
+            v[_O["start_tile"] + T * r + tiles[s.start_tile[p]].scoring] = 1.0
+
+
+_CONTRACTS = _O["contracts"]
+_CONTRACT_SEAT = _STRIDE["contracts"]
+_CONTRACT_WIDTH = FIELD["contracts"].shape[2]
+
+
+def _w_contracts(enc: ObservationEncoder, s: GameState, memo: _Memo, part: int) -> None:
+    """Each seat's contract slots, rewritten for the seats whose slots changed."""
+    cards = s.data.contracts
+    rows = [tuple([tuple(slot) for slot in s.contracts[p]]) for p in memo.order]
+    old = memo.part[part] or [None] * len(rows)
+    memo.part[part] = rows
+    m = memo.m
+    for r in compress(range(len(rows)), map(ne, rows, old)):
+        b = _CONTRACTS + _CONTRACT_SEAT * r
+        m[b : b + _CONTRACT_SEAT] = _ZERO[:_CONTRACT_SEAT]
+        for card, state, on in rows[r]:
+            m[b + state] = 1.0
+            if state != SLOT_EMPTY:
+                m[b + 4] = float(on)
+                m[b + 5 + cards[card].form] = 1.0
+                m[b + 5 + NUM_FORMS + cards[card].bonus.kind] = 1.0
+            b += _CONTRACT_WIDTH
+
+
+def _w_commission(enc: ObservationEncoder, s: GameState, memo: _Memo, part: int) -> None:
+    base, stride = _O["commission"], _STRIDE["commission"]
+    commission = s.commission
+    ones = [base + stride * r + commission[p] for r, p in enumerate(memo.order)
+            if commission[p] != EMPTY]  # fmt: skip
+    memo.part[part] = _set_ones(memo.m, memo.part[part], ones)
+
+
+def _w_own_cards(enc: ObservationEncoder, s: GameState, memo: _Memo, part: int) -> None:
+    memo.vector[_O["own_cards"] : _END["own_goals"]] = 0.0
+    write_own_cards(s, memo.vector, memo.order[0])
+
+
+_PLAYER = _O["player"]
+_PLAYER_WIDTH = _STRIDE["player"]
+
+
+def _w_economy(enc: ObservationEncoder, s: GameState, memo: _Memo, part: int) -> None:
+    """The ``player`` field of every seat: cash, influence, assistants, public score..."""
+    d = s.data
+    top, costs, money_of = d.influence_max, d.hire_costs, d.influence_money
+    hired_base = d.assistants - d.start_desks  # hired_count = hired_base - queue
+    parts = enc.score_parts(s)
+    row: list[float] = []
+    for p in memo.order:
+        queue, influence, money = s.queue[p], s.influence[p], s.money[p]
+        fixed, rep_influence = parts[p]
+        score = money + fixed + money_of[min(top, influence + rep_influence)]
+        row += (
+            money / MONEY_SCALE,
+            influence / top,
+            s.desks[p] / d.desks,
+            queue / 8,
+            s.removed[p] / 10,
+            costs[hired_base - queue] / 6 if queue else 0.0,
+            len(s.sold[p]) / 8,
+            score / SCORE_SCALE,
+            float(s.start_tile[p] != EMPTY),
+            float(s.pending_tile[p] != EMPTY),
         )
-        records = self._records.setdefault(("scores", n), [None] * n)
-        for p in range(n):
-            inputs = (
-                s.gallery[p], s.sold[p], s.renowned[p], s.spaces[p], s.gallery_visitors[p],
-                s.queue[p], s.removed[p], common,
-            )  # fmt: skip
-            record = records[p]
-            if (
-                record is not None
-                and record[0] == inputs
-                and (not record[2] or record[3] == s.influence[p])
-            ):
-                continue
-            if not majorities:
-                majorities.append(majority_money(s))
-            has_tile = any(
-                s.data.reputation_tiles[tile].scoring == _INFLUENCE_TILE
-                for tile in s.spaces[p]
-                if tile != EMPTY
-            )
-            copied = (
-                s.gallery[p][:], s.sold[p][:], inputs[2], s.spaces[p][:],
-                s.gallery_visitors[p][:], inputs[5], inputs[6], common,
-            )  # fmt: skip
-            records[p] = (
-                copied,
-                public_score_parts(s, p, majorities[0]),
-                has_tile,
-                s.influence[p],
-            )
-        return [record[1] for record in records]
+    _pack(len(row))(memo.mb, 4 * _PLAYER, *row)
+
+
+_SCORE_INPUTS = (
+    "gallery sold renowned spaces gallery_visitors queue removed influence market_upper "
+    "market_lower discovered fame artist_tile promotion masterpiece work_artist"
+)
+_PART_TABLE: tuple[tuple[str, Writer, str], ...] = (
+    ("end_triggered final_round intermediate_done box_office celebrity bag round start_player",
+     _w_table, "flags round start_player"),
+    ("occupant", _w_occupant, "occupant"),
+    ("gpos", _w_gallerist, "gallerist"),
+    ("kicked", _w_kicked, "kicked"),
+    ("lacerda_pos lacerda_kicked lacerda_supply lacerda_next_lower", _w_lacerda, "lacerda"),
+    ("artist_tile discovered fame celebrity promotion tokens artist_bonus artist_collector",
+     _w_artists, "artist artist_bonus"),
+    ("artist_tile", _w_artist_stars, "artist_stars"),
+    ("stacks work_visitors", _w_stacks, "stack"),
+    ("easels discovered fame artist_tile", _w_easels, "easel"),
+    ("plaza bag", _w_plaza_bag, "plaza bag"),
+    ("lobby", _seat_counts("lobby", "lobby", 5), "lobby"),
+    ("gallery_visitors", _seat_counts("gallery_visitors", "gallery_visitors", 5),
+     "gallery_visitors"),
+    ("box_office ticket_discard", _w_box_office, "box_office ticket_discard"),
+    ("tickets", _seat_counts("tickets", "tickets", 10), "tickets"),
+    ("display deck promo_tokens", _w_display, "display deck promotion_tokens"),
+    ("market_tiles market_upper market_lower location_tiles", _w_market,
+     "market_upper market_lower location_tile"),
+    ("money influence desks queue removed start_tile pending_tile sold " + _SCORE_INPUTS,
+     _w_economy, "player"),
+    ("market_upper market_lower", _w_market_count, "market_count"),
+    ("gallery work_artist fame artist_tile masterpiece", _w_gallery, "gallery"),
+    ("renowned sold spaces start_tile", _w_holdings, "renowned sold reputation start_tile"),
+    ("contracts", _w_contracts, "contracts"),
+    ("commission", _w_commission, "commission"),
+    ("curator dealer gallery renowned sold", _w_own_cards, "own_cards own_goals"),
+)  # fmt: skip
+"""Per part: the state attributes it is built from, its writer and its fields. The fields
+not named here are the table size (set once per memo) and the pending decision (each call)."""
+_PARTS = tuple(writer for _, writer, _ in _PART_TABLE)
+_ATTRS = tuple(sorted({a for names, _, _ in _PART_TABLE for a in names.split()}))
+_READ = attrgetter(*_ATTRS)
+_DEPENDS = tuple(
+    tuple(i for i, (names, _, _) in enumerate(_PART_TABLE) if a in names.split())
+    for a in _ATTRS
+)
+"""Per attribute, the parts built from it."""
+_NESTED = {"tickets", "lobby", "gallery_visitors", "gallery", "sold", "spaces", "stacks",
+           "work_visitors", "display"}  # fmt: skip
 
 
 def _copy2(rows: list[list[Any]]) -> list[list[Any]]:
     return [row[:] for row in rows]
 
 
-def _copy(x: Any) -> Any:
-    """A copy of a flat list (other values are immutable)."""
-    return x[:] if x.__class__ is list else x
+def _copy3(seats: list[list[list[Any]]]) -> list[list[list[Any]]]:
+    return [[slot[:] for slot in slots] for slots in seats]
 
 
-def _template(n: int) -> np.ndarray:
-    """The fields before ``artist`` with only the table size set (the rest is per call)."""
-    template = _TEMPLATES.get(n)
-    if template is None:
-        template = _TEMPLATES[n] = np.zeros(_TURN_END, dtype=np.float32)
-        template[_NUM_PLAYERS + n - 1] = 1.0
-        template[_SEAT_ACTIVE : _SEAT_ACTIVE + n] = 1.0
-    return template
+def _same(x: Any) -> Any:
+    return x  # immutable (numbers, bools, a tuple or None)
 
 
-_TEMPLATES: dict[int, np.ndarray] = {}
-_SHARED_PARTS = {
-    "artists": (write_artists, lambda inputs: tuple([x[:] for x in inputs])),
-    "works": (
-        write_works,
-        lambda inputs: (_copy2(inputs[0]), _copy2(inputs[1]), inputs[2][:], inputs[3]),
-    ),
-    "display": (write_display, lambda inputs: (_copy2(inputs[0]), inputs[1], inputs[2][:])),
-}
-"""Writer and input copier of each observer-independent part."""
+_COPY = tuple(
+    _copy3 if a == "contracts" else _copy2 if a in _NESTED else _same if a in (
+        "end_triggered", "final_round", "intermediate_done", "round", "start_player", "kicked",
+        "lacerda_pos", "lacerda_kicked", "lacerda_supply", "lacerda_next_lower",
+    ) else list.copy
+    for a in _ATTRS
+)  # fmt: skip
+"""Per attribute, how to copy it so that the copy shares no list with the state."""
+_INDEX = range(len(_ATTRS))
+_FIELDS_COVERED = ["num_players", "seat_active", "decision", "decision_artist"]
+_FIELDS_COVERED += ["decision_location", "exec_state"]
+_FIELDS_COVERED += [f for _, _, fields in _PART_TABLE for f in fields.split()]
+assert sorted(_FIELDS_COVERED) == sorted(f.name for f in FIELDS), "each field in one part"
 
 
-def _update_visitors(s: GameState, v: np.ndarray, seen: dict[str, Any], order: list[int]) -> None:
-    """Visitors and tickets everywhere, when any count changed."""
-    visitors = (
-        s.plaza, s.bag, s.lobby, s.gallery_visitors, s.tickets, s.box_office,
-        s.ticket_discard,
-    )  # fmt: skip
-    if seen.get("visitors") != visitors:
-        v[VISITORS[0] : VISITORS[1]] = _visitors(s, order)
-        seen["visitors"] = (
-            s.plaza[:], s.bag[:], _copy2(s.lobby), _copy2(s.gallery_visitors),
-            _copy2(s.tickets), s.box_office[:], s.ticket_discard[:],
-        )  # fmt: skip
+class _Unseen:
+    """Compares unequal to everything: an attribute not read yet."""
+
+    def __eq__(self, other: object) -> bool:
+        return False
+
+    def __ne__(self, other: object) -> bool:
+        return True
+
+    __hash__ = None  # type: ignore[assignment]
 
 
-def _update_market(s: GameState, v: np.ndarray, seen: dict[str, Any], rel: list[int]) -> None:
-    """The market and the tiles beside the locations, when any changed."""
-    market = (s.market_tiles, s.market_upper, s.market_lower, s.location_tiles)
-    if seen.get("market") != market:
-        v[MARKET[0] : MARKET[1]] = 0.0
-        write_market(s, v, rel)
-        seen["market"] = (
-            s.market_tiles[:], s.market_upper[:], s.market_lower[:], s.location_tiles[:],
-        )  # fmt: skip
+_UNSEEN = _Unseen()
 
 
-def _update_own_cards(s: GameState, v: np.ndarray, seen: dict[str, Any], observer: int) -> None:
-    """The observer's secret cards and their goals, when its cards or works changed."""
-    own = (s.curator[observer], s.dealer[observer], s.gallery[observer],
-           s.renowned[observer], s.sold[observer])  # fmt: skip
-    if seen.get("own") != own:
-        v[OWN_CARDS[0] : OWN_CARDS[1]] = 0.0
-        write_own_cards(s, v, observer)
-        seen["own"] = (own[0], own[1], own[2][:], own[3], own[4][:])
+class _ScoreRecord:
+    """One seat's public score parts and what they were computed from."""
+
+    __slots__ = ("version", "inputs", "parts", "has_tile", "influence")
+
+    def __init__(self) -> None:
+        self.version = -1
+        self.inputs: Any = _UNSEEN
+        self.parts = (0, 0)
+        self.has_tile = False
+        self.influence = 0
 
 
-def _write_economy(
-    s: GameState, v: np.ndarray, order: list[int], parts: list[tuple[int, int]]
-) -> None:
-    """The ``player`` field of every seat: cash, influence, assistants, public score..."""
-    d = s.data
-    top, desks, costs, money_of = d.influence_max, d.desks, d.hire_costs, d.influence_money
-    influence = s.influence
-    economy: list[float] = []
-    for p in order:
-        queue = s.queue[p]
-        fixed, rep_influence = parts[p]
-        score = s.money[p] + fixed + money_of[min(top, influence[p] + rep_influence)]
-        economy += (
-            s.money[p] / MONEY_SCALE,
-            influence[p] / top,
-            s.desks[p] / desks,
-            queue / 8,
-            s.removed[p] / 10,
-            costs[hired_count(s, p)] / 6 if queue else 0.0,
-            len(s.sold[p]) / 8,
-            score / SCORE_SCALE,
-            float(s.start_tile[p] != EMPTY),
-            float(s.pending_tile[p] != EMPTY),
+_SCORE_COMMON = attrgetter(
+    "market_upper", "market_lower", "discovered", "fame", "artist_tile", "promotion",
+    "masterpiece", "work_artist",
+)  # fmt: skip
+"""What every seat's public score reads besides its own board (G16)."""
+_MARKET = attrgetter("market_upper", "market_lower")
+
+
+class ObservationEncoder:
+    """Builds the vector for any observer of any state (see the module docstring)."""
+
+    def __init__(self) -> None:
+        self._data: Any = None
+        self._fingerprint: str | None = None
+        self.reset()
+
+    def reset(self) -> None:
+        """Forget the last vectors (they are exact for any state; this only frees them)."""
+        self._memos: dict[tuple[int, int], _Memo] = {}
+        self._scores: dict[int, list[_ScoreRecord]] = {}
+        self._score_inputs: Any = _UNSEEN
+        self._score_version = 0
+        self._market: Any = _UNSEEN
+        self._majorities: dict[int, int] = {}
+
+    def encode(self, s: GameState, observer: int) -> np.ndarray:
+        """The observation of ``observer`` (float32, the layout of FIELDS)."""
+        if s.data is not self._data:
+            if s.data.fingerprint != self._fingerprint:
+                self.reset()
+                self._fingerprint = s.data.fingerprint
+            self._data = s.data
+        key = (s.num_players, observer)
+        memo = self._memos.get(key)
+        if memo is None:
+            memo = self._memos[key] = _Memo(*key)
+        ones = _decision_entries(s)
+        if ones != memo.decision:
+            memo.decision = _set_ones(memo.m, memo.decision, ones)
+        values = _READ(s)
+        snap = memo.snap
+        changed = list(compress(_INDEX, map(ne, values, snap)))
+        if changed:
+            dirty: set[int] = set()
+            for i in changed:
+                snap[i] = _COPY[i](values[i])
+                dirty.update(_DEPENDS[i])
+            for part in dirty:
+                _PARTS[part](self, s, memo, part)
+        return memo.vector.copy()
+
+    def score_parts(self, s: GameState) -> list[tuple[int, int]]:
+        """Per seat, kept for all observers: the parts of its public score that do not move
+        with cash (nor with influence, unless it holds the 'influence per 3' tile)."""
+        common = _SCORE_COMMON(s)
+        if common != self._score_inputs:
+            self._score_inputs = tuple([x[:] for x in common])
+            self._score_version += 1
+        version = self._score_version
+        n = s.num_players
+        records = self._scores.get(n)
+        if records is None:
+            records = self._scores[n] = [_ScoreRecord() for _ in range(n)]
+        out = []
+        for p, record in enumerate(records):
+            inputs = (
+                s.gallery[p], s.sold[p], s.renowned[p], s.spaces[p], s.gallery_visitors[p],
+                s.queue[p], s.removed[p],
+            )  # fmt: skip
+            if (
+                record.version != version
+                or record.inputs != inputs
+                or (record.has_tile and record.influence != s.influence[p])
+            ):
+                self._rescore(s, p, record, inputs, version)
+            out.append(record.parts)
+        return out
+
+    def _rescore(
+        self, s: GameState, p: int, record: _ScoreRecord, inputs: tuple, version: int
+    ) -> None:
+        market = _MARKET(s)
+        if market != self._market:
+            self._market = (market[0][:], market[1][:])
+            self._majorities = majority_money(s)
+        tiles = s.data.reputation_tiles
+        record.version = version
+        record.inputs = (inputs[0][:], inputs[1][:], inputs[2], inputs[3][:], inputs[4][:],
+                         inputs[5], inputs[6])  # fmt: skip
+        record.parts = public_score_parts(s, p, self._majorities)
+        record.has_tile = any(
+            tiles[tile].scoring == _INFLUENCE_TILE for tile in s.spaces[p] if tile != EMPTY
         )
-    v[_PLAYER : _PLAYER + 10 * len(order)] = economy
+        record.influence = s.influence[p]
 
 
-def _visitors(s: GameState, order: list[int]) -> np.ndarray:
-    """The fields ``plaza`` to ``tickets`` (as write_visitors builds them): the counts as
-    bytes, divided by their scales in one call (float32 division of small ints rounds
-    exactly as the reference's float64 division then cast)."""
-    counts = bytearray(_VISITOR_SIZE)
-    counts[0:3] = s.plaza
-    bag = s.bag
-    counts[3:6] = (bag.count(0), bag.count(1), bag.count(2))
-    lobby, gallery, tickets = s.lobby, s.gallery_visitors, s.tickets
-    for r, p in enumerate(order):
-        b = NUM_COLOURS * r
-        counts[_V_LOBBY + b : _V_LOBBY + b + 3] = lobby[p]
-        counts[_V_GALLERY + b : _V_GALLERY + b + 3] = gallery[p]
-        counts[_V_TICKETS + b : _V_TICKETS + b + 3] = tickets[p]
-    counts[_V_OFFICE : _V_OFFICE + 3] = s.box_office
-    counts[_V_DISCARD : _V_DISCARD + 3] = s.ticket_discard
-    return np.frombuffer(counts, dtype=np.uint8) / _VISITOR_SCALE
-
-
-def _write_decision(s: GameState, v: np.ndarray) -> None:
-    """The fields ``decision`` to ``exec_state`` (as write_table builds them)."""
-    v[_DECISION:_FLAGS] = 0.0
+def _decision_entries(s: GameState) -> list[int]:
+    """The entries set in ``decision`` .. ``exec_state`` (as write_table sets them)."""
     if s.over:
-        return
+        return []
     frames = s.frames
     frame = frames[-1]
     kind = frame[0]
-    v[_DECISION + kind] = 1.0
+    ones = [_DECISION + kind]
     if kind == F_FAME:
-        v[_DECISION_ARTIST + frame[2]] = 1.0
+        ones.append(_DECISION_ARTIST + frame[2])
     elif kind in (F_KICKED, F_LEAVE):
-        v[_DECISION_LOCATION + frame[2]] = 1.0
+        ones.append(_DECISION_LOCATION + frame[2])
     for f in reversed(frames):
         if f[0] in _MENUS:
-            v[_EXEC_STATE + f[-1]] = 1.0
+            ones.append(_EXEC_STATE + f[-1])
             break
-
-
-def _pieces_inputs(s: GameState) -> tuple:
-    """What the fields ``flags`` to ``lacerda`` show (compared between calls)."""
-    return (
-        s.end_triggered, s.final_round, s.intermediate_done, s.box_office, s.celebrity,
-        not s.bag, s.round, s.start_player, s.occupant, s.gpos, s.kicked, s.lacerda_pos,
-        s.lacerda_kicked, s.lacerda_supply, s.lacerda_next_lower,
-    )  # fmt: skip
-
-
-def _write_pieces(s: GameState, v: np.ndarray, rel: list[int]) -> None:
-    """The fields ``flags`` to ``lacerda`` (as write_table and write_pieces build them):
-    one-hots gathered in a list, set in one call."""
-    v[_FLAGS:_TURN_END] = 0.0
-    flags = (
-        s.end_triggered, s.final_round, s.intermediate_done, not any(s.box_office),
-        sum(s.celebrity) >= 2, not s.bag,
-    )  # fmt: skip
-    ones = [_FLAGS + i for i, flag in enumerate(flags) if flag]
-    ones.append(_START_PLAYER + rel[s.start_player])
-    for loc, occ in enumerate(s.occupant):
-        if occ != EMPTY:
-            owner, kind = divmod(occ, 2)
-            ones.append(
-                _OCCUPANT + (loc * 2 + kind) * OWN + (S if owner == LACERDA else rel[owner])
-            )
-    for p, pos in enumerate(s.gpos):
-        ones.append(_GALLERIST + rel[p] * (NUM_LOCATIONS + 2) + pos)
-    if s.kicked is not None:
-        owner, kind, loc = s.kicked
-        ones += (_KICKED + rel[owner], _KICKED + S + kind, _KICKED + S + 2 + loc)
-    if s.lacerda_pos != EMPTY:
-        ones.append(_LACERDA + s.lacerda_pos)
-    if s.lacerda_kicked:
-        ones.append(_LACERDA + 4)
-    if s.lacerda_next_lower:
-        ones.append(_LACERDA + 6)
-    v[ones] = 1.0
-    v[_ROUND] = min(1.0, s.round / ROUND_SCALE)
-    v[_LACERDA + 5] = s.lacerda_supply / 10
+    return ones
 
 
 _DEFAULT = ObservationEncoder()
