@@ -13,6 +13,7 @@ compare the ratios, not the absolute numbers.
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
 from collections.abc import Callable
@@ -75,7 +76,9 @@ def main() -> None:
             measure(f"clone() {n}p", lambda n=n: clone_run(n, args.seconds, new_game))
 
     reference = statistics.median(rows[REFERENCE])
+    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
     print(f"The Gallerist: median of {args.repeats} runs of {args.seconds:.1f} s each")
+    print(f"load average (1, 5, 15 min) at the end: {load} on {os.cpu_count()} CPUs")
     print(f"{'measurement':<36} {'per second':>12} {'x connect_four':>15}")
     print("-" * 65)
     for name, values in rows.items():
