@@ -78,12 +78,12 @@ def main() -> None:
     reference = statistics.median(rows[REFERENCE])
     load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
     print(f"The Gallerist: median of {args.repeats} runs of {args.seconds:.1f} s each")
-    print(f"load average (1, 5, 15 min) at the end: {load} on {os.cpu_count()} CPUs")
     print(f"{'measurement':<36} {'per second':>12} {'x connect_four':>15}")
     print("-" * 65)
     for name, values in rows.items():
         value = statistics.median(values)
         print(f"{name:<36} {value:>12,.0f} {value / reference:>15.2f}")
+    print(f"load average (1, 5, 15 min) at the end: {load} on {os.cpu_count()} CPUs")
 
 
 if __name__ == "__main__":
