@@ -68,3 +68,17 @@ def test_fast_encoder_on_states_out_of_order_and_edited_by_hand() -> None:
     assert_same(encoder, edited, 0, "edited state")
     encoder.reset()
     assert_same(encoder, s, 0, "after reset")
+
+
+def test_an_encoder_pickles_and_copies_and_then_encodes_as_before() -> None:
+    """OpenSpiel serialises states and envs are deep-copied: the encoder's memo of last
+    vectors (memoryviews) is a cache left out of a copy, not an error."""
+    import copy
+    import pickle
+
+    state = new_game(2, seed=3)
+    encoder = ObservationEncoder()
+    first = encoder.encode(state, 0)
+    for twin in (pickle.loads(pickle.dumps(encoder)), copy.deepcopy(encoder)):
+        assert np.array_equal(twin.encode(state, 0), first)
+        assert np.array_equal(twin.encode(state, 1), encoder.encode(state, 1))

@@ -579,6 +579,13 @@ class ObservationEncoder:
         self._market: Any = _UNSEEN
         self._majorities: dict[int, int] = {}
 
+    def __getstate__(self) -> dict[str, Any]:
+        """A copy or pickle (OpenSpiel's serialisation, deepcopy of an env) starts with no
+        last vectors: memoryviews do not pickle, and they are only a cache."""
+        state = self.__dict__.copy()
+        state["_memos"] = {}
+        return state
+
     def encode(self, s: GameState, observer: int) -> np.ndarray:
         """The observation of ``observer`` (float32, the layout of FIELDS)."""
         if s.data is not self._data:
