@@ -93,9 +93,10 @@ def test_heuristic_wins_at_least_90_percent_of_100_two_player_games() -> None:
 @pytest.mark.slow
 def test_heuristic_reaches_the_solo_goal_levels_in_fixed_games() -> None:
     """A regression check of the solo heuristic on fixed seeds (it cannot flake); the
-    shares over 400 games are in docs/gallerist.md."""
+    shares are in docs/gallerist.md. Under gallerist_v1 it reaches a goal level in 10 of
+    seeds 0..159 (1 of these 40; 2 of them under v0's rules, 13.2 % of 400 games then)."""
     levels = [
         play([GalleristHeuristicAgent()], 50_000 + seed).breakdown[0]["goal_level"]
         for seed in range(40)
     ]
-    assert sum(level >= 1 for level in levels) >= 2, levels
+    assert sum(level >= 1 for level in levels) >= 1, levels
