@@ -36,7 +36,6 @@ import os
 import random
 import signal
 import sys
-import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -49,8 +48,8 @@ from art_gallery_env.agents.registry import make_agent
 from art_gallery_env.core.registry import GameSpec, default_game, get_game
 from art_gallery_env.files import atomic_write_json, atomic_write_text
 from art_gallery_env.processes import (
-    STOP_SIGNALS,
     THREAD_COUNT_VARIABLES,
+    StopSignalHandler,
     exit_with_parent,
     ignore_stop_signals,
     kill_processes,
@@ -755,7 +754,7 @@ def print_table(result: MatchResult, file: Any = None) -> None:
 
 
 # -- stopping ------------------------------------------------------------------------------
-class StopSignals:
+class StopSignals(StopSignalHandler):
     """SIGINT and SIGTERM of an ``eval`` command (``with StopSignals() as signals``).
 
     Inside ``signals.raising()`` (the games) the first signal raises KeyboardInterrupt
@@ -772,20 +771,6 @@ class StopSignals:
         self.received: list[str] = []
         self._raise = False
         self._noted = False
-        self._previous: dict[int, Any] = {}
-
-    def __enter__(self) -> StopSignals:
-        if threading.current_thread() is threading.main_thread():
-            for signum in STOP_SIGNALS:
-                if signal.getsignal(signum) is signal.SIG_IGN:
-                    continue
-                self._previous[signum] = signal.signal(signum, self._handle)
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        for signum, handler in self._previous.items():
-            signal.signal(signum, handler)
-        self._previous.clear()
 
     @contextmanager
     def raising(self) -> Iterator[None]:

@@ -21,6 +21,31 @@ from typing import Any
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
 
+class StopSignalHandler:
+    """Base of a command's SIGINT/SIGTERM handling (``with Handler() as h``): ``__enter__``
+    routes both signals to ``self._handle`` and ``__exit__`` restores the previous
+    handlers. A signal the process ignores stays ignored (SIGINT of a background job, as
+    Python does), and outside the main thread, where signals cannot be handled, nothing is
+    installed."""
+
+    def __enter__(self) -> Any:
+        self._previous: dict[int, Any] = {}
+        if threading.current_thread() is threading.main_thread():
+            for signum in STOP_SIGNALS:
+                if signal.getsignal(signum) is signal.SIG_IGN:
+                    continue
+                self._previous[signum] = signal.signal(signum, self._handle)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        for signum, handler in self._previous.items():
+            signal.signal(signum, handler)
+        self._previous.clear()
+
+    def _handle(self, signum: int, frame: Any) -> None:
+        raise NotImplementedError
+
+
 def ignore_stop_signals() -> None:
     """In a worker: leave SIGINT and SIGTERM to the parent (and drop any that arrived
     while :func:`spawning_quietly` kept them blocked)."""

@@ -14,13 +14,12 @@ from __future__ import annotations
 import multiprocessing
 import os
 import signal
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from art_gallery_env.processes import STOP_SIGNALS, kill_processes, write_stderr
+from art_gallery_env.processes import StopSignalHandler, kill_processes, write_stderr
 
 
 class TrainingInterrupted(Exception):
@@ -39,7 +38,7 @@ class TrainingInterrupted(Exception):
         super().__init__(f"{signal_name}: training stopped, {saved} ({run_dir})")
 
 
-class GracefulStop:
+class GracefulStop(StopSignalHandler):
     """The run's SIGINT/SIGTERM handlers while it is active (``with GracefulStop() as
     stop``; previous handlers come back at the end). Outside the main thread signals
     cannot be handled, and this does nothing."""
@@ -48,24 +47,10 @@ class GracefulStop:
         self.run_dir = run_dir
         self.signal_name: str | None = None
         self._abortable = 0
-        self._previous: dict[int, Any] = {}
 
     @property
     def requested(self) -> bool:
         return self.signal_name is not None
-
-    def __enter__(self) -> GracefulStop:
-        if threading.current_thread() is threading.main_thread():
-            for signum in STOP_SIGNALS:
-                if signal.getsignal(signum) is signal.SIG_IGN:
-                    continue  # e.g. SIGINT of a background job: ignored, as Python does
-                self._previous[signum] = signal.signal(signum, self._handle)
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        for signum, handler in self._previous.items():
-            signal.signal(signum, handler)
-        self._previous.clear()
 
     @contextmanager
     def abortable(self) -> Iterator[None]:
