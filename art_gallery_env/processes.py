@@ -146,11 +146,16 @@ def write_stderr(text: str) -> None:
 
 
 @contextmanager
-def stop_signals_deferred() -> Iterator[None]:
+def stop_signals_deferred(redeliver: bool = False) -> Iterator[None]:
     """Within the block SIGINT and SIGTERM only wait; after it the first one raises
-    KeyboardInterrupt (with the signal's name). For imports: a KeyboardInterrupt raised
-    inside a C extension's module init can be swallowed or turn into an ImportError (a
-    Ctrl-C one second into ``train`` was ignored, or reported the [train] extra missing).
+    KeyboardInterrupt (with the signal's name), or with ``redeliver`` is raised again for
+    the handlers in place before the block (a run's GracefulStop). For imports: a
+    KeyboardInterrupt raised inside a C extension's module init can be swallowed or turn
+    into an ImportError (a Ctrl-C one second into ``train`` was ignored, or reported the
+    [train] extra missing). For starting workers: a KeyboardInterrupt inside
+    SubprocVecEnv's constructor left its workers unclosed (their ConnectionResetError
+    tracebacks); blocking the signals in this thread does not stop them, as the kernel
+    then hands a process-wide signal to another thread (torch's, numba's).
     Main thread only; a signal ignored at the start stays ignored."""
     if threading.current_thread() is not threading.main_thread():
         yield
@@ -165,7 +170,9 @@ def stop_signals_deferred() -> Iterator[None]:
     finally:
         for signum, handler in previous.items():
             signal.signal(signum, handler)
-    if received:
+    if received and redeliver:
+        signal.raise_signal(received[0])
+    elif received:
         raise KeyboardInterrupt(signal.Signals(received[0]).name)
 
 

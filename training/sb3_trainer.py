@@ -22,6 +22,7 @@ from art_gallery_env.processes import (
     QuietWorker,
     one_compute_thread_for_children,
     spawning_quietly,
+    stop_signals_deferred,
 )
 
 from .checkpoints import SB3_ZIP, prune_snapshots, snapshot_name
@@ -104,7 +105,12 @@ def build_vec_env(config: TrainConfig, snapshot_dir: Path) -> Any:
         try:
             # spawn: each worker starts with this environment (one BLAS thread), where a
             # forkserver started earlier would hand on its own.
-            with spawning_quietly(), one_compute_thread_for_children():
+            # a stop signal waits until the constructor has returned the env to close
+            with (
+                stop_signals_deferred(redeliver=True),
+                spawning_quietly(),
+                one_compute_thread_for_children(),
+            ):
                 vec = SubprocVecEnv([QuietWorker(fn) for fn in fns], start_method="spawn")
             # inside the try: VecMonitor asks the workers, and a Ctrl-C between its
             # question and their answers left them unclosed (ConnectionResetError traces)
