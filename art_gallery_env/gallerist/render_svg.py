@@ -15,7 +15,6 @@ deck, the works below each stack's top and the bag's order are drawn as counts o
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Sequence
 from typing import Any
 from xml.sax.saxutils import escape
@@ -154,28 +153,10 @@ def render_svg(state: GameState, viewer: int | None, names: Sequence[str] | None
 
 
 def svg_to_rgb(svg: str) -> Any:
-    """The picture as an HxWx3 uint8 array (``rgb_array``), at one pixel per SVG unit, by
-    CairoSVG (the ``render`` extra), read straight from its cairo surface as Art Gallery's
-    frames are (no game imports another's modules, so the few lines live here too)."""
-    import numpy as np
-    from gymnasium.error import DependencyNotInstalled
+    """The drawing as an HxWx3 uint8 frame (the core's rasteriser, CairoSVG)."""
+    from art_gallery_env.core.raster import svg_to_rgb as rasterise
 
-    try:
-        import cairosvg.parser
-        import cairosvg.surface
-    except (ImportError, OSError) as error:  # OSError: cairocffi found no libcairo.so.2
-        raise DependencyNotInstalled(
-            f'render_mode="rgb_array" needs CairoSVG and the system cairo library: '
-            f'pip install "art-gallery-env[render]" ({error})'
-        ) from error
-    tree = cairosvg.parser.Tree(bytestring=svg.encode("utf-8"))
-    surface = cairosvg.surface.PNGSurface(tree, None, 96).cairo
-    surface.flush()
-    height, width, stride = surface.get_height(), surface.get_width(), surface.get_stride()
-    pixels = np.frombuffer(surface.get_data(), np.uint8).reshape(height, stride // 4, 4)
-    # cairo's ARGB32 is a native-endian word (B, G, R, A in memory on little-endian machines)
-    rgb = pixels[:, :width, 2::-1] if sys.byteorder == "little" else pixels[:, :width, 1:]
-    return np.ascontiguousarray(rgb)
+    return rasterise(svg)
 
 
 def bonus_text(
