@@ -21,6 +21,7 @@ import numpy as np
 from .policy_header import ENTITY_VERSION, CheckpointError, check_layout, header_game, layout_header
 
 INDEX_DTYPES = (np.int32, np.int64)
+WIN_SHARE = "win_share"  # meta value_kind of a head trained to win shares (logistic)
 
 
 def _act(name: str):
@@ -110,9 +111,19 @@ class EntityPolicy:
         return out[0] if single else out
 
     def value(self, observation: np.ndarray) -> float | None:
+        return float(self.values(observation).reshape(-1)[0])
+
+    def values(self, observation: np.ndarray) -> np.ndarray:
+        """The value head of one observation or a batch, (B,). A checkpoint whose meta
+        says ``"value_kind": "win_share"`` (expert iteration's) trained the head through
+        a logistic: its output is the seat's win share, in [0, 1]; otherwise it is the
+        raw head (PPO's return estimate)."""
         x, _ = self._batch(observation)
         h, _ = self._trunk(x)
-        return float((h @ self.t["vf.weight"].T + self.t["vf.bias"]).reshape(-1)[0])
+        out = (h @ self.t["vf.weight"].T + self.t["vf.bias"]).reshape(-1)
+        if self.meta.get("value_kind") == WIN_SHARE:
+            out = 0.5 * (1.0 + np.tanh(0.5 * out))  # the logistic, without overflow
+        return out
 
 
 def check_entity(
