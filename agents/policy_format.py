@@ -106,6 +106,13 @@ class MLPPolicy:
             return None
         return float(self._forward(self.value_layers, observation).reshape(-1)[0])
 
+    def values(self, observation: np.ndarray) -> np.ndarray | None:
+        """The critic of each row of a batch ``(B, obs_size)``: shape ``(B,)``, or None
+        without a critic."""
+        if self.value_layers is None:
+            return None
+        return self._forward(self.value_layers, observation).reshape(-1)
+
     def _forward(self, layers: list[tuple[np.ndarray, np.ndarray]], x: np.ndarray) -> np.ndarray:
         x = np.asarray(x, dtype=np.float32)
         last = len(layers) - 1

@@ -198,6 +198,10 @@ class OnnxPolicy:
         """No value estimate: the ONNX export holds the actor only."""
         return None
 
+    def values(self, observation: np.ndarray) -> None:
+        """No value estimates either (the batched :meth:`value`)."""
+        return None
+
     def logits(self, observation: np.ndarray) -> np.ndarray:
         """Unmasked logits (every action allowed), as :meth:`MLPPolicy.logits` gives them."""
         obs = np.asarray(observation, dtype=np.float32)

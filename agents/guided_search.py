@@ -1,0 +1,496 @@
+"""Search guided by a network: PUCT over information sets, for any registered game.
+
+One tree per decision for the acting seat's information set, as in :mod:`.ismcts`
+(single observer; children keyed by ``seat * num_actions + action``, since whose turn comes
+next can depend on hidden information). Every iteration
+
+1. **determinizes**: a full state consistent with what the seat has seen (its
+   ``SeatView.determinize``);
+2. **selects** down the tree along actions legal in that world, by PUCT with
+   availability counts in place of the parent's visits (ISMCTS' subset-armed bandit)::
+
+       q(a) + c * prior(a) * sqrt(avail(a)) / (1 + visits(a))
+
+   where ``q`` is the child's mean value for the seat to act (an unvisited child gets the
+   node's mean, "first-play urgency"), and ``prior`` the masked softmax of the network's
+   logits at that seat's observation of the world (the game's seat observer,
+   ``GameSpec.make_observer``), over the actions legal now;
+3. stops at the first node not yet evaluated for the seat to act (a **leaf**) or at the
+   game's end, and **evaluates** it: the network's priors for that seat, and one value in
+   [0, 1] per seat, either
+
+   - ``value_from_net``: the value head on each seat's own observation of the leaf (N
+     observations; for checkpoints whose meta says ``"value_kind": "win_share"``, what
+     expert iteration writes), optionally after a rollout of ``rounds`` round ends; or
+   - otherwise a rollout of the game's (``rollout``/``rounds`` as in ISMCTS) and the
+     game's search evaluator (``GameSpec.search_evaluator``): a PPO checkpoint's value is
+     a return, not a win chance, so only its priors are used;
+4. **backs up** the value vector along the path.
+
+Batching: ``batch`` iterations descend before the network runs once for all their leaves
+(one ``logits`` call and, with net values, one ``values`` call). A descent adds its visit at
+once ("virtual loss": a pending visit counts with value 0), so the walks of one batch spread
+over different leaves.
+
+The root's priors come from the observer's own observation, which is the same in every
+determinization; ``dirichlet`` > 0 mixes Dirichlet noise into them (self-play
+exploration). Only the view and the search's own seeded RNG are read: the same seed and
+iteration budget give the same result in any two states of one information set.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import random
+import time
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import numpy as np
+
+from art_gallery_env.core.protocol import EngineState, SeatView
+from art_gallery_env.core.registry import GameSpec, get_game
+
+from .base import Agent, legal_from_mask
+from .ismcts import RANDOM_ROLLOUT, _check_budget, default_rollout, make_evaluator, make_rollout
+
+WIN_SHARE = "win_share"  # a checkpoint meta's value_kind whose value head is a win share
+DIRICHLET_ALPHA = 0.3  # concentration of the root noise (AlphaZero's for chess)
+TOP_ACTIONS = 8  # actions an explain() lists
+
+
+class Net(Protocol):
+    """What the search asks of a network (numpy in, numpy out)."""
+
+    def logits(self, observations: np.ndarray) -> np.ndarray: ...  # (B, num_actions)
+
+    def values(self, observations: np.ndarray) -> np.ndarray: ...  # (B,)
+
+
+@dataclass
+class SearchResult:
+    """A search's root: the action with the most visits, the visit counts of the observer's
+    actions (the policy target of expert iteration) and each seat's mean value."""
+
+    action: int  # most visits (ties: higher mean value, then higher prior)
+    visits: np.ndarray  # (num_actions,) float, root visit counts of the observer's actions
+    values: np.ndarray  # (num_players,) root mean value per seat, in [0, 1]
+    priors: np.ndarray | None = None  # (num_actions,) the root's priors (0 where illegal)
+    q: np.ndarray | None = None  # (num_actions,) mean value of each root action for the
+    # observer (nan where unvisited)
+    iterations: int = 0
+
+
+class _Node:
+    __slots__ = ("children", "visits", "avail", "value", "logits", "priors")
+
+    def __init__(self, num_players: int) -> None:
+        self.children: dict[int, _Node] = {}
+        self.visits = 0  # completed and pending (virtual loss) visits
+        self.avail = 0  # iterations in which this child's action was legal
+        self.value = [0.0] * num_players  # sum of completed values, per seat
+        self.logits: dict[int, list[float]] = {}  # seat -> its logits at the first leaf
+        self.priors: dict[tuple[int, tuple[int, ...]], list[float]] = {}  # (seat, legal)
+
+
+@dataclass
+class _Leaf:
+    """One descent of a batch: the nodes walked (root first), its world and leaf node."""
+
+    path: list[_Node]
+    world: EngineState
+    node: _Node
+    seat: int | None  # the seat to act at the leaf (None: the game is over)
+
+
+class GuidedSearch:
+    """PUCT guided by ``net`` (see the module docstring); :meth:`run` searches one decision.
+
+    ``game``: the registered game (name or None for the default game). ``iters``:
+    iterations per decision (an upper bound if ``seconds`` is also given); ``seconds``: a
+    time budget. ``c_puct``: the exploration constant. ``batch``: leaves per network call.
+    ``value_from_net``: leaf values from ``net.values`` (else the game's evaluator after a
+    rollout). ``rollout``: a rollout name of :func:`~.ismcts.rollout_names` (None: the game's
+    default when values come from rollouts, no rollout when they come from the net);
+    ``rounds``: round ends a rollout plays to (0: the game's end). ``dirichlet``: the weight
+    of root noise. ``scale``: the evaluator's spread (None: the game's default).
+    """
+
+    def __init__(
+        self,
+        net: Net,
+        *,
+        game: str | None,
+        iters: int | None,
+        c_puct: float = 1.5,
+        batch: int = 8,
+        seed: int | None = None,
+        value_from_net: bool = True,
+        rollout: str | None = None,
+        rounds: int = 1,
+        dirichlet: float = 0.0,
+        seconds: float | None = None,
+        scale: float | None = None,
+        rollout_params: Any = None,
+    ) -> None:
+        if iters is None and seconds is None:
+            raise ValueError("a search needs a budget: iters=N or seconds=S")
+        _check_budget(iters, seconds)
+        _check_options(c_puct, batch, rounds, dirichlet)
+        spec = get_game(game)
+        self.spec: GameSpec = spec
+        self.net = net
+        self.iters = iters
+        self.seconds = seconds
+        self.c_puct = float(c_puct)
+        self.batch = int(batch)
+        self.value_from_net = bool(value_from_net)
+        if rollout is None and not self.value_from_net:
+            rollout = default_rollout(spec.name)
+        self.rollout = rollout
+        self.policy = None if rollout is None else make_rollout(spec, rollout, rollout_params)
+        self.rounds = rounds
+        self.dirichlet = float(dirichlet)
+        self.evaluator = make_evaluator(spec, scale)
+        self._key = spec.num_actions
+        self._rng = random.Random(seed)
+        self.last_root: _Node | None = None
+
+    def reset(self, seed: int | None = None) -> None:
+        self._rng = random.Random(seed)
+        self.last_root = None
+
+    # -- the search --------------------------------------------------------------------
+    def run(self, view: SeatView) -> SearchResult:
+        """Search the decision of ``view``'s seat (it must be that seat's turn)."""
+        legal = list(view.legal_actions())
+        if not legal:
+            raise ValueError(f"seat {view.seat} has no decision to search (not its turn)")
+        rng, me = self._rng, view.seat
+        first = view.determinize(rng)
+        self._check_world(first)
+        self._observer = self.spec.make_observer(first)
+        root = _Node(first.num_players)
+        self._root_priors(root, first, me, legal)
+        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        limit = self.iters if self.iters is not None else 1 << 62
+        done = 0
+        while done < limit:
+            if deadline is not None and done and time.perf_counter() >= deadline:
+                break
+            k = min(self.batch, limit - done)
+            worlds = [first] if not done else []
+            worlds += [view.determinize(rng) for _ in range(k - len(worlds))]
+            self._evaluate([self._descend(root, world) for world in worlds])
+            done += k
+        self.last_root = root
+        self._observer = None
+        return self._result(root, me, legal, done)
+
+    def _root_priors(self, root: _Node, world: EngineState, me: int, legal: list[int]) -> None:
+        """The root's priors: the observer's own observation, the same in every world."""
+        obs = self._observer.observation(world, me)
+        logits = np.asarray(self.net.logits(obs[None]), np.float64).reshape(-1)
+        root.logits[me] = logits.tolist()
+        priors = _softmax(root.logits[me], legal)
+        if self.dirichlet > 0:
+            noise = np.random.default_rng(self._rng.getrandbits(64)).dirichlet(
+                [DIRICHLET_ALPHA] * len(legal)
+            )
+            eps = self.dirichlet
+            priors = [(1 - eps) * p + eps * float(x) for p, x in zip(priors, noise)]
+        root.priors[(me, tuple(legal))] = priors
+
+    def _descend(self, root: _Node, world: EngineState) -> _Leaf:
+        """Walk from the root by PUCT until a node not evaluated for the seat to act (or
+        the game's end); every node walked gets its visit now (the virtual loss)."""
+        c, key, sqrt = self.c_puct, self._key, math.sqrt
+        node, path = root, [root]
+        root.visits += 1
+        while not world.is_over:
+            player = world.current_player
+            if player not in node.logits:
+                return _Leaf(path, world, node, player)
+            legal = world.legal_actions()
+            priors = self._priors(node, player, legal)
+            base, children = player * key, node.children
+            fpu = node.value[player] / node.visits
+            best, best_action, best_score = None, -1, -1e300
+            for a, p in zip(legal, priors):
+                child = children.get(base + a)
+                if child is None:
+                    child = children[base + a] = _Node(len(node.value))
+                child.avail += 1
+                n = child.visits
+                q = child.value[player] / n if n else fpu
+                score = q + c * p * sqrt(child.avail) / (1 + n)
+                if score > best_score:
+                    best, best_action, best_score = child, a, score
+            best.visits += 1
+            world.apply(best_action)
+            path.append(best)
+            node = best
+        return _Leaf(path, world, node, None)
+
+    def _priors(self, node: _Node, player: int, legal: list[int]) -> list[float]:
+        key = (player, tuple(legal))
+        priors = node.priors.get(key)
+        if priors is None:
+            priors = node.priors[key] = _softmax(node.logits[player], legal)
+        return priors
+
+    def _evaluate(self, leaves: list[_Leaf]) -> None:
+        """One network call for the batch's leaves (priors, and values from the net), the
+        rollouts where values come from the game's evaluator, then the back-ups."""
+        observe = self._observer.observation
+        open_leaves = [leaf for leaf in leaves if leaf.seat is not None]
+        if open_leaves:
+            obs = np.stack([observe(leaf.world, leaf.seat) for leaf in open_leaves])
+            logits = np.asarray(self.net.logits(obs), np.float64)
+            for leaf, row in zip(open_leaves, logits):
+                leaf.node.logits.setdefault(leaf.seat, row.tolist())
+        values = [self._value(leaf) for leaf in leaves]
+        if self.value_from_net:
+            self._net_values(leaves, values)
+        for leaf, value in zip(leaves, values):
+            for node in leaf.path:
+                total = node.value
+                for seat, v in enumerate(value):
+                    total[seat] += v
+
+    def _value(self, leaf: _Leaf) -> list[float] | None:
+        """The leaf's value from the game (after a rollout, if any), or None where the
+        network gives it (an unfinished game with values from the net)."""
+        world = leaf.world
+        if self.policy is not None and not world.is_over:
+            end = world.round + self.rounds if self.rounds else 1 << 30
+            choose, rng = self.policy.choose, self._rng
+            while not world.is_over and world.round < end:
+                world.apply(choose(world, rng))
+        if self.value_from_net and not world.is_over:
+            return None
+        return [min(1.0, max(0.0, float(v))) for v in self.evaluator(world)]
+
+    def _net_values(self, leaves: list[_Leaf], values: list[list[float] | None]) -> None:
+        """Fill the values the net gives: every seat's own observation of its leaf, one
+        batch for all of them."""
+        pending = [i for i, v in enumerate(values) if v is None]
+        if not pending:
+            return
+        observe = self._observer.observation
+        n = leaves[pending[0]].world.num_players
+        obs = np.stack([observe(leaves[i].world, s) for i in pending for s in range(n)])
+        out = self.net.values(obs)
+        if out is None:
+            raise ValueError("value_from_net needs a network with a value head")
+        flat = np.clip(np.asarray(out, np.float64).reshape(-1), 0.0, 1.0).tolist()
+        for j, i in enumerate(pending):
+            values[i] = flat[j * n : (j + 1) * n]
+
+    def _result(self, root: _Node, me: int, legal: list[int], done: int) -> SearchResult:
+        num_actions = self._key
+        visits = np.zeros(num_actions, np.float64)
+        q = np.full(num_actions, np.nan)
+        priors = np.zeros(num_actions, np.float64)
+        for a, p in zip(legal, root.priors[(me, tuple(legal))]):
+            priors[a] = p
+            child = root.children.get(me * num_actions + a)
+            if child is not None and child.visits:
+                visits[a] = child.visits
+                q[a] = child.value[me] / child.visits
+        best = max(legal, key=lambda a: (visits[a], -1.0 if np.isnan(q[a]) else q[a], priors[a]))
+        values = np.asarray(root.value, np.float64) / max(1, root.visits)
+        return SearchResult(int(best), visits, values, priors, q, done)
+
+    def _check_world(self, world: EngineState) -> None:
+        expected = self.spec.state_type
+        if expected is not object and not isinstance(world, expected):
+            raise ValueError(
+                f"the search was built for the game {self.spec.name!r} but was given a "
+                f"{type(world).__name__}; build it with game=... of that state's game"
+            )
+
+
+def _softmax(logits: list[float], legal: list[int]) -> list[float]:
+    """The softmax of ``logits`` over the ``legal`` actions, in their order."""
+    top = max(logits[a] for a in legal)
+    exps = [math.exp(logits[a] - top) for a in legal]
+    total = sum(exps)
+    return [e / total for e in exps]
+
+
+def _check_options(c_puct: float, batch: int, rounds: int, dirichlet: float) -> None:
+    if not (isinstance(c_puct, (int, float)) and c_puct >= 0):
+        raise ValueError(f"c must be a number >= 0, got {c_puct!r}")
+    if isinstance(batch, bool) or not isinstance(batch, int) or batch < 1:
+        raise ValueError(f"batch must be a positive int (leaves per network call), got {batch!r}")
+    if isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 0:
+        raise ValueError(f"rounds must be an int >= 0 (0: play to the end), got {rounds!r}")
+    if not (isinstance(dirichlet, (int, float)) and 0 <= dirichlet <= 1):
+        raise ValueError(f"dirichlet must be a weight in [0, 1], got {dirichlet!r}")
+
+
+def value_kind(policy: Any, path: str | os.PathLike[str] | None = None) -> str | None:
+    """What a checkpoint's value head estimates: its meta's ``value_kind`` (the file's
+    header, else the ``.json`` beside it); None where neither says."""
+    kind = getattr(policy, "meta", {}).get("value_kind")
+    if kind is None and path is not None:
+        try:
+            with open(os.path.splitext(os.fspath(path))[0] + ".json", encoding="utf-8") as f:
+                sidecar = json.load(f)
+        except (OSError, ValueError):
+            sidecar = None
+        if isinstance(sidecar, dict):
+            kind = sidecar.get("value_kind")
+    return kind
+
+
+class GuidedSearchAgent(Agent):
+    """Plays a checkpoint with :class:`GuidedSearch` (``search:ckpt=PATH,iters=200``).
+
+    Leaf values come from the checkpoint's value head when its meta says
+    ``"value_kind": "win_share"``, else from the game's evaluator after a rollout.
+    ``temperature`` 0 plays the most visited action; above 0 it samples an action with
+    probability proportional to ``visits ** (1 / temperature)`` (seeded).
+    """
+
+    name = "search"
+
+    def __init__(
+        self,
+        ckpt: str | os.PathLike[str] | Any,
+        seed: int | None = None,
+        *,
+        iters: int | None = None,
+        seconds: float | None = None,
+        c: float = 1.5,
+        batch: int = 8,
+        rollout: str | None = None,
+        rounds: int = 1,
+        temperature: float = 0.0,
+        scale: float | None = None,
+        game: str | None = None,
+    ) -> None:
+        from .policy import load_policy
+        from .policy_format import CheckpointError
+
+        spec = get_game(game)
+        if iters is None and seconds is None:
+            iters = 200
+        if not (isinstance(temperature, (int, float)) and temperature >= 0):
+            raise ValueError(f"temperature must be a number >= 0, got {temperature!r}")
+        path = None
+        if isinstance(ckpt, (str, os.PathLike)):
+            path = os.fspath(ckpt)
+            ckpt = load_policy(path)
+        if ckpt.game != spec.name:
+            raise CheckpointError(
+                f"{path or 'the policy'}: a policy for the game {ckpt.game!r}, not "
+                f"{spec.name!r}; it cannot read that game's observations"
+            )
+        from_net = value_kind(ckpt, path) == WIN_SHARE
+        if from_net and not getattr(ckpt, "has_value_head", False):
+            raise CheckpointError(f"{path}: value_kind win_share, but the file has no value head")
+        if rollout is not None and rollout != RANDOM_ROLLOUT and rollout not in spec.rollouts:
+            from .ismcts import rollout_names
+
+            raise ValueError(
+                f"rollout must be one of {', '.join(rollout_names(spec.name))}, got {rollout!r}"
+            )
+        self.game = spec.name
+        self.path = path
+        self.temperature = float(temperature)
+        self.search = GuidedSearch(
+            ckpt,
+            game=spec.name,
+            iters=iters,
+            seconds=seconds,
+            c_puct=c,
+            batch=batch,
+            value_from_net=from_net,
+            rollout=rollout,
+            rounds=rounds,
+            scale=scale,
+        )
+        self.last: SearchResult | None = None
+        self.reset(seed)
+
+    @property
+    def iters(self) -> int | None:
+        return self.search.iters
+
+    @property
+    def seconds(self) -> float | None:
+        """The time budget per decision (a server caps it: ``cap_search_seconds``)."""
+        return self.search.seconds
+
+    @seconds.setter
+    def seconds(self, value: float | None) -> None:
+        self.search.seconds = value
+
+    @property
+    def value_source(self) -> str:
+        return "net" if self.search.value_from_net else "rollout"
+
+    def reset(self, seed: int | None = None) -> None:
+        self.search.reset(seed)
+        self._rng = np.random.default_rng(seed)
+        self.last = None
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = self.__dict__.copy()
+        state["last"] = None
+        return state
+
+    def act(
+        self, observation: np.ndarray, action_mask: np.ndarray, view: SeatView | None = None
+    ) -> int:
+        legal = legal_from_mask(action_mask).tolist()
+        if view is None:
+            raise ValueError(
+                "GuidedSearchAgent needs its seat's view (a SeatView: act(obs, mask, view)); "
+                "it cannot search from the observation vector alone"
+            )
+        self.last = None
+        if len(legal) == 1:
+            return legal[0]
+        result = self.search.run(view)
+        self.search.last_root = None  # explain() reads the result; the tree is not kept
+        self.last = result
+        action = result.action
+        if self.temperature > 0:
+            weights = result.visits[legal] ** (1.0 / self.temperature)
+            if weights.sum() > 0:
+                action = legal[int(self._rng.choice(len(legal), p=weights / weights.sum()))]
+        if not action_mask[action]:
+            raise AssertionError(f"search chose {action}, which the mask does not allow")
+        return int(action)
+
+    def explain(self, top: int = TOP_ACTIONS) -> dict[str, Any]:
+        """The last search's root: the ``top`` own actions by visits with each one's mean
+        value (win chance in [0, 1]) for this seat and its prior, and every seat's root
+        value; no visits when the move was forced."""
+        result = self.last
+        base = {"kind": "search", "agent": self.name, "value_source": self.value_source}
+        if result is None:
+            return {**base, "iterations": 0, "top": []}
+        order = sorted(
+            np.flatnonzero((result.priors > 0) | (result.visits > 0)).tolist(),
+            key=lambda a: (-result.visits[a], -np.nan_to_num(result.q[a], nan=-1.0)),
+        )
+        return {
+            **base,
+            "iterations": result.iterations,
+            "top": [
+                {
+                    "action": a,
+                    "visits": int(result.visits[a]),
+                    "q": None if np.isnan(result.q[a]) else round(float(result.q[a]), 4),
+                    "prior": round(float(result.priors[a]), 4),
+                }
+                for a in order[:top]
+            ],
+            "values": [round(float(v), 4) for v in result.values],
+        }
