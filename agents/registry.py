@@ -1,7 +1,8 @@
 """Agents by name, for any registered game, so command lines accept ``random``,
 ``ismcts:iters=400``, a game's own agents (``heuristic``, ``heuristic:v1``) or a checkpoint path.
 
-The generic agents (``random``, ``ismcts``, ``policy`` and checkpoint paths) serve every game;
+The generic agents (``random``, ``ismcts``, ``policy``, ``search``, a search guided by a
+checkpoint, ``search:ckpt=FILE,iters=200``, and checkpoint paths) serve every game;
 a game's own agents come from its spec (``GameSpec.agents``: name -> factory(seed=None,
 **string options), and ``GameSpec.agent_versions`` for those with versions). Every function
 takes ``game``, a registered game's name (None: the default game, ``get_game(None)``).
@@ -26,6 +27,7 @@ from typing import Any
 from art_gallery_env.core.registry import GameSpec, get_game
 
 from .base import Agent
+from .guided_search import GuidedSearchAgent
 from .ismcts import ISMCTSAgent, rollout_names
 from .policy import PolicyAgent
 from .random_agent import RandomAgent
@@ -125,6 +127,37 @@ def make_ismcts(seed: int | None = None, *, game: str | None = None, **options: 
     return ISMCTSAgent(seed=seed, game=game, **kwargs)
 
 
+_SEARCH_OPTIONS = {
+    "ckpt": lambda key, value: value,
+    "iters": _to_iters,
+    "seconds": _to_seconds,
+    "c": _to_float,
+    "batch": _to_int,
+    "rollout": lambda key, value: value,
+    "rounds": _to_int,
+    "temperature": _to_float,
+}
+
+
+def make_search(seed: int | None = None, *, game: str | None = None, **options: str) -> Agent:
+    """Search guided by a checkpoint (:mod:`.guided_search`). Options: ckpt=FILE (required),
+    iters=N, seconds=S, c=X (PUCT), batch=K (leaves per network call), rollout=random or
+    one of the game's rollouts, rounds=K, temperature=T (0: the most visited action)."""
+    _unknown("search", options, list(_SEARCH_OPTIONS))
+    if "ckpt" not in options:
+        raise ValueError(
+            "agent 'search' needs ckpt=FILE (a policy checkpoint of this game), e.g. "
+            "search:ckpt=checkpoints/quick.safetensors,iters=200"
+        )
+    kwargs = {key: _SEARCH_OPTIONS[key](key, value) for key, value in options.items()}
+    rollouts = rollout_names(game)
+    if "rollout" in kwargs and kwargs["rollout"] not in rollouts:
+        raise ValueError(
+            f"option rollout={kwargs['rollout']!r} must be one of {', '.join(rollouts)}"
+        )
+    return GuidedSearchAgent(kwargs.pop("ckpt"), seed=seed, game=game, **kwargs)
+
+
 def make_policy(seed: int | None = None, *, game: str | None = None, **options: str) -> Agent:
     """Options: path=FILE (required), deterministic=true|false. The checkpoint must be a
     policy for ``game`` (another game's policy cannot read this game's observations)."""
@@ -142,8 +175,9 @@ _REGISTRY: dict[str, AgentFactory] = {
     "random": make_random,
     "ismcts": make_ismcts,
     "policy": make_policy,
+    "search": make_search,
 }
-_GAME_AWARE = {"random", "ismcts", "policy"}  # factories that take ``game``
+_GAME_AWARE = {"random", "ismcts", "policy", "search"}  # factories that take ``game``
 
 # Generic agents with versions: name -> (versions, the latest). Their factory takes
 # ``version``. A game's own come from ``GameSpec.agent_versions``.
@@ -229,8 +263,14 @@ def _check_version(
 
 
 def checkpoint_spec(spec: str) -> tuple[str, dict[str, str]] | None:
-    """(path, options) if ``spec`` names a checkpoint file, else None."""
-    if os.path.isfile(spec) or spec.endswith(CHECKPOINT_SUFFIXES):
+    """(path, options) if ``spec`` names a checkpoint file, else None. A generic agent's
+    spec whose last option is a file (``search:ckpt=run/best.safetensors``) names that
+    agent, not a file."""
+    if os.path.isfile(spec):
+        return spec, {}
+    if spec.partition(":")[0].strip() in _REGISTRY:
+        return None
+    if spec.endswith(CHECKPOINT_SUFFIXES):
         return spec, {}
     path, sep, rest = spec.rpartition(":")
     if sep and (os.path.isfile(path) or path.endswith(CHECKPOINT_SUFFIXES)):
@@ -281,17 +321,20 @@ def agent_spec_problem(spec: str, game: str | None = None) -> str | None:
     return None
 
 
+SEARCH_AGENTS = (ISMCTSAgent, GuidedSearchAgent)  # agents with a per-decision budget
+
+
 def search_seconds(agent: Agent) -> float | None:
     """A search agent's own time budget per decision (None: it has none, or it is no
     search agent)."""
-    return agent.seconds if isinstance(agent, ISMCTSAgent) else None
+    return agent.seconds if isinstance(agent, SEARCH_AGENTS) else None
 
 
 def cap_search_seconds(agent: Agent, seconds: float) -> bool:
     """Make a search agent stop after ``seconds`` of any decision, whatever its iteration
     budget (which stays an upper bound: the first reached ends the search), as a server's
     per-decision limit needs. False (and nothing changed) for an agent that is no search."""
-    if not isinstance(agent, ISMCTSAgent):
+    if not isinstance(agent, SEARCH_AGENTS):
         return False
     agent.seconds = seconds if agent.seconds is None else min(agent.seconds, seconds)
     return True

@@ -72,7 +72,7 @@ AGENT_CHOICES = [  # offered for every game that has the agent, in this order
     ("ismcts:iters=50", "ismcts:iters=50: quick search"),
     ("ismcts", "ismcts: search, 400 iterations (slower)"),
 ]
-NOT_OFFERED = {"policy"}  # needs path=FILE: the checkpoints are offered instead
+NOT_OFFERED = {"policy", "search"}  # need a FILE (path=, ckpt=): the checkpoints are offered
 CHECKPOINT_SUFFIXES = (".safetensors", ".zip")
 MAX_HEADER_BYTES = 1_000_000  # a safetensors header larger than this is not read for its game
 MIN_PLAYERS = min(get_game(name).min_players for name in game_names())

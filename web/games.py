@@ -587,6 +587,9 @@ def _check_spec(spec: str, game: str, offered: Path | None, search_seconds: floa
         )
 
 
+FILE_OPTIONS = {"policy": "path", "search": "ckpt"}  # agents' options that name a file
+
+
 def _about_a_file(spec: str, game: str, offered: Path | None) -> bool:
     """Whether an error about ``spec`` could tell something about a file that is not one
     of the ``offered`` checkpoints: a spec that is no agent's name, or one that names a
@@ -603,7 +606,7 @@ def _about_a_file(spec: str, game: str, offered: Path | None) -> bool:
         name, options = spec.partition(":")[0].strip(), {}
     if name not in agent_names(game):
         return True
-    path = options.get("path") if name == "policy" else None
+    path = options.get(FILE_OPTIONS.get(name, ""))
     return path is not None and not _offered(Path(path), offered)
 
 

@@ -29,7 +29,7 @@ from art_gallery_env.gallerist.rules.hidden import PlayerView
 from art_gallery_env.gallerist.rules.state import new_game as gallerist_game
 from art_gallery_env.rules.state import new_game as art_gallery_game
 
-GENERIC = {"ismcts", "policy", "random"}
+GENERIC = {"ismcts", "policy", "random", "search"}
 
 
 @pytest.mark.parametrize("game", game_names())
@@ -163,7 +163,7 @@ def test_a_game_without_rollouts_or_evaluator_gets_the_defaults() -> None:
     )
     register_game(bare)
     try:
-        assert agent_names("bare_test_game") == ["ismcts", "policy", "random"]
+        assert agent_names("bare_test_game") == ["ismcts", "policy", "random", "search"]
         assert "unknown agent 'heuristic'" in agent_spec_problem("heuristic", "bare_test_game")
         agent = make_agent("ismcts:iters=5,scale=2", 1, game="bare_test_game")
         assert isinstance(agent.policy, RandomRollout)

@@ -147,7 +147,7 @@ def test_layout_fingerprint_changes_with_the_layout(monkeypatch) -> None:
 
 # -- agents by spec --------------------------------------------------------------------
 def test_make_agent_builds_random_and_heuristic_with_options() -> None:
-    assert agent_names() == ["heuristic", "ismcts", "policy", "random"]
+    assert agent_names() == ["heuristic", "ismcts", "policy", "random", "search"]
     assert isinstance(make_agent("random", 1), RandomAgent)
     agent = make_agent("heuristic:lookahead=0,solo_tile=3.5", 2)
     assert isinstance(agent, GalleristHeuristicAgent)
@@ -159,7 +159,7 @@ def test_make_agent_builds_random_and_heuristic_with_options() -> None:
 @pytest.mark.parametrize(
     "spec, message",
     [
-        ("bidder", "known agents: heuristic, ismcts, policy, random"),
+        ("bidder", "known agents: heuristic, ismcts, policy, random, search"),
         ("heuristic:depth=2", "valid options: ticket"),
         ("heuristic:lookahead=deep", "must be a number"),
         ("random:x=1", "valid options: (none)"),

@@ -600,8 +600,9 @@ function insightEntry(entry, names) {
     foot += ` · ${entry.legal} legal`;
   } else if (entry.kind === "search") {
     const total = entry.iterations || 1;
-    for (const t of entry.top) bars.append(bar(t.label, t.visits / total, `${t.visits} · ${t.q === null ? "–" : t.q.toFixed(2)}`, t.action === entry.action));
-    foot = entry.iterations ? `${entry.iterations} iterations · visits · mean win chance` : "only one legal action: no search";
+    const priors = entry.top.some((t) => typeof t.prior === "number");  // a search guided by a network
+    for (const t of entry.top) bars.append(bar(t.label, t.visits / total, `${t.visits} · ${t.q === null ? "–" : t.q.toFixed(2)}${priors ? ` · ${percent(t.prior)}` : ""}`, t.action === entry.action));
+    foot = entry.iterations ? `${entry.iterations} iterations · visits · mean win chance${priors ? " · network prior" : ""}` : "only one legal action: no search";
   } else {
     foot = JSON.stringify(entry);
   }
