@@ -12,7 +12,7 @@ next can depend on hidden information). Every iteration
        q(a) + c * prior(a) * sqrt(avail(a)) / (1 + visits(a))
 
    where ``q`` is the child's mean value for the seat to act (an unvisited child gets the
-   node's mean, "first-play urgency"), and ``prior`` the masked softmax of the network's
+   node's mean so far, "first-play urgency"), and ``prior`` the masked softmax of the network's
    logits at that seat's observation of the world (the game's seat observer,
    ``GameSpec.make_observer``), over the actions legal now;
 3. stops at the first node not yet evaluated for the seat to act (a **leaf**) or at the
@@ -216,7 +216,7 @@ class GuidedSearch:
             legal = world.legal_actions()
             priors = self._priors(node, player, legal)
             base, children = player * key, node.children
-            fpu = node.value[player] / node.visits
+            fpu = node.value[player] / max(1, node.visits - 1)  # this descent's visit left out
             best, best_action, best_score = None, -1, -1e300
             for a, p in zip(legal, priors):
                 child = children.get(base + a)
