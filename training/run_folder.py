@@ -56,6 +56,7 @@ RUN_ENTRIES = (
     "eval.csv",
     "plots",
     WARM_START,
+    "replay",  # expert iteration's self-play data, one file per generation
     RLLIB_LINK,
     f"{RLLIB_LINK}.tmp",
     f"{RLLIB_LINK}.old",
@@ -518,7 +519,7 @@ def _read_json(path: Path) -> Any:
         ) from None
 
 
-RESUME_FILES = {"maskable_ppo": "sb3", "rllib_ppo": "rllib"}
+RESUME_FILES = {"maskable_ppo": "sb3", "rllib_ppo": "rllib", "expert_iteration": "exit"}
 
 
 def check_meta_schema(meta: Any, path: Path) -> None:
