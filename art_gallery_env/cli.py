@@ -288,6 +288,10 @@ def _train(args: argparse.Namespace) -> int:
         except ImportError as err:
             return _missing_rllib_extra(err)
         files = "best.safetensors, latest.*, rllib_checkpoint/, logs/, eval.csv"
+    if config.algorithm == "expert_iteration":
+        from art_gallery_env.training.expert_iteration import train
+
+        files = "best.safetensors, latest.*, pool/gen_*.safetensors, replay/, logs/, eval.csv"
     try:
         run_dir = train(
             config,

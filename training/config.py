@@ -367,6 +367,147 @@ class RLlibConfig(_Strict):
         return self
 
 
+INIT_WARM_START, INIT_RANDOM = "warm_start", "random"
+
+
+class ExitConfig(_Strict):
+    """Expert iteration (``algorithm: expert_iteration``, :mod:`.expert_iteration`): each
+    generation plays ``games_per_generation`` self-play games with the network-guided
+    search in every seat (table sizes drawn from ``env.num_players`` / ``player_weights``),
+    trains the network on the last ``replay_generations`` generations' search visits
+    (policy) and win shares (value), and evaluates it (``eval.games`` per opponent).
+
+    ``generations`` is the run's length (it sets ``total_steps``: a generation is a
+    step). ``init``: ``warm_start`` (clone the ``warm_start:`` teacher, the heuristic by
+    default), ``random`` (a fresh network), or the path of an entity checkpoint of the
+    same ``network:`` to start from. ``workers`` self-play processes (numpy only, one
+    thread each)."""
+
+    generations: Count = Field(20, ge=1)
+    games_per_generation: Count = Field(40, ge=1)
+    iters: Count = Field(64, ge=1, le=100_000)  # search iterations per decision
+    search_batch: Count = Field(8, ge=1)  # leaves per network evaluation (virtual loss)
+    c_puct: Number = Field(1.5, gt=0)
+    dirichlet: Number = Field(0.25, ge=0, le=1)  # root noise in self-play (0: none)
+    temperature_moves: Count = Field(4, ge=0)  # per seat, first decisions sampled by visits
+    replay_generations: Count = Field(4, ge=1)
+    epochs: Count = Field(2, ge=1)
+    batch_size: Count = Field(256, ge=8)
+    learning_rate: Number = Field(1e-3, gt=0, le=1)
+    value_weight: Number = Field(1.0, ge=0)  # the value loss's weight beside the policy's
+    workers: Count = Field(2, ge=1)
+    init: str = Field(INIT_WARM_START, min_length=1)
+
+
+EXPERT_ITERATION = "expert_iteration"
+# Keys of the PPO trainers that mean nothing to expert iteration, and what it uses instead.
+_NOT_EXIT = {
+    "n_envs": "exit.workers",
+    "vec_env": "exit.workers",
+    "ppo": "exit.learning_rate / epochs / batch_size",
+    "pool": "self-play in every seat",
+    "rllib": "exit:",
+}
+
+
+def _generations_as_steps(data: Any) -> Any:
+    """An expert-iteration config with ``total_steps`` equal to ``exit.generations``: one
+    number, given as either (a run folder's saved config.yaml holds both)."""
+    if not isinstance(data, Mapping) or data.get("algorithm") != EXPERT_ITERATION:
+        return data
+    section = data.get("exit")
+    section = {} if section is None else section
+    if not isinstance(section, Mapping):  # the exit field reports its type
+        return {"total_steps": ExitConfig.model_fields["generations"].default, **data}
+    data, section = dict(data), dict(section)
+    if "total_steps" in data and "generations" in section:
+        steps, generations = data["total_steps"], section["generations"]
+        if _count_or_none(steps) != _count_or_none(generations):
+            raise ValueError(
+                f"total_steps ({steps!r}) and exit.generations ({generations!r}) differ; with "
+                f"algorithm expert_iteration a step is a generation: give exit.generations only"
+            )
+    elif "total_steps" in data:
+        section["generations"] = data["total_steps"]
+    data["total_steps"] = section.get("generations", ExitConfig.model_fields["generations"].default)
+    data["exit"] = section
+    return data
+
+
+def _count_or_none(value: Any) -> int | None:
+    try:
+        return _count_from_text(value)
+    except ValueError:
+        return None
+
+
+def _check_expert_iteration(config: TrainConfig) -> None:
+    """What expert iteration needs: the entity network, win shares as the value target,
+    a game with the tools it uses, and none of the PPO trainers' keys."""
+    misplaced = [f"{k} (it uses {v})" for k, v in _NOT_EXIT.items() if k in config.model_fields_set]
+    if misplaced:
+        raise ValueError("algorithm expert_iteration does not use " + ", ".join(misplaced))
+    game = get_game(config.env.game)
+    game.require("network", "algorithm: expert_iteration")
+    if config.network.type != "entity":
+        raise ValueError(
+            f"algorithm expert_iteration trains the entity network (its numpy export guides "
+            f"the search): set network.type: entity, got {config.network.type}"
+        )
+    env = config.env
+    if "reward_mode" in env.model_fields_set and env.reward_mode != "win":
+        raise ValueError(
+            f"env.reward_mode: algorithm expert_iteration learns win shares; use win (or "
+            f"leave it out), got {env.reward_mode!r}"
+        )
+    env.reward_mode = "win"  # the warm start's value target: win share (losers -1 -> 0)
+    section = config.exit
+    assert section is not None  # _generations_as_steps always gives one
+    if section.init != INIT_WARM_START and config.warm_start is not None:
+        raise ValueError(
+            f"warm_start: is only used with exit.init: {INIT_WARM_START} (exit.init is "
+            f"{section.init!r})"
+        )
+    if section.init == INIT_WARM_START:
+        game.require("warm_start", "exit.init: warm_start")
+    if config.warm_start is not None and config.warm_start.dagger_rounds:
+        raise ValueError("warm_start.dagger_rounds: expert iteration clones without DAgger; use 0")
+
+
+def _exit_init_problem(config: TrainConfig) -> str | None:
+    """``exit.init`` as a checkpoint path: an entity checkpoint of the config's game whose
+    network is the config's ``network:`` (its weights are loaded into that network)."""
+    section = config.exit
+    if section is None or section.init in (INIT_WARM_START, INIT_RANDOM):
+        return None
+    from art_gallery_env.agents.policy_format import CheckpointError, load_weights
+
+    where = f"exit.init: {_short(section.init)}"
+    accepted = f"give {INIT_WARM_START}, {INIT_RANDOM} or an entity .safetensors checkpoint"
+    try:
+        policy = load_weights(section.init)
+    except CheckpointError as err:
+        return _one_line(f"{where}: {err}; {accepted}")
+    header = policy.meta
+    net = header.get("network") or {}
+    if net.get("type") != "entity":
+        return f"{where}: not an entity network checkpoint; {accepted}"
+    if policy.game != config.env.game:
+        return f"{where}: a policy for the game {policy.game!r}, not {config.env.game!r}"
+    want = config.network.network()
+    have = {
+        "hidden_sizes": net.get("hidden_sizes"),
+        "activation": header.get("activation"),
+        "token_dim": net.get("token_dim"),
+        "pointer_dim": net.get("pointer_dim"),
+        "use_pointer": net.get("pointer_group") is not None,
+    }
+    differ = [f"{k} {have[k]!r} (network: says {want[k]!r})" for k in have if have[k] != want[k]]
+    if differ:
+        return f"{where}: its network differs from the config's: " + ", ".join(differ)
+    return None
+
+
 # Keys of the MaskablePPO path that mean nothing to RLlib, and what to use instead.
 _SB3_ONLY = {
     "n_envs": "rllib.num_env_runners / rllib.num_envs_per_env_runner",
@@ -382,7 +523,7 @@ _SB3_ONLY_PPO = {
 
 class TrainConfig(_Strict):
     name: str = Field(min_length=1)
-    algorithm: Literal["maskable_ppo", "rllib_ppo"] = "maskable_ppo"
+    algorithm: Literal["maskable_ppo", "rllib_ppo", "expert_iteration"] = "maskable_ppo"
     seed: Seed = 0  # 0..2**32 - 1: what numpy.random.seed takes
     total_steps: Count = Field(ge=1)
     n_envs: Count = Field(2, ge=1)
@@ -398,6 +539,14 @@ class TrainConfig(_Strict):
     eval: EvalConfig = Field(default_factory=EvalConfig)
     rllib: RLlibConfig = Field(default_factory=RLlibConfig)
     warm_start: WarmStartConfig | None = None
+    exit: ExitConfig | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _generations_are_steps(cls, data: Any) -> Any:
+        """Expert iteration counts steps in generations: ``total_steps`` is
+        ``exit.generations`` (given once; ``--total-steps`` sets the generations)."""
+        return _generations_as_steps(data)
 
     @model_validator(mode="after")
     def _game_has_the_tools(self) -> TrainConfig:
@@ -421,6 +570,11 @@ class TrainConfig(_Strict):
                 f"eval.table_sizes {eval_sizes} must be a non-empty subset of the table "
                 f"sizes trained on, env.num_players {self.env.table_sizes}"
             )
+        if self.algorithm != "expert_iteration" and self.exit is not None:
+            raise ValueError("the exit: section is only used with algorithm: expert_iteration")
+        if self.algorithm == "expert_iteration":
+            _check_expert_iteration(self)
+            return self
         if self.algorithm == "maskable_ppo":
             if "rllib" in self.model_fields_set:
                 raise ValueError("the rllib: section is only used with algorithm: rllib_ppo")
@@ -506,7 +660,12 @@ def config_from_dict(
     written in it. Every problem found is raised at once, one line each."""
     if not isinstance(data, dict):
         raise ConfigError(f"{source}: expected a mapping of keys, got {type(data).__name__}")
-    data = {**data, **{k: v for k, v in (overrides or {}).items() if v is not None}}
+    given = {k: v for k, v in (overrides or {}).items() if v is not None}
+    if data.get("algorithm") == EXPERT_ITERATION and "total_steps" in given:
+        section = data.get("exit")  # --total-steps counts generations
+        if isinstance(section, Mapping) or section is None:
+            data = {**data, "exit": {**(section or {}), "generations": given["total_steps"]}}
+    data = {**data, **given}
     try:
         config = TrainConfig.model_validate(data)
     except ValidationError as err:
@@ -519,6 +678,17 @@ def config_from_dict(
         problems += _agent_spec_problems(
             "warm_start.teacher", [config.warm_start.teacher], config.env.game
         )
+    if config.algorithm == EXPERT_ITERATION:
+        problems += [p for p in (_exit_init_problem(config),) if p]
+        assert config.exit is not None
+        problems += [
+            p
+            for p in (
+                checks.processes_problem("exit.workers", config.exit.workers),
+                checks.games_problem("exit.games_per_generation", config.exit.games_per_generation),
+            )
+            if p
+        ]
     if problems:
         raise _problems_error(source, problems)
     return config

@@ -139,7 +139,10 @@ def test_rllib_section_is_validated_and_defaults_fit_a_laptop() -> None:
             {"algorithm": "rllib_ppo", "rllib": {"train_batch_size": 100, "minibatch_size": 200}},
             r"minibatch_size 200 is larger than the batch per learner",
         ),
-        ({"algorithm": "ppo"}, r"algorithm: Input should be 'maskable_ppo' or 'rllib_ppo'"),
+        (
+            {"algorithm": "ppo"},
+            r"algorithm: Input should be 'maskable_ppo', 'rllib_ppo' or 'expert_iteration'",
+        ),
     ],
 )
 def test_bad_rllib_config_is_rejected(data: dict, expected: str) -> None:

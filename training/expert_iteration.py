@@ -1,0 +1,475 @@
+"""Expert iteration (``algorithm: expert_iteration``): the network-guided search teaches
+the network it searches with, generation by generation (Anthony, Tian & Barber 2017;
+AlphaZero's loop, for a multi-player hidden-information game).
+
+Each generation ``g`` (1 .. ``exit.generations``):
+
+1. **self-play** (:mod:`.exit_selfplay`): ``games_per_generation`` games, table sizes
+   drawn from ``env.num_players`` / ``player_weights``, the network of generation
+   ``g - 1`` guiding :class:`~art_gallery_env.agents.guided_search.GuidedSearch` in every
+   seat, played by ``exit.workers`` processes. The rows (observation, mask, root visit
+   distribution, the seat's final win share) are saved as ``replay/gen_NNN.npz``;
+2. **train** the torch entity network (:mod:`.networks`) on the last
+   ``replay_generations`` generations' rows: cross-entropy of the masked policy to the
+   visit distribution, plus ``value_weight`` times the squared error of the value head,
+   through a logistic, to the win share (its meta says ``"value_kind": "win_share"``, so
+   every numpy consumer reads the head as a win share in [0, 1]);
+3. **export, evaluate, keep**: through the trainers' :class:`~.selection.CheckpointSelector`
+   (``eval.games`` seat-rotated games per ``eval.opponents`` entry and evaluated table
+   size, by the arena's match runner; ``latest``/``best``, ``eval.csv``), and the
+   generation's own weights as ``pool/gen_NNN.safetensors`` with ``gen_NNN.json``
+   (``art-gallery eval --agents RUN_DIR heuristic`` rates every generation), and a row of
+   ``logs/progress.csv`` (``art-gallery plot RUN_DIR``).
+
+Generation 0 is the start (``exit.init``: a clone of the ``warm_start:`` teacher, a fresh
+network, or a checkpoint), evaluated and saved like the others. A step of the run folder
+is a generation (``total_steps`` is ``exit.generations``), so ``--resume`` continues
+at the generation after ``latest`` with the network and Adam state saved beside it
+(``exit_state.pt``): every seed is derived from (seed, generation, game), and the result
+equals an uninterrupted run. A stop signal drops the generation in progress (self-play
+workers are killed, nothing of it is published) and exits with ``latest`` as it was.
+"""
+
+from __future__ import annotations
+
+import io
+import multiprocessing
+import time
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from art_gallery_env.agents.policy_entity import WIN_SHARE
+from art_gallery_env.arena.evaluate import derive_seed, init_worker
+from art_gallery_env.files import atomic_copy, atomic_write_bytes, atomic_write_json
+from art_gallery_env.processes import kill_processes, one_compute_thread_for_children
+from art_gallery_env.processes import spawning_quietly as _spawning_quietly
+
+from .checkpoints import WEIGHTS
+from .config import INIT_RANDOM, INIT_WARM_START, TrainConfig, WarmStartConfig
+from .exit_selfplay import SelfPlayTask, merge_games, play_chunk
+from .interrupt import GracefulStop, TrainingInterrupted
+from .logs import CsvLog
+from .run_folder import RunStart, run_training, start_run
+from .selection import CheckpointSelector, TrainerState
+
+TRAINER = "expert_iteration"
+EXIT_STATE = "exit_state.pt"
+REPLAY = "replay"
+POOL = "pool"
+STEP_KEY = "time/total_timesteps"  # the logs' step column: here a generation
+
+
+def generation_name(generation: int) -> str:
+    return f"gen_{generation:03d}"
+
+
+# -- the network and its training -------------------------------------------------------
+class Learner:
+    """The torch entity network and its Adam optimizer."""
+
+    def __init__(self, config: TrainConfig) -> None:
+        import torch
+
+        from .sb3_policy import build_network
+
+        assert config.exit is not None
+        self.config = config
+        torch.manual_seed(derive_seed(config.seed, "network") % (1 << 63))
+        self.net = build_network(config.network.network(), config.env.game)
+        self.optimizer = torch.optim.Adam(self.net.parameters(), lr=config.exit.learning_rate)
+
+    def load_weights_file(self, path: str | Path) -> None:
+        """Start from an entity checkpoint's weights (``exit.init``: a path)."""
+        import torch
+
+        from art_gallery_env.agents.policy_format import load_weights
+
+        policy = load_weights(path)
+        state = {k: torch.as_tensor(np.asarray(v)) for k, v in policy.t.items()}
+        own = self.net.state_dict()
+        self.net.load_state_dict({k: state[k].to(own[k].dtype) for k in own if k in state})
+
+    def export(self, path: Path, meta: dict[str, Any]) -> None:
+        from art_gallery_env.agents.policy_format import save_network_weights
+
+        header = {**self.net.header(), **meta, "value_kind": WIN_SHARE}
+        save_network_weights(self.net.export_tensors(), header, path)
+
+    def state_bytes(self, generation: int) -> bytes:
+        import torch
+
+        buffer = io.BytesIO()
+        state = {
+            "generation": generation,
+            "net": self.net.state_dict(),
+            "optimizer": self.optimizer.state_dict(),
+        }
+        torch.save(state, buffer)
+        return buffer.getvalue()
+
+    def load_state(self, path: Path) -> int:
+        import torch
+
+        state = torch.load(path, weights_only=True)
+        self.net.load_state_dict(state["net"])
+        self.optimizer.load_state_dict(state["optimizer"])
+        return int(state["generation"])
+
+    def fit(
+        self, data: dict[str, np.ndarray], epochs: int, batch_size: int, seed: int, lr: float
+    ) -> dict[str, float]:
+        """``epochs`` passes over ``data`` (obs, mask, policy target, value target);
+        returns the last epoch's mean losses."""
+        import torch
+        import torch.nn.functional as F
+
+        for group in self.optimizer.param_groups:
+            group["lr"] = lr
+        weight = float(self.config.exit.value_weight) if self.config.exit else 1.0
+        params = list(self.net.parameters())
+        generator = torch.Generator().manual_seed(seed % (1 << 63))
+        rows = len(data["value"])
+        self.net.train()
+        ce_sum = mse_sum = 0.0
+        for _ in range(epochs):
+            order = torch.randperm(rows, generator=generator).numpy()
+            ce_sum = mse_sum = 0.0
+            for i in range(0, rows, batch_size):
+                idx = np.sort(order[i : i + batch_size])
+                x = torch.as_tensor(data["obs"][idx], dtype=torch.float32)
+                mask = torch.as_tensor(data["mask"][idx])
+                target = torch.as_tensor(data["policy"][idx])
+                logits, value = self.net(x)
+                logp = F.log_softmax(logits.masked_fill(~mask, -1e9), dim=1)
+                ce = -(target * logp).sum(1).mean()
+                share = torch.sigmoid(value.reshape(-1))
+                mse = F.mse_loss(share, torch.as_tensor(data["value"][idx]))
+                self.optimizer.zero_grad()
+                (ce + weight * mse).backward()
+                torch.nn.utils.clip_grad_norm_(params, 1.0)
+                self.optimizer.step()
+                ce_sum += ce.item() * len(idx)
+                mse_sum += mse.item() * len(idx)
+        self.net.eval()
+        entropy = _entropy(data["policy"])
+        ce_mean = ce_sum / max(1, rows)
+        return {
+            "rows": rows,
+            "policy_ce": ce_mean,
+            "policy_kl": ce_mean - entropy,
+            "value_mse": mse_sum / max(1, rows),
+        }
+
+
+def _entropy(target: np.ndarray) -> float:
+    """Mean entropy of the target distributions (the cross-entropy's floor)."""
+    if len(target) == 0:
+        return 0.0
+    p = target.astype(np.float64)
+    return float(-(p * np.log(np.where(p > 0, p, 1.0))).sum(1).mean())
+
+
+class ExitState(TrainerState):
+    """The learner as the selector exports and saves it."""
+
+    trainer = TRAINER
+
+    def __init__(self, learner: Learner, config: TrainConfig) -> None:
+        self.learner, self.config = learner, config
+        self.generation = 0
+
+    def export_weights(self, path: Path, meta: dict[str, Any]) -> None:
+        name = f"{self.config.name}@{generation_name(int(meta['steps']))}"
+        self.learner.export(path, {**meta, "name": name, "generation": int(meta["steps"])})
+
+    def save_resume_state(self, folder: Path) -> dict[str, str]:
+        atomic_write_bytes(folder / EXIT_STATE, self.learner.state_bytes(self.generation))
+        return {"exit": EXIT_STATE}
+
+
+# -- the start: warm start, a checkpoint or a fresh net ----------------------------------
+def initialise(learner: Learner, start: RunStart) -> dict[str, Any]:
+    """Generation 0's network (``exit.init``); returns what to record of it."""
+    config = start.config
+    assert config.exit is not None
+    init = config.exit.init
+    if init == INIT_RANDOM:
+        return {"init": INIT_RANDOM}
+    if init != INIT_WARM_START:
+        learner.load_weights_file(init)
+        print(f"expert iteration: generation 0 is {init}", flush=True)
+        return {"init": init}
+    from .warm_start import load_or_collect, split
+
+    ws = config.warm_start or WarmStartConfig()
+    data = load_or_collect(start.run_dir, config.model_copy(update={"warm_start": ws}))
+    train, held = split(data, ws.holdout, config.seed)
+    started = time.time()
+    stats = learner.fit(
+        _cloning_rows(train, learner), ws.epochs, ws.batch_size, config.seed, ws.learning_rate
+    )
+    agreement = _agreement(learner, held)
+    print(
+        f"expert iteration: generation 0 clones {ws.teacher} ({stats['rows']:,} decisions, "
+        f"{ws.epochs} epochs, {time.time() - started:.0f} s): cross-entropy "
+        f"{stats['policy_ce']:.3f}, value mse {stats['value_mse']:.3f}, held-out agreement "
+        f"{agreement:.1%}",
+        flush=True,
+    )
+    return {"init": INIT_WARM_START, "warm_start": {**stats, "agreement": agreement}}
+
+
+def _cloning_rows(data: dict[str, np.ndarray], learner: Learner) -> dict[str, np.ndarray]:
+    """The teacher's decisions as expert-iteration rows: its action as a one-hot policy,
+    the win share (the ``win`` reward mode's 1/k for winners, -1 for the others) as value."""
+    actions = learner.net.pi.out_features
+    policy = np.zeros((len(data["action"]), actions), np.float32)
+    policy[np.arange(len(data["action"])), data["action"]] = 1.0
+    value = np.maximum(np.asarray(data["value"], np.float32), 0.0)
+    return {"obs": data["obs"], "mask": data["mask"], "policy": policy, "value": value}
+
+
+def _agreement(learner: Learner, held: dict[str, np.ndarray]) -> float:
+    """Share of held-out teacher decisions where the net's most likely legal action is it."""
+    import torch
+
+    if len(held["action"]) == 0:
+        return float("nan")
+    hits = 0
+    with torch.no_grad():
+        for i in range(0, len(held["action"]), 2048):
+            x = torch.as_tensor(held["obs"][i : i + 2048], dtype=torch.float32)
+            mask = torch.as_tensor(held["mask"][i : i + 2048])
+            greedy = learner.net.logits(x).masked_fill(~mask, -1e9).argmax(1).numpy()
+            hits += int((greedy == held["action"][i : i + 2048]).sum())
+    return hits / len(held["action"])
+
+
+# -- self-play --------------------------------------------------------------------------
+def selfplay_tasks(config: TrainConfig, generation: int, weights: Path) -> list[SelfPlayTask]:
+    """The generation's games: each one's table size and seeds from (seed, generation)."""
+    ex = config.exit
+    assert ex is not None
+    sizes = config.env.table_sizes
+    weights_of = np.asarray(config.env.table_weights, dtype=np.float64)
+    rng = np.random.default_rng(derive_seed(config.seed, "table sizes", generation))
+    drawn = rng.choice(sizes, size=ex.games_per_generation, p=weights_of / weights_of.sum())
+    return [
+        SelfPlayTask(
+            index=g,
+            weights=str(weights),
+            game=config.env.game or "",
+            num_players=int(n),
+            seed=derive_seed(config.seed, "self-play", generation, g),
+            variants=dict(config.env.variants),
+            iters=ex.iters,
+            c_puct=ex.c_puct,
+            search_batch=ex.search_batch,
+            dirichlet=ex.dirichlet,
+            temperature_moves=ex.temperature_moves,
+        )
+        for g, n in enumerate(drawn)
+    ]
+
+
+def play_selfplay(tasks: list[SelfPlayTask], workers: int) -> list[dict[str, Any]]:
+    """Every task's game, in this process (one worker) or in ``workers`` spawned
+    processes (one compute thread each); a stop signal kills them at once."""
+    if workers == 1 or len(tasks) == 1:
+        return play_chunk(tasks)
+    context = multiprocessing.get_context("spawn")
+    pool = None
+    results: list[dict[str, Any]] = []
+    try:
+        with _spawning_quietly(), one_compute_thread_for_children():
+            pool = ProcessPoolExecutor(
+                max_workers=min(workers, len(tasks)), mp_context=context, initializer=init_worker
+            )
+            futures = [pool.submit(play_chunk, [task]) for task in tasks]
+        for future in as_completed(futures):
+            results.extend(future.result())
+    except BaseException:
+        if pool is not None:
+            kill_processes(list(getattr(pool, "_processes", {}).values()))
+            pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown()
+    return results
+
+
+def save_replay(run_dir: Path, generation: int, data: dict[str, np.ndarray]) -> Path:
+    path = run_dir / REPLAY / f"{generation_name(generation)}.npz"
+    buffer = io.BytesIO()
+    np.savez_compressed(buffer, **data)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return atomic_write_bytes(path, buffer.getvalue())
+
+
+def replay_window(run_dir: Path, generation: int, count: int) -> dict[str, np.ndarray]:
+    """The rows of generations ``generation - count + 1 .. generation`` (those there are)."""
+    parts = []
+    for g in range(max(1, generation - count + 1), generation + 1):
+        with np.load(run_dir / REPLAY / f"{generation_name(g)}.npz") as saved:
+            parts.append({k: saved[k] for k in saved.files})
+    return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+
+
+def prune_generations(run_dir: Path, done: int, keep_replay: int) -> None:
+    """Delete what lies past generation ``done`` (a resumed run's lost future: replay
+    and pool files) and replay files older than the window still needed."""
+    for folder, pattern in ((run_dir / REPLAY, "gen_*.npz"), (run_dir / POOL, "gen_*")):
+        for path in folder.glob(pattern) if folder.is_dir() else ():
+            try:
+                g = int(path.name[4:7])
+            except ValueError:
+                continue
+            stale = folder.name == REPLAY and g <= done - keep_replay
+            if g > done or stale:
+                path.unlink(missing_ok=True)
+
+
+def publish_generation(run_dir: Path, generation: int, meta: dict[str, Any]) -> None:
+    """``pool/gen_NNN.safetensors`` (a copy of latest's weights) and ``gen_NNN.json``."""
+    name = generation_name(generation)
+    pool = run_dir / POOL
+    pool.mkdir(exist_ok=True)
+    atomic_copy(run_dir / "latest" / WEIGHTS, pool / f"{name}.safetensors")
+    atomic_write_json(pool / f"{name}.json", meta, indent=2, sort_keys=True)
+
+
+# -- the run ----------------------------------------------------------------------------
+def train(
+    config: TrainConfig,
+    resume: str | Path | None = None,
+    progress_bar: bool = True,
+    overwrite: bool = False,
+    from_checkpoint: str | None = None,
+    discard_newer: bool = False,
+) -> Path:
+    """Run expert iteration to ``exit.generations``; returns the run folder. Same run
+    folder, resume and stop-signal rules as ``train`` (:mod:`.run_folder`)."""
+    start = start_run(config, resume, overwrite, from_checkpoint, discard_newer)
+    return run_training(start, lambda stop: _run(start, stop))
+
+
+def _run(start: RunStart, stop: GracefulStop) -> int:
+    import torch
+
+    config, run_dir = start.config, start.run_dir
+    assert config.exit is not None
+    with stop.abortable():
+        start.prepare()
+        torch.set_num_threads(config.torch_threads)
+        learner = Learner(config)
+        state = ExitState(learner, config)
+        done = start.steps_done
+        init: dict[str, Any] = {}
+        if start.resuming:
+            folder = start.resume_path.resolve().parent
+            learner.load_state(folder / start.resume_meta["files"]["exit"])
+            prune_generations(run_dir, done, config.exit.replay_generations)
+            print(_resume_line(start), flush=True)
+        else:
+            init = initialise(learner, start)
+    resume_at = done if start.resuming else None
+    selector = CheckpointSelector(config, run_dir, state, stop, resume_at)
+    progress = CsvLog(run_dir / "logs" / "progress.csv", STEP_KEY, resume_at=resume_at)
+    try:
+        if not start.resuming:
+            _keep(selector, state, start, 0, {"exit": init}, progress, {})
+        elif not (run_dir / POOL / f"{generation_name(done)}.safetensors").is_file():
+            publish_generation(run_dir, done, {"generation": done})  # a kill came between
+        for generation in range(done + 1, config.total_steps + 1):
+            _generation(learner, state, selector, start, stop, progress, generation)
+            done = generation
+    except KeyboardInterrupt:
+        if not stop.requested:
+            raise
+        saved = selector.saved_steps if selector.saved_steps is not None else None
+        if saved is None and start.resuming:
+            saved = start.steps_done
+        print(f"{stop.signal_name}: generation {done + 1} dropped", flush=True)
+        raise TrainingInterrupted(run_dir, saved, stop.signal_name) from None
+    return done
+
+
+def _generation(
+    learner: Learner,
+    state: ExitState,
+    selector: CheckpointSelector,
+    start: RunStart,
+    stop: GracefulStop,
+    progress: CsvLog,
+    generation: int,
+) -> None:
+    """One generation: self-play, train, then evaluate and keep (module docstring)."""
+    config, run_dir = start.config, start.run_dir
+    ex = config.exit
+    assert ex is not None
+    began = time.time()
+    with stop.abortable():  # a stop signal drops the generation: nothing is published yet
+        weights = run_dir / POOL / f"{generation_name(generation - 1)}.safetensors"
+        games = play_selfplay(selfplay_tasks(config, generation, weights), ex.workers)
+        data = merge_games(games)
+        save_replay(run_dir, generation, data)
+        selfplay_s = time.time() - began
+        window = replay_window(run_dir, generation, ex.replay_generations)
+        trained = time.time()
+        seed = derive_seed(config.seed, "train", generation)
+        stats = learner.fit(window, ex.epochs, ex.batch_size, seed, ex.learning_rate)
+        train_s = time.time() - trained
+    decisions = sum(g["decisions"] for g in games)
+    row = {
+        "exit/games": len(games),
+        "exit/rows": len(data["value"]),
+        "exit/replay_rows": stats["rows"],
+        "exit/policy_ce": stats["policy_ce"],
+        "exit/policy_kl": stats["policy_kl"],
+        "exit/value_mse": stats["value_mse"],
+        "exit/selfplay_s": round(selfplay_s, 2),
+        "exit/train_s": round(train_s, 2),
+        "rollout/ep_len_mean": decisions / max(1, len(games)),
+    }
+    print(
+        f"generation {generation}/{config.total_steps}: {len(games)} games, "
+        f"{len(data['value']):,} searched decisions, self-play {selfplay_s:.0f} s; trained on "
+        f"{stats['rows']:,} rows in {train_s:.0f} s (policy kl {stats['policy_kl']:.3f}, "
+        f"value mse {stats['value_mse']:.3f})",
+        flush=True,
+    )
+    _keep(selector, state, start, generation, {"exit": row}, progress, row, began)
+
+
+def _keep(
+    selector: CheckpointSelector,
+    state: ExitState,
+    start: RunStart,
+    generation: int,
+    extra: dict[str, Any],
+    progress: CsvLog,
+    row: dict[str, Any],
+    began: float | None = None,
+) -> None:
+    """Evaluate and save the generation (latest, best, eval.csv), then its pool file and
+    its progress row."""
+    state.generation = generation
+    evaluated = time.time()
+    results = selector.evaluate_and_keep(generation, extra)
+    start.saved = True
+    row = {**row, "exit/eval_s": round(time.time() - evaluated, 2)}
+    if began is not None:
+        row["exit/generation_s"] = round(time.time() - began, 2)
+    meta = {"generation": generation, "eval": results, **extra}
+    publish_generation(start.run_dir, generation, meta)
+    progress.append({STEP_KEY: generation, "exit/generation": generation, **row})
+
+
+def _resume_line(start: RunStart) -> str:
+    done, total = start.steps_done, start.config.total_steps
+    return (
+        f"resuming {start.run_dir} from {start.resume_path.name}: {done} generations done, "
+        f"{total - done} left (exit.generations {total})"
+    )
