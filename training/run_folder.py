@@ -20,7 +20,7 @@ import json
 import math
 import shutil
 import zipfile
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -40,7 +40,7 @@ from .checkpoints import (
     CheckpointStore,
     prune_snapshots,
 )
-from .config import TrainConfig, saved_config_as_now
+from .config import NETWORK_KEYS, TrainConfig, saved_config_as_now
 from .interrupt import GracefulStop, TrainingInterrupted
 from .warm_start import FOLDER as WARM_START
 
@@ -73,6 +73,8 @@ FIXED_ON_RESUME = (
 )
 # Keys expected to differ between a run and its resume.
 IGNORED_ON_RESUME = ("run_dir", "total_steps")
+# The network: keys that shape every type's weights (NETWORK_KEYS adds each type's own).
+NETWORK_SHAPE_KEYS = ("type", "hidden_sizes", "activation")
 
 
 class RunFolderError(ValueError):
@@ -346,7 +348,12 @@ def _checked_resume(
         saved = saved_config_as_now(meta["config"])
     except (ValueError, TypeError, KeyError, AttributeError) as err:
         raise RunFolderError(f"{meta_path}: the config it holds is damaged ({err})") from None
-    fixed, changed = config_differences(saved, config.model_dump())
+    new = config.model_dump()
+    _check_same_network(resume, saved.get("network"), new["network"])
+    fixed, changed = (
+        [diff for diff in diffs if not diff[0].startswith("network.")]  # checked above
+        for diffs in config_differences(saved, new)
+    )
     if fixed:
         raise RunFolderError(
             f"--resume {resume}: the config does not train what the checkpoint holds:\n"
@@ -370,6 +377,50 @@ def _checked_resume(
     )
     start.notes += [f"config change on resume: {k}: {old!r} -> {new!r}" for k, old, new in changed]
     return start
+
+
+def network_shape(network: Any) -> dict[str, Any]:
+    """The keys of a dumped ``network:`` that shape its weights (a key of another type,
+    which no layer reads, is left out); a config saved before ``network.type`` existed
+    trained an MLP."""
+    shape = dict(network) if isinstance(network, Mapping) else {}
+    shape.setdefault("type", "mlp")
+    keys = (*NETWORK_SHAPE_KEYS, *sorted(NETWORK_KEYS.get(shape["type"], ())))
+    return {key: shape[key] for key in keys if key in shape}
+
+
+def _check_same_network(resume: Path, saved: Any, new: Mapping[str, Any]) -> None:
+    """A resume loads the checkpoint's own network, whatever the config says: a config
+    that describes another one would be ignored without a word, so it is refused here, in
+    one line naming both networks and the two ways on. A key the saved config lacks (one
+    added since) is not compared."""
+    old, now = network_shape(saved), network_shape(new)
+    differ = [key for key in old if now.get(key) != old[key]]
+    if not differ:
+        return
+    if old["type"] != now["type"]:
+        legacy = isinstance(saved, Mapping) and "type" not in saved
+        what = (
+            f"the checkpoint holds an {old['type']} network ({_flow(old)}"
+            + ("; saved before network.type existed, so an mlp" if legacy else "")
+            + f"), the config asks for an {now['type']} network ({_flow(now)})"
+        )
+    else:
+        what = f"the checkpoint's {old['type']} network is not the config's: " + ", ".join(
+            f"network.{key}: checkpoint {_flow(old[key])}, config {_flow(now.get(key))}"
+            for key in differ
+        )
+    raise RunFolderError(
+        f"--resume {resume}: {what}; a resume trains the checkpoint's own network. Start a "
+        f"new run folder for the config's network (another --run-dir, without --resume), or "
+        f"set the config's network back to {_flow(old)}"
+    )
+
+
+def _flow(value: Any) -> str:
+    """``value`` as one line of YAML, as a config would write it."""
+    text = yaml.safe_dump(value, default_flow_style=True, sort_keys=False, width=10**6)
+    return text.removesuffix("...\n").strip()  # a scalar's document end
 
 
 def _check_not_older(
