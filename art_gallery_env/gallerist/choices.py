@@ -41,6 +41,7 @@ from .rules.actions import (
 )
 from .rules.data import MARKET_LOWER_ROWS, MARKET_UPPER_ROWS, TILE_SCORINGS
 from .rules.effects import renowned_value, sales_value
+from .rules.frames import NUM_LOCATIONS
 from .rules.locations import hire_cost
 from .rules.state import (
     ASSISTANT,
@@ -153,8 +154,11 @@ def _location(s: GameState, seat: int, action: int) -> str:
     if occupant != EMPTY:
         owner, kind = divmod(occupant, 2)
         piece = "assistant" if kind == ASSISTANT else "Gallerist"
-        if owner == seat:
-            text += f"; your {piece} there goes home"
+        if owner == seat and s.gpos[seat] < NUM_LOCATIONS:  # G3.3: it waits aside
+            origin = LOCATION_NAMES[s.gpos[seat]]
+            text += f"; your {piece} there may stay at the {origin} instead of going home (G3.3)"
+        elif owner == seat:  # from the own Gallery nothing is left behind (G3.4)
+            text += f"; your {piece} there goes home (G3.4)"
         else:
             text += f"; kicks out {_who(s, owner, seat)} {piece} (G3.4)"
     return text
@@ -213,18 +217,26 @@ def _done(s: GameState, seat: int, action: int) -> str:
 def _assistant(s: GameState, seat: int, action: int) -> str:
     phase = s.phase_name
     if phase == "leave":
-        origin = LOCATION_NAMES[s.frames[-1][2]]
-        texts = {
-            ASSIST_NONE: f"leave no assistant at the {origin}",
-            ASSIST_DESK: f"an assistant from your office desks to the {origin} "
-            f"({s.desks[seat]} at desks)",
-        }
-        if action in texts:
-            return texts[action]
-        return f"your assistant from the {LOCATION_NAMES[action - ASSIST_LOC_BASE]} to the {origin}"
+        return _leave(s, seat, action)
     if action == ASSIST_DESK:
         return f"an assistant from your office desks ({s.desks[seat]} there)"
     return f"your assistant from the {LOCATION_NAMES[action - ASSIST_LOC_BASE]} (it leaves it free)"
+
+
+def _leave(s: GameState, seat: int, action: int) -> str:
+    """G3.3: an assistant onto the location left; an own assistant that stood where the
+    Gallerist arrived waits aside and goes home unless it is the one chosen."""
+    _kind, _p, origin_loc, location_action = s.frames[-1]
+    origin, dest = LOCATION_NAMES[origin_loc], location_action // 2
+    aside = s.kicked == (seat, ASSISTANT, dest)
+    home = f"; your assistant from the {LOCATION_NAMES[dest]} goes home" if aside else ""
+    if action == ASSIST_NONE:
+        return f"leave no assistant at the {origin}{home}"
+    if action == ASSIST_DESK:
+        return f"an assistant from your office desks to the {origin} ({s.desks[seat]} at desks)"
+    loc = action - ASSIST_LOC_BASE
+    text = f"your assistant from the {LOCATION_NAMES[loc]} to the {origin}"
+    return text + (" instead of going home" if aside and loc == dest else home)
 
 
 def _artist(s: GameState, seat: int, action: int) -> str:
