@@ -82,9 +82,23 @@ class PlayGame:
         }
 
 
+def split_specs(text: str) -> list[str]:
+    """'heuristic,ismcts:iters=50,rollout=random' -> ['heuristic',
+    'ismcts:iters=50,rollout=random']: a ``key=value`` piece continues the spec before it
+    when that one has options (a spec's own options are comma separated too)."""
+    specs: list[str] = []
+    for piece in filter(None, (s.strip() for s in text.split(","))):
+        key, eq, _ = piece.partition("=")
+        if eq and ":" not in key and specs and ":" in specs[-1]:
+            specs[-1] += "," + piece
+        else:
+            specs.append(piece)
+    return specs
+
+
 def parse_opponents(text: str, num_players: int, seat: int) -> list[str]:
     """'heuristic,ismcts' -> per-seat specs with HUMAN at ``seat``."""
-    specs = [s.strip() for s in text.split(",") if s.strip()]
+    specs = split_specs(text)
     need = num_players - 1
     if len(specs) == 1:
         specs = specs * need

@@ -158,6 +158,13 @@ def test_bad_play_arguments(argv, expected, monkeypatch, capsys):
 def test_parse_opponents():
     assert parse_opponents("random", 4, 2) == ["random", "random", "human", "random"]
     assert parse_opponents("a, b", 3, 0) == ["human", "a", "b"]
+    two = "ismcts:iters=5,rollout=random,search:ckpt=x.safetensors,iters=9"
+    assert parse_opponents(two, 3, 1) == [
+        "ismcts:iters=5,rollout=random",
+        "human",
+        "search:ckpt=x.safetensors,iters=9",
+    ]
+    assert parse_opponents("heuristic,ismcts:iters=5", 3, 0)[1:] == ["heuristic", "ismcts:iters=5"]
 
 
 class _CtrlCWhenDone(io.StringIO):
