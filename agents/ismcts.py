@@ -25,6 +25,15 @@ information (face-down bids, say). The agent plays the root child with the most
 visits. It only ever reads its seat view and its own seeded RNG, so the same seed gives the
 same decision in any two states of one information set (with an iteration budget; a time
 budget depends on the machine's speed).
+
+Engines: this module is the readable reference (``engine="python"``). A game may offer a
+compiled twin of the same search (capability ``compiled_search``: its extension module has
+``unsupported(rollout, rollout_params, iters) -> reason | None`` and
+``CompiledSearch(rollout=, rollout_params=, rounds=, c=, scale=)`` whose
+``search(view, iters=, seconds=, seed=)`` returns ``(action, {action: (visits, mean)})``).
+``engine="auto"`` (the default) uses it when the game has one, numba is installed and the
+options are ones it plays; ``engine="compiled"`` insists (an error says why not). The two
+engines agree in distribution, not move for move: their random streams differ.
 """
 
 from __future__ import annotations
@@ -44,6 +53,8 @@ from art_gallery_env.core.scoring import win_shares
 from .base import Agent, legal_from_mask
 
 RANDOM_ROLLOUT = "random"
+ENGINES = ("auto", "python", "compiled")
+COMPILED_CAPABILITY = "compiled_search"
 DEFAULT_SCALE = 4.0  # the default evaluator's spread of a score margin, in points
 
 
@@ -116,6 +127,33 @@ def make_evaluator(spec: GameSpec, scale: float | None) -> Callable[[EngineState
     return factory(scale)
 
 
+def _compiled_search(spec: GameSpec, engine: str, options: dict[str, Any]) -> Any:
+    """The game's compiled search for these options, or None where ``engine="auto"`` falls
+    back to this module (``engine="compiled"``: a one-line error instead)."""
+    if engine not in ENGINES:
+        raise ValueError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
+    if engine == "python":
+        return None
+    problem, module = None, None
+    if not spec.has(COMPILED_CAPABILITY):
+        problem = f"{spec.title} has no compiled search (engine=python or auto plays it)"
+    else:
+        try:
+            module = spec.extension(COMPILED_CAPABILITY)
+        except ImportError as err:
+            problem = f"the compiled search needs numba ({err})"
+    if module is not None:
+        problem = module.unsupported(
+            options["rollout"], options["rollout_params"], options.get("iters")
+        )
+    if problem is not None:
+        if engine == "compiled":
+            raise ValueError(problem)
+        return None
+    del options["iters"]
+    return module.CompiledSearch(**options)
+
+
 class ISMCTSAgent(Agent):
     """Single-observer ISMCTS with availability-aware UCB (see the module docstring).
 
@@ -125,7 +163,8 @@ class ISMCTSAgent(Agent):
     game's default), built with ``rollout_params`` if given (e.g. a heuristic's
     weights); ``rounds`` is how many round ends a rollout runs to before the evaluation
     (0: play to the game's end); ``c`` is the UCB exploration constant; ``scale`` the
-    evaluator's spread of a score margin (None: the game's default).
+    evaluator's spread of a score margin (None: the game's default). ``engine``: ``auto``,
+    ``python`` or ``compiled`` (the module docstring); ``self.engine`` says which one runs.
     """
 
     name = "ismcts"
@@ -142,6 +181,7 @@ class ISMCTSAgent(Agent):
         scale: float | None = None,
         rollout_params: Any = None,
         game: str | None = None,
+        engine: str = "auto",
     ) -> None:
         if iters is None and seconds is None:
             iters = 400
@@ -163,16 +203,29 @@ class ISMCTSAgent(Agent):
         self.evaluator = make_evaluator(spec, scale)
         self._state_type = spec.state_type
         self._key = spec.num_actions  # child key = seat * num_actions + action
+        self._compiled = _compiled_search(
+            spec,
+            engine,
+            {
+                "rollout": self.rollout,
+                "rollout_params": rollout_params,
+                "rounds": rounds,
+                "c": self.c,
+                "scale": scale,
+                "iters": iters,
+            },
+        )
+        self.engine = "python" if self._compiled is None else "compiled"
         self.last_iterations = 0
         self.reset(seed)
 
     def reset(self, seed: int | None = None) -> None:
         self._rng = random.Random(seed)
-        self._root: tuple[_Node, int] | None = None
+        self._root: list[tuple[int, int, float]] | None = None
 
     def __getstate__(self) -> dict[str, Any]:
         state = self.__dict__.copy()
-        state["_root"] = None  # the last search's tree: only for explain(), and deep
+        state["_root"] = None  # the last search's root: only for explain()
         return state
 
     def act(
@@ -195,6 +248,8 @@ class ISMCTSAgent(Agent):
 
     # -- search ----------------------------------------------------------------------
     def search(self, view: SeatView) -> int:
+        if self._compiled is not None:
+            return self._search_compiled(view)
         rng = self._rng
         root = _Node()
         me = view.seat
@@ -210,15 +265,33 @@ class ISMCTSAgent(Agent):
             self._iterate(root, world, rng)
             done += 1
         self.last_iterations = done
-        self._root = (root, me)
+        self._root = [
+            (action, child.visits, child.total / child.visits if child.visits else 0.0)
+            for action, child in self._own_children(root, me)
+        ]
         best, best_key = None, (-1, -1.0)
-        for action, child in self._own_children(root, me):
-            rank = (child.visits, child.total / child.visits if child.visits else 0.0)
-            if rank > best_key:
-                best, best_key = action, rank
+        for action, visits, q in self._root:
+            if (visits, q) > best_key:
+                best, best_key = action, (visits, q)
         if best is None:  # cannot happen with at least one iteration
             raise RuntimeError("search ended without trying an action")
         return best
+
+    def _search_compiled(self, view: SeatView) -> int:
+        """The game's compiled search, seeded from this agent's stream (one draw per
+        decision, so a seed replays the same decisions)."""
+        seed = self._rng.getrandbits(64)
+        # Any world of the information set will do: the compiled search resamples all that
+        # is hidden from the seat in every iteration (from sorted contents, so the world
+        # it starts from does not matter); this one is drawn from a fixed stream.
+        world = view.determinize(random.Random(0))
+        self._check_world(world)
+        action, stats = self._compiled.search(
+            world, view.seat, iters=self.iters, seconds=self.seconds, seed=seed
+        )
+        self.last_iterations = self._compiled.last_iterations
+        self._root = [(a, visits, q) for a, (visits, q) in stats.items()]
+        return action
 
     def _check_world(self, world: EngineState) -> None:
         """A world of another game than the one this agent was built for (its rollouts and
@@ -240,21 +313,15 @@ class ISMCTSAgent(Agent):
         reward (win chance in [0, 1]) for this seat; no visits when the move was forced."""
         if self._root is None:
             return {"kind": "search", "agent": self.name, "iterations": 0, "top": []}
-        root, me = self._root
-        children = self._own_children(root, me)
         # the order the agent ranks them in (visits, then mean reward): the chosen one first
-        children.sort(key=lambda item: (-item[1].visits, -(item[1].total / max(1, item[1].visits))))
+        children = sorted(self._root, key=lambda item: (-item[1], -item[2]))
         return {
             "kind": "search",
             "agent": self.name,
             "iterations": self.last_iterations,
             "top": [
-                {
-                    "action": action,
-                    "visits": child.visits,
-                    "q": round(child.total / child.visits, 4) if child.visits else None,
-                }
-                for action, child in children[:top]
+                {"action": action, "visits": visits, "q": round(q, 4) if visits else None}
+                for action, visits, q in children[:top]
             ],
         }
 

@@ -116,7 +116,16 @@ def build() -> GameSpec:
         rollouts=ROLLOUTS,
         search_evaluator=search_evaluator,
         capabilities=frozenset(
-            {"vector", "web", "svg", "openspiel", "warm_start", "rllib", "network"}
+            {
+                "vector",
+                "web",
+                "svg",
+                "openspiel",
+                "warm_start",
+                "rllib",
+                "network",
+                "compiled_search",
+            }
         ),
         score_parts=(
             ("row_total", "rows"),
@@ -138,6 +147,8 @@ def build() -> GameSpec:
             "openspiel": "art_gallery_env.art_gallery.openspiel_game",
             "web": "art_gallery_env.env.web_view",
             "network": "art_gallery_env.art_gallery.network",
+            # ISMCTS's compiled twin (agents/ismcts.py, engine=auto|compiled)
+            "compiled_search": "art_gallery_env.vector.search",
         },
     )
 

@@ -36,6 +36,7 @@ CAPABILITIES = {
     "warm_start": "a teacher to clone before PPO (warm_start:)",
     "rllib": "Ray RLlib training (algorithm: rllib_ppo)",
     "network": "tokens for a structured policy network (network: {type: entity})",
+    "compiled_search": "a compiled ISMCTS (ismcts:engine=compiled)",
 }
 
 
