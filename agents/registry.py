@@ -136,13 +136,15 @@ _SEARCH_OPTIONS = {
     "rollout": lambda key, value: value,
     "rounds": _to_int,
     "temperature": _to_float,
+    "ptemp": _to_float,
 }
 
 
 def make_search(seed: int | None = None, *, game: str | None = None, **options: str) -> Agent:
     """Search guided by a checkpoint (:mod:`.guided_search`). Options: ckpt=FILE (required),
     iters=N, seconds=S, c=X (PUCT), batch=K (leaves per network call), rollout=random or
-    one of the game's rollouts, rounds=K, temperature=T (0: the most visited action)."""
+    one of the game's rollouts, rounds=K, temperature=T (0: the most visited action),
+    ptemp=T (the priors' temperature: above 1 flattens them)."""
     _unknown("search", options, list(_SEARCH_OPTIONS))
     if "ckpt" not in options:
         raise ValueError(

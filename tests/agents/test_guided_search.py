@@ -167,6 +167,20 @@ def test_the_checkpoints_priors_concentrate_the_visits_where_the_policy_points()
     assert result.visits[top] > 1
 
 
+def test_a_prior_temperature_flattens_a_confident_policy_and_spreads_the_visits() -> None:
+    """quick's top prior here is over 0.9: at ptemp=1 its top action takes all 60 visits,
+    at ptemp=4 the priors are flatter and other actions get visits too."""
+    _, view = _view(2, seed=5)
+    net = load_policy(QUICK)
+    runs = {
+        t: GuidedSearch(net, game="art_gallery", iters=60, seed=0, prior_temperature=t).run(view)
+        for t in (1.0, 4.0)
+    }
+    assert runs[1.0].priors.max() > 0.9 > runs[4.0].priors.max()
+    assert np.count_nonzero(runs[1.0].visits) == 1 < np.count_nonzero(runs[4.0].visits)
+    assert "ptemp must be a number > 0" in agent_spec_problem(f"search:ckpt={QUICK},ptemp=0")
+
+
 # -- determinism and hidden information -----------------------------------------------
 def test_same_seed_same_result_in_two_states_of_one_information_set() -> None:
     state, view = _view(3, seed=4)
