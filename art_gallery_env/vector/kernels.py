@@ -1877,8 +1877,9 @@ def ismcts_iterations(s, t, hp, root, work, observer, iters, options, tree, rng)
     while done < iters and nodes[0] < cap:
         copy_slot(s, root, work)
         determinize_slot(s, t, work, observer, rng, 0, pool)
-        depth = search_descend(s, t, work, end_round, c, tree, rng, legal, untried, path_node,
-                               path_seat)
+        depth = search_descend(
+            s, t, work, end_round, c, tree, rng, legal, untried, path_node, path_seat
+        )
         search_rollout(s, t, hp, work, end_round, kind, legal, scores, top, w)
         evaluate_row(s, t, work, scale, potential, hand_weight, rewards, values, chains)
         for i in range(depth):
