@@ -1,0 +1,247 @@
+"""Expert iteration (``algorithm: expert_iteration``, issue 25 item 3): a run makes its
+files, a resumed run equals an uninterrupted one, SIGTERM stops it cleanly, a bad
+``exit:`` section is one line, and what it exports plays as an agent with a win-share
+value head."""
+
+from __future__ import annotations
+
+import copy
+import csv
+import json
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+import yaml
+
+pytest.importorskip("torch", reason="training needs the [train] extra")
+pytest.importorskip(
+    "art_gallery_env.agents.guided_search", reason="expert iteration searches with it"
+)
+
+from art_gallery_env.training.config import ConfigError, config_from_dict  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+SMOKE = ROOT / "configs" / "exit_smoke.yaml"
+FAST = {  # the smallest run that still trains: one 2-player game, 4 iterations a decision
+    "env": {"num_players": 2},
+    "exit": {"generations": 1, "games_per_generation": 1, "iters": 4},
+    "eval": {"games": 1},
+}
+
+
+def _merge(base: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]:
+    out = copy.deepcopy(base)
+    for key, value in changes.items():
+        if isinstance(value, dict) and isinstance(out.get(key), dict):
+            out[key] = _merge(out[key], value)
+        else:
+            out[key] = value
+    return out
+
+
+def smoke_dict(run_dir: Path, **changes: Any) -> dict[str, Any]:
+    data = yaml.safe_load(SMOKE.read_text(encoding="utf-8"))
+    return _merge({**data, "run_dir": str(run_dir)}, changes)
+
+
+def run(run_dir: Path, resume: Path | None = None, **changes: Any) -> Path:
+    from art_gallery_env.training.expert_iteration import train
+
+    config = config_from_dict(smoke_dict(run_dir, **changes))
+    return train(config, resume=resume, progress_bar=False)
+
+
+def tensors(path: Path) -> dict[str, np.ndarray]:
+    from safetensors.numpy import load_file
+
+    return load_file(str(path))
+
+
+@pytest.fixture(scope="module")
+def fast_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return run(tmp_path_factory.mktemp("exit") / "run", **FAST)
+
+
+def test_a_run_makes_its_files(fast_run: Path) -> None:
+    meta = json.loads((fast_run / "latest.json").read_text())
+    assert meta["trainer"] == "expert_iteration" and meta["steps"] == 1
+    assert set(meta["files"]) == {"weights", "exit"}
+    for name in ("gen_000", "gen_001"):
+        assert (fast_run / "pool" / f"{name}.safetensors").is_file()
+        assert json.loads((fast_run / "pool" / f"{name}.json").read_text())["eval"]
+    with np.load(fast_run / "replay" / "gen_001.npz") as replay:
+        rows = len(replay["value"])
+        assert rows > 0 and replay["obs"].shape[0] == rows
+        assert np.allclose(replay["policy"].sum(1), 1.0, atol=1e-5)
+        assert not (replay["policy"] * ~replay["mask"]).any()  # visits only where legal
+        assert set(np.unique(replay["value"])) <= {0.0, 0.5, 1.0}  # 2 players' win shares
+    with (fast_run / "logs" / "progress.csv").open() as handle:
+        progress = list(csv.DictReader(handle))
+    assert [row["exit/generation"] for row in progress] == ["0", "1"]
+    assert float(progress[1]["exit/rows"]) == rows
+    with (fast_run / "eval.csv").open() as handle:
+        assert [row["steps"] for row in csv.DictReader(handle)] == ["0", "1"]
+
+
+def test_the_curve_plots(fast_run: Path, tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    from art_gallery_env.training.plots import plot_run
+
+    written = plot_run(fast_run, tmp_path)
+    assert {p.name for p in written} >= {"win_rate.png"}
+
+
+def test_the_export_plays_as_an_agent_with_a_win_share_value(fast_run: Path) -> None:
+    from art_gallery_env.agents.registry import make_agent
+
+    path = fast_run / "pool" / "gen_001.safetensors"
+    agent = make_agent(str(path), 0)
+    assert agent.policy.meta["value_kind"] == "win_share"
+    with np.load(fast_run / "replay" / "gen_001.npz") as replay:
+        obs, mask = replay["obs"].astype(np.float32), replay["mask"]
+    values = agent.policy.values(obs)
+    assert values.shape == (len(obs),) and ((values >= 0) & (values <= 1)).all()
+    # far from the observations it saw, a raw head leaves [0, 1]; the win share does not
+    wild = agent.policy.values(obs[:8] * 50.0)
+    assert ((wild >= 0) & (wild <= 1)).all()
+    action = agent.act(obs[0], mask[0].astype(np.int8))
+    assert mask[0][action]
+    insight = agent.explain()
+    assert insight is not None and 0.0 <= insight["value"] <= 1.0
+
+
+@pytest.mark.slow
+def test_resume_equals_an_uninterrupted_run(tmp_path: Path) -> None:
+    straight = run(tmp_path / "straight")
+    run(tmp_path / "split", exit={"generations": 1})
+    split = run(tmp_path / "split", resume=tmp_path / "split")
+    for g in ("gen_001", "gen_002"):
+        a, b = (
+            tensors(straight / "pool" / f"{g}.safetensors"),
+            tensors(split / "pool" / f"{g}.safetensors"),
+        )
+        assert a.keys() == b.keys()
+        assert all(np.array_equal(a[k], b[k]) for k in a), g
+        with (
+            np.load(straight / "replay" / f"{g}.npz") as x,
+            np.load(split / "replay" / f"{g}.npz") as y,
+        ):
+            assert all(np.array_equal(x[k], y[k]) for k in x.files)
+    wins = []
+    for folder in (straight, split):
+        with (folder / "eval.csv").open() as handle:
+            wins.append(
+                [(r["steps"], r["opponent"], r["win_share"]) for r in csv.DictReader(handle)]
+            )
+    assert wins[0] == wins[1]
+    assert json.loads((split / "latest.json").read_text())["steps"] == 2
+
+
+@pytest.mark.slow
+def test_two_workers_play_the_same_games_as_one(tmp_path: Path) -> None:
+    one = run(tmp_path / "one", **FAST)
+    two = run(tmp_path / "two", **_merge(FAST, {"exit": {"games_per_generation": 2, "workers": 2}}))
+    with np.load(one / "replay" / "gen_001.npz") as a, np.load(two / "replay" / "gen_001.npz") as b:
+        first = b["game"] == 0  # game 0 of both: the same seeds, whoever plays it
+        assert all(np.array_equal(a[k], b[k][first]) for k in a.files)
+        assert (b["game"] == 1).any()
+
+
+def _cli(*args: str) -> list[str]:
+    return [sys.executable, "-m", "art_gallery_env.cli", *args]
+
+
+@pytest.mark.slow
+def test_sigterm_mid_run_saves_and_a_resume_finishes(tmp_path: Path) -> None:
+    config = tmp_path / "exit.yaml"
+    data = smoke_dict(tmp_path / "run", exit={"generations": 3})
+    config.write_text(yaml.safe_dump(data), encoding="utf-8")
+    run_dir = tmp_path / "run"
+    process = subprocess.Popen(
+        _cli("train", str(config), "--no-progress"),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+    )
+    deadline = time.time() + 300
+    while not (run_dir / "pool" / "gen_001.json").is_file():
+        assert process.poll() is None and time.time() < deadline, process.communicate()
+        time.sleep(0.2)
+    process.send_signal(signal.SIGTERM)  # during generation 2's self-play
+    out, err = process.communicate(timeout=120)
+    assert process.returncode == 128 + signal.SIGTERM, (out, err)
+    assert "Traceback" not in err and "Traceback" not in out
+    assert "--resume" in out
+    steps = json.loads((run_dir / "latest.json").read_text())["steps"]
+    assert steps in (1, 2)  # generation 2 dropped, or finished just before the signal
+    assert not (run_dir / "pool" / f"gen_{steps + 1:03d}.safetensors").exists()
+    done = subprocess.run(
+        _cli("train", str(config), "--no-progress", "--resume", str(run_dir)),
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads((run_dir / "latest.json").read_text())["steps"] == 3
+    assert (run_dir / "pool" / "gen_003.safetensors").is_file()
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"exit": {"iters": 0}}, r"exit\.iters: Input should be greater than or equal to 1"),
+        ({"exit": {"iterations": 8}}, r"exit\.iterations: unknown key; known keys here: gen"),
+        ({"exit": "fast"}, r"exit: Input should be a valid dictionary"),
+        ({"exit": {"c_puct": "lots"}}, r"exit\.c_puct: 'lots' is not a number"),
+        ({"exit": {"init": "missing.safetensors"}}, r"exit\.init: 'missing\.safetensors'"),
+        ({"total_steps": 5}, r"total_steps \(5\) and exit\.generations \(2\) differ"),
+        ({"ppo": {"n_steps": 64}}, r"does not use ppo"),
+        ({"network": {"type": "mlp"}}, r"trains the entity network"),
+        ({"env": {"reward_mode": "score_margin"}}, r"env\.reward_mode: .* learns win shares"),
+    ],
+)
+def test_a_malformed_exit_section_is_one_line(changes: dict, message: str, tmp_path: Path) -> None:
+    data = smoke_dict(tmp_path / "run")
+    data = _merge(data, {k: v for k, v in changes.items() if isinstance(v, dict)})
+    data.update({k: v for k, v in changes.items() if not isinstance(v, dict)})
+    if "network" in changes:
+        data["network"] = changes["network"]
+    with pytest.raises(ConfigError, match=message) as err:
+        config_from_dict(data, "exit.yaml")
+    assert "\n" not in str(err.value)
+
+
+def test_an_exit_section_needs_expert_iteration(tmp_path: Path) -> None:
+    data = smoke_dict(tmp_path / "run")
+    data.update(algorithm="maskable_ppo", total_steps=100)
+    for key in ("network",):
+        data.pop(key)
+    with pytest.raises(ConfigError, match="exit: section is only used with algorithm: exp"):
+        config_from_dict(data, "x.yaml")
+
+
+def test_total_steps_on_the_command_line_counts_generations(tmp_path: Path) -> None:
+    config = config_from_dict(smoke_dict(tmp_path / "run"), overrides={"total_steps": 7})
+    assert config.total_steps == 7 and config.exit is not None and config.exit.generations == 7
+    assert config.env.reward_mode == "win"
+
+
+@pytest.mark.slow
+def test_the_cli_says_a_bad_exit_section_in_one_line(tmp_path: Path) -> None:
+    config = tmp_path / "bad.yaml"
+    config.write_text(yaml.safe_dump(smoke_dict(tmp_path / "run", exit={"workers": 0})))
+    done = subprocess.run(
+        _cli("train", str(config)), capture_output=True, text=True, cwd=ROOT, timeout=300
+    )
+    assert done.returncode == 2
+    errors = [line for line in done.stderr.splitlines() if "error:" in line]
+    assert len(errors) == 1 and "exit.workers" in errors[0], done.stderr
+    assert "Traceback" not in done.stderr and not (tmp_path / "run").exists()
