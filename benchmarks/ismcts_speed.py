@@ -1,17 +1,22 @@
-"""ISMCTS search speed: iterations per second at 2 and 4 players, random and heuristic rollouts.
+"""ISMCTS search speed: iterations per second of the Python and the compiled engine at 2, 4
+and 6 players, random and heuristic rollouts.
 
 Positions are sampled from heuristic self-play (every decision of a few seeded games, so
 turn starts, bids and distribution choices all appear in their natural mix); each position
-is searched with a fixed iteration budget and the table reports iterations per second and
-the time one decision of that budget takes.
+is searched with a fixed iteration budget by both engines (``ISMCTSAgent(engine=...)``) and
+the table reports iterations per second, their ratio, the time one decision of that budget
+takes, and the load average (``os.getloadavg``, 1 minute) after each row: the machine may be
+shared, so compare the ratios of one run. The compiled engine's first search (loading or
+compiling its code) is left out of the timing.
 
-    .venv/bin/python benchmarks/ismcts_speed.py [--iters 200] [--positions 40] [--players 2 4]
-        [--smoke]
+    .venv/bin/python benchmarks/ismcts_speed.py [--iters 200] [--positions 40]
+        [--players 2 4 6] [--rollouts random heuristic] [--smoke]
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import platform
 import random
 import statistics
@@ -22,7 +27,7 @@ from art_gallery_env.art_gallery.heuristic import HeuristicPolicy
 from art_gallery_env.rules.hidden import PlayerView
 from art_gallery_env.rules.state import GameState, new_game
 
-SMOKE = {"iters": 4, "positions": 2, "players": [2]}
+SMOKE = {"iters": 4, "positions": 2, "players": [2], "rollouts": ["random", "heuristic"]}
 """``--smoke`` (tests/test_benchmarks_smoke.py): a few tiny searches per rollout kind."""
 
 
@@ -43,9 +48,17 @@ def sample_positions(num_players: int, count: int, seed: int) -> list[GameState]
     return found[:count]
 
 
-def measure(positions: list[GameState], rollout: str, iters: int) -> tuple[float, float, float]:
-    """(iterations per second, mean seconds per decision, max seconds per decision)."""
-    agent = ISMCTSAgent(seed=0, iters=iters, rollout=rollout)
+def measure(
+    positions: list[GameState], rollout: str, iters: int, engine: str
+) -> tuple[float, float, float] | None:
+    """(iterations per second, mean seconds per decision, max seconds per decision), or
+    None where the engine cannot run (the compiled one without numba)."""
+    try:
+        agent = ISMCTSAgent(seed=0, iters=iters, rollout=rollout, engine=engine)
+    except ValueError:
+        return None
+    if engine == "compiled":  # load (or compile) its code outside the timing
+        agent.search(PlayerView(positions[0], positions[0].current_player))
     times = []
     for state in positions:
         start = time.perf_counter()
@@ -54,28 +67,50 @@ def measure(positions: list[GameState], rollout: str, iters: int) -> tuple[float
     return len(positions) * iters / sum(times), statistics.mean(times), max(times)
 
 
+def row(n: int, rollout: str, python: tuple | None, fast: tuple | None) -> str:
+    """One line of the table ('-' where an engine did not run)."""
+
+    def cells(result: tuple | None) -> tuple[str, str]:
+        if result is None:
+            return "-", "-"
+        return f"{result[0]:,.0f}", f"{result[1] * 1000:.1f}"
+
+    (py_rate, py_ms), (c_rate, c_ms) = cells(python), cells(fast)
+    ratio = f"{fast[0] / python[0]:.1f}x" if python and fast else "-"
+    load = os.getloadavg()[0]
+    return f"| {n} | {rollout} | {py_rate} | {c_rate} | {ratio} | {py_ms} | {c_ms} | {load:.2f} |"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--iters", type=int, default=200, help="iterations per decision")
     parser.add_argument("--positions", type=int, default=40, help="positions per table size")
-    parser.add_argument("--players", type=int, nargs="+", default=[2, 4])
+    parser.add_argument("--players", type=int, nargs="+", default=[2, 4, 6])
+    parser.add_argument("--rollouts", nargs="+", default=None, help="default: all of them")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--smoke", action="store_true", help="tiny sizes, seconds (CI)")
     args = parser.parse_args(argv)
     if args.smoke:  # tiny defaults; options given on the command line still win
         parser.set_defaults(**SMOKE)
         args = parser.parse_args(argv)
+    rollouts = args.rollouts or list(rollout_names())
 
     print(f"ISMCTS speed: {args.iters} iterations per decision, {args.positions} positions, ")
-    print(f"python {platform.python_version()} on {platform.machine()}")
+    print(f"python {platform.python_version()} on {platform.machine()}, {os.cpu_count()} cores")
+    print(f"load average {'/'.join(f'{x:.2f}' for x in os.getloadavg())} at the start")
     print()
-    print("| players | rollout | iterations/s | ms per decision (mean) | ms (max) |")
-    print("|---|---|---|---|---|")
+    print(
+        "| players | rollout | python it/s | compiled it/s | ratio | python ms/decision "
+        "| compiled ms/decision | load |"
+    )
+    print("|---|---|---|---|---|---|---|---|")
     for n in args.players:
         positions = sample_positions(n, args.positions, args.seed)
-        for rollout in rollout_names():
-            rate, mean, worst = measure(positions, rollout, args.iters)
-            print(f"| {n} | {rollout} | {rate:,.0f} | {mean * 1000:.1f} | {worst * 1000:.1f} |")
+        for rollout in rollouts:
+            python = measure(positions, rollout, args.iters, "python")
+            fast = measure(positions, rollout, args.iters, "compiled")
+            print(row(n, rollout, python, fast), flush=True)
+    print(f"load average {'/'.join(f'{x:.2f}' for x in os.getloadavg())} at the end")
     return 0
 
 

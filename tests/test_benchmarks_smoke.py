@@ -36,8 +36,9 @@ SUMMARY: dict[str, str] = {
     "gallerist_throughput": r"The Gallerist: median of 1 runs.*\nmeasurement .*\n-+\n(?:.+\n)*"
     r"clone\(\) 4p +[\d,]+ +[\d.]+\n",
     "heuristic_speed": r"\| players \| positions \| .*\n\|---.*\n\| 2 \| \d+ \| [\d,]+ \| .*\n",
-    "ismcts_speed": r"\| players \| rollout \| iterations/s .*\n\|---.*\n"
-    r"(?:\| 2 \| \S+ \| [\d,]+ \| [\d.]+ \| [\d.]+ \|\n)+",
+    "ismcts_speed": r"\| players \| rollout \| python it/s \| compiled it/s .*\n\|---.*\n"
+    r"(?:\| 2 \| \S+ \| [\d,]+ \| (?:[\d,]+ \| [\d.]+x|- \| -) \| [\d.]+ \| (?:[\d.]+|-) "
+    r"\| [\d.]+ \|\n)+",
     "network_candidates": r"\| network \| update ms/step \| 2p all / moves \|.*\n\|---.*\n"
     r"(?:\| \w+ \| [\d.]+ \| [\d.]+% / [\d.]+% \| [\d,]+ \| \d+ \| \d+ \|\n){6}load",
     "onnx_latency": r"\| back end \| per decision.*\n\|---.*\n\| numpy \| \d+ \| \d+ \| [\d.]+ \|\n"

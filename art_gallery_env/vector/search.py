@@ -55,7 +55,8 @@ MAX_ITERS = 100_000
 """The most iterations (and so tree nodes, + 1) of one decision: agents.registry's
 MAX_SEARCH_ITERS (a test checks it). A timed search without ``iters`` stops there too."""
 
-ROOT, WORK = 0, 1  # the two slots of the search's VecState
+ROOT, WORK = 0, 1
+MASK64 = (1 << 64) - 1  # the two slots of the search's VecState
 FIRST_CHUNK = 8  # iterations of a timed search's first call (it measures the speed)
 CHUNKS_PER_BUDGET = 20  # a timed search checks the clock about this often
 MIN_NODES = 1024  # a timed search's first node table
@@ -153,9 +154,8 @@ class CompiledSearch:
         tables, params = self._tables_for(world)
         s = self._state
         write_state(s, ROOT, world)
-        words = np.random.SeedSequence(int(seed) & (2**64 - 1)).generate_state(2, np.uint64)
-        rng = words[:1].copy()
-        s.action_rng[WORK] = words[1]
+        rng = np.array([_mix(seed, 1)], np.uint64)
+        s.action_rng[WORK] = _mix(seed, 2)
         width = world.num_players * NUM_ACTIONS
         deadline = None if seconds is None else time.perf_counter() + seconds
         if deadline is None:
@@ -209,6 +209,14 @@ def _root_world(view: Any, observer: int | None) -> tuple[GameState, int]:
     return world, seat
 
 
+def _mix(seed: int, stream: int) -> int:
+    """A splitmix64 output of ``seed`` for stream ``stream`` (a 64-bit stream state)."""
+    x = (int(seed) + stream * 0x9E3779B97F4A7C15) & MASK64
+    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & MASK64
+    return x ^ (x >> 31)
+
+
 def _new_tree(capacity: int, width: int) -> tuple[np.ndarray, ...]:
     """(child, visits, avail, total, nodes) with the root in use."""
     child = np.full((capacity, width), -1, np.int32)
@@ -238,12 +246,11 @@ def _root_choice(
     tree: tuple[np.ndarray, ...], observer: int
 ) -> tuple[int, dict[int, tuple[int, float]]]:
     child, visits, _, total, _ = tree
+    nodes = child[0, observer * NUM_ACTIONS : (observer + 1) * NUM_ACTIONS]
     stats: dict[int, tuple[int, float]] = {}
     best, best_key = -1, (-1, -1.0)
-    for action in range(NUM_ACTIONS):
-        node = child[0, observer * NUM_ACTIONS + action]
-        if node < 0:
-            continue
+    for action in np.flatnonzero(nodes >= 0).tolist():
+        node = nodes[action]
         n = int(visits[node])
         q = float(total[node]) / n if n else 0.0
         stats[action] = (n, q)
