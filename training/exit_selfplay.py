@@ -107,7 +107,7 @@ def play_selfplay_game(task: SelfPlayTask) -> dict[str, Any]:
     spec = get_game(task.game)
     net = load_net(task.weights)
     search_class = _search_class()
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     state = spec.setup(task.num_players, task.seed, task.variants)
     observer = spec.make_observer(state)
     observer.reset()
@@ -142,6 +142,7 @@ def play_selfplay_game(task: SelfPlayTask) -> dict[str, Any]:
         "index": task.index,
         "decisions": int(sum(result.decisions)),
         "seconds": time.perf_counter() - start,
+        "cpu_s": time.process_time() - cpu,  # this process's CPU: the machine's load aside
     }
 
 

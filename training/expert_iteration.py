@@ -417,11 +417,12 @@ def _generation(
         save_replay(run_dir, generation, data)
         selfplay_s = time.time() - began
         window = replay_window(run_dir, generation, ex.replay_generations)
-        trained = time.time()
+        trained, train_cpu = time.time(), time.process_time()
         seed = derive_seed(config.seed, "train", generation)
         stats = learner.fit(window, ex.epochs, ex.batch_size, seed, ex.learning_rate)
-        train_s = time.time() - trained
+        train_s, train_cpu = time.time() - trained, time.process_time() - train_cpu
     decisions = sum(g["decisions"] for g in games)
+    selfplay_cpu = sum(g["cpu_s"] for g in games)
     row = {
         "exit/games": len(games),
         "exit/rows": len(data["value"]),
@@ -430,12 +431,15 @@ def _generation(
         "exit/policy_kl": stats["policy_kl"],
         "exit/value_mse": stats["value_mse"],
         "exit/selfplay_s": round(selfplay_s, 2),
+        "exit/selfplay_cpu_s": round(selfplay_cpu, 2),
         "exit/train_s": round(train_s, 2),
+        "exit/train_cpu_s": round(train_cpu, 2),
         "rollout/ep_len_mean": decisions / max(1, len(games)),
     }
     print(
         f"generation {generation}/{config.total_steps}: {len(games)} games, "
-        f"{len(data['value']):,} searched decisions, self-play {selfplay_s:.0f} s; trained on "
+        f"{len(data['value']):,} searched decisions, self-play {selfplay_s:.0f} s "
+        f"({selfplay_cpu:.0f} CPU s); trained on "
         f"{stats['rows']:,} rows in {train_s:.0f} s (policy kl {stats['policy_kl']:.3f}, "
         f"value mse {stats['value_mse']:.3f})",
         flush=True,
