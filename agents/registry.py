@@ -111,12 +111,13 @@ _ISMCTS_OPTIONS = {
     "rollout": lambda key, value: value,
     "rounds": _to_int,
     "scale": _to_float,
+    "engine": lambda key, value: value,  # ISMCTSAgent names the valid ones
 }
 
 
 def make_ismcts(seed: int | None = None, *, game: str | None = None, **options: str) -> Agent:
     """Options: iters=N, seconds=S, c=X, rollout=random or one of the game's rollouts
-    (``GameSpec.rollouts``), rounds=K, scale=X."""
+    (``GameSpec.rollouts``), rounds=K, scale=X, engine=auto|python|compiled."""
     _unknown("ismcts", options, list(_ISMCTS_OPTIONS))
     kwargs = {key: _ISMCTS_OPTIONS[key](key, value) for key, value in options.items()}
     rollouts = rollout_names(game)

@@ -287,6 +287,10 @@ def test_auto_engine_picks_the_compiled_search_where_it_can() -> None:
     assert ISMCTSAgent(iters=5, engine="python").engine == "python"
     assert ISMCTSAgent(iters=compiled.MAX_ITERS + 1).engine == "python"  # over its table
     assert make_agent("ismcts:iters=5", game="gallerist").engine == "python"
+    assert make_agent("ismcts:iters=5,engine=python").engine == "python"
+    assert make_agent("ismcts:iters=5,engine=compiled,rollout=random").engine == "compiled"
+    with pytest.raises(ValueError, match="engine must be one of auto, python, compiled, got 'gpu'"):
+        make_agent("ismcts:engine=gpu")
 
 
 @pytest.mark.parametrize(
