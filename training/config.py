@@ -441,9 +441,21 @@ def _count_or_none(value: Any) -> int | None:
         return None
 
 
-def _check_expert_iteration(config: TrainConfig) -> None:
-    """What expert iteration needs: the entity network, win shares as the value target,
-    a game with the tools it uses, and none of the PPO trainers' keys."""
+def _check_expert_iteration(config: TrainConfig) -> bool:
+    """Whether the config is an expert-iteration one, after checking what it needs (an
+    ``exit:`` section is refused with the other algorithms)."""
+    if config.algorithm != EXPERT_ITERATION:
+        if config.exit is not None:
+            raise ValueError("the exit: section is only used with algorithm: expert_iteration")
+        return False
+    _check_exit_keys(config)
+    _check_exit_start(config)
+    return True
+
+
+def _check_exit_keys(config: TrainConfig) -> None:
+    """The entity network, win shares as the value target, the game's network tools, and
+    none of the PPO trainers' keys."""
     misplaced = [f"{k} (it uses {v})" for k, v in _NOT_EXIT.items() if k in config.model_fields_set]
     if misplaced:
         raise ValueError("algorithm expert_iteration does not use " + ", ".join(misplaced))
@@ -461,6 +473,11 @@ def _check_expert_iteration(config: TrainConfig) -> None:
             f"leave it out), got {env.reward_mode!r}"
         )
     env.reward_mode = "win"  # the warm start's value target: win share (losers -1 -> 0)
+
+
+def _check_exit_start(config: TrainConfig) -> None:
+    """``exit.init`` and the ``warm_start:`` section agree."""
+    game = get_game(config.env.game)
     section = config.exit
     assert section is not None  # _generations_as_steps always gives one
     if section.init != INIT_WARM_START and config.warm_start is not None:
@@ -472,6 +489,28 @@ def _check_expert_iteration(config: TrainConfig) -> None:
         game.require("warm_start", "exit.init: warm_start")
     if config.warm_start is not None and config.warm_start.dagger_rounds:
         raise ValueError("warm_start.dagger_rounds: expert iteration clones without DAgger; use 0")
+
+
+def _generations_override(data: dict[str, Any], given: Mapping[str, Any]) -> dict[str, Any]:
+    """``--total-steps N`` of an expert-iteration config: N generations."""
+    section = data.get("exit")
+    if data.get("algorithm") != EXPERT_ITERATION or "total_steps" not in given:
+        return data
+    if not (section is None or isinstance(section, Mapping)):
+        return data  # the exit field reports its type
+    return {**data, "exit": {**(section or {}), "generations": given["total_steps"]}}
+
+
+def _exit_problems(config: TrainConfig) -> list[str]:
+    """What this machine and the files must allow of an ``exit:`` section."""
+    if config.exit is None:
+        return []
+    found = [
+        _exit_init_problem(config),
+        checks.processes_problem("exit.workers", config.exit.workers),
+        checks.games_problem("exit.games_per_generation", config.exit.games_per_generation),
+    ]
+    return [problem for problem in found if problem]
 
 
 def _exit_init_problem(config: TrainConfig) -> str | None:
@@ -570,10 +609,7 @@ class TrainConfig(_Strict):
                 f"eval.table_sizes {eval_sizes} must be a non-empty subset of the table "
                 f"sizes trained on, env.num_players {self.env.table_sizes}"
             )
-        if self.algorithm != "expert_iteration" and self.exit is not None:
-            raise ValueError("the exit: section is only used with algorithm: expert_iteration")
-        if self.algorithm == "expert_iteration":
-            _check_expert_iteration(self)
+        if _check_expert_iteration(self):
             return self
         if self.algorithm == "maskable_ppo":
             if "rllib" in self.model_fields_set:
@@ -661,11 +697,7 @@ def config_from_dict(
     if not isinstance(data, dict):
         raise ConfigError(f"{source}: expected a mapping of keys, got {type(data).__name__}")
     given = {k: v for k, v in (overrides or {}).items() if v is not None}
-    if data.get("algorithm") == EXPERT_ITERATION and "total_steps" in given:
-        section = data.get("exit")  # --total-steps counts generations
-        if isinstance(section, Mapping) or section is None:
-            data = {**data, "exit": {**(section or {}), "generations": given["total_steps"]}}
-    data = {**data, **given}
+    data = {**_generations_override(data, given), **given}
     try:
         config = TrainConfig.model_validate(data)
     except ValidationError as err:
@@ -678,17 +710,7 @@ def config_from_dict(
         problems += _agent_spec_problems(
             "warm_start.teacher", [config.warm_start.teacher], config.env.game
         )
-    if config.algorithm == EXPERT_ITERATION:
-        problems += [p for p in (_exit_init_problem(config),) if p]
-        assert config.exit is not None
-        problems += [
-            p
-            for p in (
-                checks.processes_problem("exit.workers", config.exit.workers),
-                checks.games_problem("exit.games_per_generation", config.exit.games_per_generation),
-            )
-            if p
-        ]
+    problems += _exit_problems(config)
     if problems:
         raise _problems_error(source, problems)
     return config
