@@ -33,7 +33,7 @@ from ..art_gallery.heuristic import HeuristicParams
 from ..art_gallery.heuristic_v1 import HeuristicV1Params
 from ..rules.actions import NUM_ACTIONS
 from ..rules.cards import CardSet
-from ..rules.state import GameState
+from ..rules.state import GameState, new_game
 from . import kernels
 from .convert import write_state
 from .heuristic import param_vector
@@ -123,6 +123,7 @@ class CompiledSearch:
         self._tables: dict[tuple[int, bool, str, str], tuple[Tables, np.ndarray]] = {}
         self._state = allocate(2)
         self.last_iterations = 0
+        warm_up()
 
     def _tables_for(self, world: GameState) -> tuple[Tables, np.ndarray]:
         cards: CardSet = world.cards
@@ -190,6 +191,21 @@ class CompiledSearch:
             budget = deadline - start
             chunk = max(1, int(rate * min(deadline - now, budget / CHUNKS_PER_BUDGET)))
         return tree, done
+
+
+_warm = False
+
+
+def warm_up() -> None:
+    """Load the search's machine code (numba's disk cache, or a compile) once per process,
+    when the first searcher is built: the first search would otherwise spend that time
+    inside its budget (about 2 s from the cache; a server's limit per decision is less)."""
+    global _warm
+    if _warm:
+        return
+    _warm = True
+    state = new_game(2, 0)
+    CompiledSearch(rollout=RANDOM_ROLLOUT).search(state, state.current_player, iters=1)
 
 
 def _root_world(view: Any, observer: int | None) -> tuple[GameState, int]:
