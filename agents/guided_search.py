@@ -175,23 +175,21 @@ class GuidedSearch:
         legal = list(view.legal_actions())
         if not legal:
             raise ValueError(f"seat {view.seat} has no decision to search (not its turn)")
+        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         rng, me = self._rng, view.seat
         first = view.determinize(rng)
         self._check_world(first)
         self._observer = self.spec.make_observer(first)
         root = _Node(first.num_players)
         self._root_priors(root, first, me, legal)
-        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         limit = self.iters if self.iters is not None else 1 << 62
         done = 0
-        while done < limit:
-            if deadline is not None and done and time.perf_counter() >= deadline:
-                break
-            k = min(self.batch, limit - done)
-            worlds = [first] if not done else []
-            worlds += [view.determinize(rng) for _ in range(k - len(worlds))]
-            self._evaluate([self._descend(root, world) for world in worlds])
-            done += k
+        while done < limit and not (done and _past(deadline)):
+            leaves = [self._descend(root, first if not done else view.determinize(rng))]
+            while len(leaves) < min(self.batch, limit - done) and not _past(deadline):
+                leaves.append(self._descend(root, view.determinize(rng)))
+            self._evaluate(leaves)
+            done += len(leaves)
         self.last_root = root
         self._observer = None
         return self._result(root, me, legal, done)
@@ -321,6 +319,10 @@ class GuidedSearch:
                 f"the search was built for the game {self.spec.name!r} but was given a "
                 f"{type(world).__name__}; build it with game=... of that state's game"
             )
+
+
+def _past(deadline: float | None) -> bool:
+    return deadline is not None and time.perf_counter() >= deadline
 
 
 def _softmax(logits: list[float], legal: list[int]) -> list[float]:
@@ -491,7 +493,11 @@ class GuidedSearchAgent(Agent):
             return {**base, "iterations": 0, "top": []}
         order = sorted(
             np.flatnonzero((result.priors > 0) | (result.visits > 0)).tolist(),
-            key=lambda a: (-result.visits[a], -np.nan_to_num(result.q[a], nan=-1.0)),
+            key=lambda a: (
+                -result.visits[a],
+                -np.nan_to_num(result.q[a], nan=-1.0),
+                -result.priors[a],
+            ),
         )
         return {
             **base,
