@@ -47,6 +47,7 @@ class SelfPlayTask:
     search_batch: int
     dirichlet: float
     temperature_moves: int
+    prior_temperature: float = 1.0
 
 
 _NETS: dict[tuple[str, int, int], Any] = {}
@@ -123,6 +124,7 @@ def play_selfplay_game(task: SelfPlayTask) -> dict[str, Any]:
             seed=derive_seed(task.seed, "search", seat),
             value_from_net=True,
             dirichlet=task.dirichlet,
+            prior_temperature=task.prior_temperature,
         )
         seats.append(_SearchSeat(search, seat, rows, task))
     result = loop.play_game(state, seats, observer)

@@ -270,6 +270,7 @@ def selfplay_tasks(config: TrainConfig, generation: int, weights: Path) -> list[
             search_batch=ex.search_batch,
             dirichlet=ex.dirichlet,
             temperature_moves=ex.temperature_moves,
+            prior_temperature=ex.prior_temperature,
         )
         for g, n in enumerate(drawn)
     ]
