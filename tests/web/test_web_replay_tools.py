@@ -43,14 +43,17 @@ def test_the_timeline_is_the_records_replay(insight_records: Path, tmp_path: Pat
     n = len(record["actions"])
     assert line["steps"] == n and len(line["rounds"]) == len(line["scores"]) == n + 1
     state = initial_state(record)
+    search = []
     for k, action in enumerate(record["actions"]):
         assert line["deciders"][k] == state.current_player
+        if state.current_player == 0 and len(state.legal_actions()) > 1:
+            search.append(k + 1)
         state.apply(action)
     assert line["scores"][-1] == [row["total"] for row in record["breakdown"]]
     assert line["rounds"][-1] == state.round
-    # a value per decision of the search seat (its chosen action's mean reward); the
-    # checkpoint has no value head, the heuristic no insight
-    search = [k + 1 for k, s in enumerate(line["deciders"]) if s == 0]
+    # a value per decision of the search seat that had a choice (its chosen action's mean
+    # reward; a forced move is not searched); the checkpoint has no value head, the
+    # heuristic no insight
     assert [v["step"] for v in line["values"]] == search
     assert all(v["seat"] == 0 and 0 <= v["value"] <= 1 for v in line["values"])
     assert client.get("/api/replays/file-nothing/timeline").status_code == 404
