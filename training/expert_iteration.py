@@ -389,10 +389,11 @@ def _run(start: RunStart, stop: GracefulStop) -> int:
     except KeyboardInterrupt:
         if not stop.requested:
             raise
-        saved = selector.saved_steps if selector.saved_steps is not None else None
+        saved = selector.saved_steps
         if saved is None and start.resuming:
             saved = start.steps_done
-        print(f"{stop.signal_name}: generation {done + 1} dropped", flush=True)
+        dropped = done + 1 if saved is not None else 0
+        print(f"{stop.signal_name}: generation {dropped} dropped", flush=True)
         raise TrainingInterrupted(run_dir, saved, stop.signal_name) from None
     return done
 
