@@ -53,7 +53,9 @@ class HeuristicParams:
     face_up_contract: float = 1.5
     sellable_contract: float = 2.0
     unused_bonus: float = 1.5
-    commission: float = 3.0
+    commission: float = 3.0  # a commission whose artist still has a signature token left
+    kept_commission: float = 0.5  # per fame over the initial: one kept past a token purchase
+    blocked_discovery: float = 3.0  # a kept commission that stops discovering (G6.2)
     influence_use: float = 0.3  # on top of its end-of-game money
     partial_goal: float = 0.3  # share of a goal's value per filled part
     fame_progress: float = 0.6  # share of the next star's value earned on the way to it
@@ -249,10 +251,24 @@ def _held_value(s: GameState, p: int, params: HeuristicParams, future: float) ->
     code = assistant_code(p)
     v += future * params.location_assistant * sum(1 for o in s.occupant if o == code)
     if s.commission[p] != EMPTY:
-        v += future * params.commission
+        v += future * _commission_value(s, p, params)
     if s.pending_tile[p] != EMPTY:
         v += params.pending_tile
     return v
+
+
+def _commission_value(s: GameState, p: int, params: HeuristicParams) -> float:
+    """The own commission (G6.1/G6.3). Fresh from a discovery, its artist still has a
+    signature token, and ``commission`` counts the cheap work to come. Kept past a purchase
+    with the last token (the G6.3 choice "use token"), it is that artist's last work: worth
+    only the discount over the current fame (``kept_commission`` per fame), and while it is
+    held no artist can be discovered (G6.2), a loss while any is face down."""
+    artist = s.commission[p]
+    if s.tokens[artist] > 0:
+        return params.commission
+    discount = s.fame[artist] - s.data.artists[s.artist_tile[artist]].initial_fame
+    blocked = params.blocked_discovery if not all(s.discovered) else 0.0
+    return params.kept_commission * max(0, discount) - blocked
 
 
 def _contracts_value(
