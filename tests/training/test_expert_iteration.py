@@ -234,7 +234,6 @@ def test_total_steps_on_the_command_line_counts_generations(tmp_path: Path) -> N
     assert config.env.reward_mode == "win"
 
 
-@pytest.mark.slow
 def test_the_cli_says_a_bad_exit_section_in_one_line(tmp_path: Path) -> None:
     config = tmp_path / "bad.yaml"
     config.write_text(yaml.safe_dump(smoke_dict(tmp_path / "run", exit={"workers": 0})))
