@@ -244,3 +244,34 @@ def test_the_cli_says_a_bad_exit_section_in_one_line(tmp_path: Path) -> None:
     errors = [line for line in done.stderr.splitlines() if "error:" in line]
     assert len(errors) == 1 and "exit.workers" in errors[0], done.stderr
     assert "Traceback" not in done.stderr and not (tmp_path / "run").exists()
+
+
+def test_a_run_starts_from_a_checkpoint(fast_run: Path, tmp_path: Path) -> None:
+    start = fast_run / "pool" / "gen_001.safetensors"
+    changes = _merge(FAST, {"exit": {"init": str(start), "generations": 1}})
+    data = smoke_dict(tmp_path / "run", **changes)
+    from art_gallery_env.training.expert_iteration import Learner
+
+    learner = Learner(config_from_dict(data))  # what a run's generation 0 loads
+    learner.load_weights_file(start)
+    own, theirs = learner.net.export_tensors(), tensors(start)
+    assert own.keys() == theirs.keys()
+    assert all(np.array_equal(own[k], theirs[k]) for k in theirs)
+
+
+def test_a_checkpoint_of_another_network_is_refused(tmp_path: Path) -> None:
+    quick = ROOT / "checkpoints" / "quick.safetensors"  # an entity net of [256, 256]
+    data = smoke_dict(tmp_path / "run", exit={"init": str(quick)})
+    with pytest.raises(ConfigError, match=r"its network differs from the config's: hidden_s"):
+        config_from_dict(data, "exit.yaml")
+
+
+@pytest.mark.slow
+def test_a_warm_started_run_clones_the_heuristic_first(tmp_path: Path) -> None:
+    changes = _merge(FAST, {"exit": {"init": "warm_start"}})
+    folder = run(tmp_path / "run", warm_start={"bc_games": 2, "epochs": 1}, **changes)
+    meta = json.loads((folder / "pool" / "gen_000.json").read_text())
+    assert meta["exit"]["init"] == "warm_start"
+    assert meta["exit"]["warm_start"]["rows"] > 0
+    assert (folder / "warm_start" / "bc_data.npz").is_file()
+    assert json.loads((folder / "latest.json").read_text())["steps"] == 1
