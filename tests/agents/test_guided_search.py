@@ -310,3 +310,19 @@ def test_the_openspiel_bridge_plays_a_search_spec() -> None:
         action = bot.step(state)
         assert action in state.legal_actions()
         state.apply_action(action)
+
+
+def test_eval_plays_a_search_spec_and_keeps_its_insight(tmp_path: Path) -> None:
+    """``art-gallery eval`` with a search seat: the records' insight holds its visits,
+    values and priors at every decision it searched."""
+    from art_gallery_env.arena.records import load_record
+    from art_gallery_env.cli import main
+
+    games = tmp_path / "games"
+    argv = ["eval", "--agents", f"search:ckpt={QUICK},iters=3,batch=2", "random"]
+    argv += ["--games", "1", "--workers", "1", "--no-progress", "--save-games", str(games)]
+    assert main([*argv, "--insight"]) == 0
+    record = load_record(games / "game_0000.json")
+    searched = [e for e in record["insight"] if e and e["kind"] == "search" and e["iterations"]]
+    assert searched and all(e["iterations"] == 3 and len(e["values"]) == 2 for e in searched)
+    assert all("prior" in t for e in searched for t in e["top"])
