@@ -45,3 +45,17 @@ def test_a_value_the_user_set_is_kept(monkeypatch: pytest.MonkeyPatch) -> None:
         seen = _child_environment()
     assert seen["OPENBLAS_NUM_THREADS"] == "2"
     assert os.environ["OPENBLAS_NUM_THREADS"] == "2"
+
+
+def test_the_command_line_loads_blas_with_one_thread_unless_the_user_set_one(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from art_gallery_env import cli
+
+    for name in THREAD_COUNT_VARIABLES:
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("MKL_NUM_THREADS", "3")
+    with pytest.raises(SystemExit):
+        cli.main(["--help"])
+    assert os.environ["OPENBLAS_NUM_THREADS"] == "1" and os.environ["OMP_NUM_THREADS"] == "1"
+    assert os.environ["MKL_NUM_THREADS"] == "3"
