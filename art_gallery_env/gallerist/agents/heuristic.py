@@ -260,15 +260,15 @@ def _held_value(s: GameState, p: int, params: HeuristicParams, future: float) ->
 def _commission_value(s: GameState, p: int, params: HeuristicParams) -> float:
     """The own commission (G6.1/G6.3). Fresh from a discovery, its artist still has a
     signature token, and ``commission`` counts the cheap work to come. Kept past a purchase
-    with the last token (the G6.3 choice "use token"), it is that artist's last work: worth
-    only the discount over the current fame (``kept_commission`` per fame), and while it is
-    held no artist can be discovered (G6.2), a loss while any is face down."""
+    with the last token (the G6.3 choice "use token") while an artist is still face down,
+    it stops every discovery (G6.2) for the discount on one more work of its artist: worth
+    ``kept_commission`` per fame over the initial fame, less ``blocked_discovery``. With
+    every artist face up it blocks nothing and counts as a fresh one."""
     artist = s.commission[p]
-    if s.tokens[artist] > 0:
+    if s.tokens[artist] > 0 or all(s.discovered):
         return params.commission
     discount = s.fame[artist] - s.data.artists[s.artist_tile[artist]].initial_fame
-    blocked = params.blocked_discovery if not all(s.discovered) else 0.0
-    return params.kept_commission * max(0, discount) - blocked
+    return params.kept_commission * max(0, discount) - params.blocked_discovery
 
 
 def _contracts_value(
