@@ -387,11 +387,12 @@ class ExitConfig(_Strict):
     games_per_generation: Count = Field(40, ge=1)
     iters: Count = Field(64, ge=1, le=100_000)  # search iterations per decision
     search_batch: Count = Field(8, ge=1)  # leaves per network evaluation (virtual loss)
-    c_puct: Number = Field(1.5, gt=0)
+    # PUCT's constant and the priors' temperature (GuidedSearch prior_temperature, above
+    # 1 flattens a cloned policy's near-certain priors): the search agent's defaults
+    # (agents/guided_search.py AGENT_C, AGENT_PTEMP), so self-play searches as it plays
+    c_puct: Number = Field(0.5, gt=0)
+    prior_temperature: Number = Field(3.0, gt=0, le=100)
     dirichlet: Number = Field(0.25, ge=0, le=1)  # root noise in self-play (0: none)
-    # the priors' temperature (GuidedSearch prior_temperature): above 1 flattens a cloned
-    # policy's near-certain priors, so the search also tries what they rank second
-    prior_temperature: Number = Field(1.0, gt=0, le=100)
     temperature_moves: Count = Field(4, ge=0)  # per seat, first decisions sampled by visits
     replay_generations: Count = Field(4, ge=1)
     epochs: Count = Field(2, ge=1)
