@@ -53,7 +53,7 @@ import numpy as np
 from art_gallery_env.core.protocol import EngineState, SeatView
 from art_gallery_env.core.registry import GameSpec, get_game
 
-from .base import Agent, legal_from_mask
+from .base import Agent, searchable_legal
 from .ismcts import RANDOM_ROLLOUT, _check_budget, default_rollout, make_evaluator, make_rollout
 
 WIN_SHARE = "win_share"  # a checkpoint meta's value_kind whose value head is a win share
@@ -468,12 +468,7 @@ class GuidedSearchAgent(Agent):
     def act(
         self, observation: np.ndarray, action_mask: np.ndarray, view: SeatView | None = None
     ) -> int:
-        legal = legal_from_mask(action_mask).tolist()
-        if view is None:
-            raise ValueError(
-                "GuidedSearchAgent needs its seat's view (a SeatView: act(obs, mask, view)); "
-                "it cannot search from the observation vector alone"
-            )
+        legal = searchable_legal("GuidedSearchAgent", action_mask, view)
         self.last = None
         if len(legal) == 1:
             return legal[0]

@@ -50,7 +50,7 @@ from art_gallery_env.core.protocol import EngineState, SeatView
 from art_gallery_env.core.registry import GameSpec, get_game
 from art_gallery_env.core.scoring import win_shares
 
-from .base import Agent, legal_from_mask
+from .base import Agent, searchable_legal
 
 RANDOM_ROLLOUT = "random"
 ENGINES = ("auto", "python", "compiled")
@@ -231,12 +231,7 @@ class ISMCTSAgent(Agent):
     def act(
         self, observation: np.ndarray, action_mask: np.ndarray, view: SeatView | None = None
     ) -> int:
-        legal = legal_from_mask(action_mask).tolist()
-        if view is None:
-            raise ValueError(
-                "ISMCTSAgent needs its seat's view (a SeatView, e.g. the game's PlayerView: "
-                "act(obs, mask, view)); it cannot search from the observation vector alone"
-            )
+        legal = searchable_legal("ISMCTSAgent", action_mask, view)
         self._root = None
         if len(legal) == 1:
             self.last_iterations = 0
