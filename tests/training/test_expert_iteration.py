@@ -5,7 +5,6 @@ value head."""
 
 from __future__ import annotations
 
-import copy
 import csv
 import json
 import signal
@@ -24,6 +23,8 @@ pytest.importorskip(
     "art_gallery_env.agents.guided_search", reason="expert iteration searches with it"
 )
 
+from training_helpers import merge_config  # noqa: E402
+
 from art_gallery_env.training.config import ConfigError, config_from_dict  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -35,19 +36,9 @@ FAST = {  # the smallest run that still trains: one 2-player game, 4 iterations 
 }
 
 
-def _merge(base: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]:
-    out = copy.deepcopy(base)
-    for key, value in changes.items():
-        if isinstance(value, dict) and isinstance(out.get(key), dict):
-            out[key] = _merge(out[key], value)
-        else:
-            out[key] = value
-    return out
-
-
 def smoke_dict(run_dir: Path, **changes: Any) -> dict[str, Any]:
     data = yaml.safe_load(SMOKE.read_text(encoding="utf-8"))
-    return _merge({**data, "run_dir": str(run_dir)}, changes)
+    return merge_config({**data, "run_dir": str(run_dir)}, changes)
 
 
 def run(run_dir: Path, resume: Path | None = None, **changes: Any) -> Path:
@@ -146,7 +137,8 @@ def test_resume_equals_an_uninterrupted_run(tmp_path: Path) -> None:
 @pytest.mark.slow
 def test_two_workers_play_the_same_games_as_one(tmp_path: Path) -> None:
     one = run(tmp_path / "one", **FAST)
-    two = run(tmp_path / "two", **_merge(FAST, {"exit": {"games_per_generation": 2, "workers": 2}}))
+    two_workers = {"exit": {"games_per_generation": 2, "workers": 2}}
+    two = run(tmp_path / "two", **merge_config(FAST, two_workers))
     with np.load(one / "replay" / "gen_001.npz") as a, np.load(two / "replay" / "gen_001.npz") as b:
         first = b["game"] == 0  # game 0 of both: the same seeds, whoever plays it
         assert all(np.array_equal(a[k], b[k][first]) for k in a.files)
@@ -210,7 +202,7 @@ def test_sigterm_mid_run_saves_and_a_resume_finishes(tmp_path: Path) -> None:
 )
 def test_a_malformed_exit_section_is_one_line(changes: dict, message: str, tmp_path: Path) -> None:
     data = smoke_dict(tmp_path / "run")
-    data = _merge(data, {k: v for k, v in changes.items() if isinstance(v, dict)})
+    data = merge_config(data, {k: v for k, v in changes.items() if isinstance(v, dict)})
     data.update({k: v for k, v in changes.items() if not isinstance(v, dict)})
     if "network" in changes:
         data["network"] = changes["network"]
@@ -248,7 +240,7 @@ def test_the_cli_says_a_bad_exit_section_in_one_line(tmp_path: Path) -> None:
 
 def test_a_run_starts_from_a_checkpoint(fast_run: Path, tmp_path: Path) -> None:
     start = fast_run / "pool" / "gen_001.safetensors"
-    changes = _merge(FAST, {"exit": {"init": str(start), "generations": 1}})
+    changes = merge_config(FAST, {"exit": {"init": str(start), "generations": 1}})
     data = smoke_dict(tmp_path / "run", **changes)
     from art_gallery_env.training.expert_iteration import Learner
 
@@ -268,7 +260,7 @@ def test_a_checkpoint_of_another_network_is_refused(tmp_path: Path) -> None:
 
 @pytest.mark.slow
 def test_a_warm_started_run_clones_the_heuristic_first(tmp_path: Path) -> None:
-    changes = _merge(FAST, {"exit": {"init": "warm_start"}})
+    changes = merge_config(FAST, {"exit": {"init": "warm_start"}})
     folder = run(tmp_path / "run", warm_start={"bc_games": 2, "epochs": 1}, **changes)
     meta = json.loads((folder / "pool" / "gen_000.json").read_text())
     assert meta["exit"]["init"] == "warm_start"

@@ -8,11 +8,12 @@ from pathlib import Path
 from typing import Any
 
 
-def _merge(base: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]:
+def merge_config(base: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]:
+    """``base`` with ``changes`` merged in, nested sections key by key (a deep copy)."""
     out = copy.deepcopy(base)
     for key, value in changes.items():
         if isinstance(value, dict) and isinstance(out.get(key), dict):
-            out[key] = _merge(out[key], value)
+            out[key] = merge_config(out[key], value)
         else:
             out[key] = value
     return out
@@ -38,4 +39,4 @@ def tiny_config_dict(run_dir: Path, total_steps: int, **changes: Any) -> dict[st
             "final_workers": 1,
         },
     }
-    return _merge(base, changes)
+    return merge_config(base, changes)
