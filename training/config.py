@@ -368,6 +368,19 @@ class RLlibConfig(_Strict):
 
 
 INIT_WARM_START, INIT_RANDOM = "warm_start", "random"
+GENERATIONS_RANGE = "a whole number in 1..2**63 - 1"
+
+
+def _generations_from_text(value: Any) -> int:
+    """``exit.generations``, the run's length (``total_steps`` and ``--total-steps`` set it
+    too, so a bad value is reported once, here, with the legal range)."""
+    count = _count_or_none(value)
+    if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= checks.MAX_COUNT:
+        raise ValueError(
+            f"must be {GENERATIONS_RANGE} (the run's length; total_steps and "
+            f"--total-steps set it too), got {_short(value)}"
+        )
+    return count
 
 
 class ExitConfig(_Strict):
@@ -383,7 +396,7 @@ class ExitConfig(_Strict):
     same ``network:`` to start from. ``workers`` self-play processes (numpy only, one
     thread each)."""
 
-    generations: Count = Field(20, ge=1)
+    generations: Annotated[int, BeforeValidator(_generations_from_text)] = 20
     games_per_generation: Count = Field(40, ge=1)
     iters: Count = Field(64, ge=1, le=100_000)  # search iterations per decision
     search_batch: Count = Field(8, ge=1)  # leaves per network evaluation (virtual loss)
@@ -433,7 +446,11 @@ def _generations_as_steps(data: Any) -> Any:
             )
     elif "total_steps" in data:
         section["generations"] = data["total_steps"]
-    data["total_steps"] = section.get("generations", ExitConfig.model_fields["generations"].default)
+    generations = section.get("generations", ExitConfig.model_fields["generations"].default)
+    try:
+        data["total_steps"] = _generations_from_text(generations)
+    except ValueError:  # exit.generations reports it, once: total_steps is its stand-in
+        data["total_steps"] = ExitConfig.model_fields["generations"].default
     data["exit"] = section
     return data
 

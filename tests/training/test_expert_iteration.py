@@ -211,6 +211,33 @@ def test_a_malformed_exit_section_is_one_line(changes: dict, message: str, tmp_p
     assert "\n" not in str(err.value)
 
 
+@pytest.mark.parametrize("bad", [0, -3, "abc", 2.5, True])
+@pytest.mark.parametrize("where", ["exit.generations", "total_steps", "--total-steps", "both"])
+def test_a_bad_generation_count_is_one_line_naming_exit_generations(
+    bad: Any, where: str, tmp_path: Path
+) -> None:
+    """``total_steps`` mirrors ``exit.generations``: a bad value is said once, under the
+    name the run reads, with the legal range (not once under each name)."""
+    data = smoke_dict(tmp_path / "run")
+    overrides = None
+    if where == "exit.generations":
+        data["exit"]["generations"] = bad
+    elif where == "total_steps":
+        del data["exit"]["generations"]
+        data["total_steps"] = bad
+    elif where == "--total-steps":
+        overrides = {"total_steps": bad}
+    else:  # a run folder's saved config.yaml holds both
+        data["exit"]["generations"] = data["total_steps"] = bad
+    with pytest.raises(ConfigError) as err:
+        config_from_dict(data, "exit.yaml", overrides)
+    message = str(err.value)
+    assert "\n" not in message and message.count("exit.generations") == 1, message
+    assert "total_steps:" not in message
+    assert "exit.generations: must be a whole number in 1..2**63 - 1" in message
+    assert message.endswith(f"got {bad!r}"), message
+
+
 def test_an_exit_section_needs_expert_iteration(tmp_path: Path) -> None:
     data = smoke_dict(tmp_path / "run")
     data.update(algorithm="maskable_ppo", total_steps=100)
