@@ -52,6 +52,7 @@ from .config import INIT_RANDOM, INIT_WARM_START, TrainConfig, WarmStartConfig
 from .exit_selfplay import SelfPlayTask, merge_games, play_chunk
 from .interrupt import GracefulStop, TrainingInterrupted
 from .logs import CsvLog
+from .plots import STEP_UNIT_KEY
 from .run_folder import RunStart, run_training, start_run
 from .selection import CheckpointSelector, TrainerState
 
@@ -60,6 +61,7 @@ EXIT_STATE = "exit_state.pt"
 REPLAY = "replay"
 POOL = "pool"
 STEP_KEY = "time/total_timesteps"  # the logs' step column: here a generation
+STEP_UNIT = "generation"  # what the progress log says its steps are (plots' x axis)
 
 
 def generation_name(generation: int) -> str:
@@ -496,7 +498,9 @@ def _keep(
         row["exit/generation_s"] = round(time.time() - began, 2)
     meta = {"generation": generation, "eval": results, **extra}
     publish_generation(start.run_dir, generation, meta)
-    progress.append({STEP_KEY: generation, "exit/generation": generation, **row})
+    progress.append(
+        {STEP_KEY: generation, STEP_UNIT_KEY: STEP_UNIT, "exit/generation": generation, **row}
+    )
 
 
 def _resume_line(start: RunStart) -> str:

@@ -9,9 +9,21 @@ from pathlib import Path
 
 from art_gallery_env.files import atomic_write_bytes
 
+# logs/progress.csv's column naming what its step column counts, when that is not
+# environment steps (expert iteration writes "generation"); a plot's x axis says it
+STEP_UNIT_KEY = "time/step_unit"
+DEFAULT_STEP_UNIT = "training steps"
+
 
 class PlotError(ValueError):
     """A run folder without the logs a plot needs."""
+
+
+def step_unit(rows: list[dict[str, str]]) -> str:
+    """What the run's steps are: the progress log's last :data:`STEP_UNIT_KEY`, else
+    training steps (the PPO trainers' environment steps)."""
+    units = [row.get(STEP_UNIT_KEY) or "" for row in rows]
+    return next((unit for unit in reversed(units) if unit.strip()), DEFAULT_STEP_UNIT)
 
 
 def _read_csv(path: Path, columns: tuple[str, ...] = ()) -> list[dict[str, str]]:
@@ -67,6 +79,7 @@ def plot_run(run_dir: str | Path, out_dir: str | Path | None = None) -> list[Pat
     out = Path(out_dir) if out_dir else run_dir / "plots"
     out.mkdir(parents=True, exist_ok=True)
     rows = _read_csv(progress, ("time/total_timesteps",))
+    unit = step_unit(rows)
     written = []
 
     def save(fig, name: str) -> None:
@@ -83,7 +96,7 @@ def plot_run(run_dir: str | Path, out_dir: str | Path | None = None) -> list[Pat
         xs, ys = _series(rows, "time/total_timesteps", column)
         fig, ax = plt.subplots(figsize=(7, 4))
         ax.plot(xs, ys, marker=".")
-        ax.set(title=title, xlabel="training steps", ylabel=column.split("/")[-1])
+        ax.set(title=title, xlabel=unit, ylabel=column.split("/")[-1])
         ax.grid(alpha=0.3)
         save(fig, name)
 
@@ -98,7 +111,7 @@ def plot_run(run_dir: str | Path, out_dir: str | Path | None = None) -> list[Pat
             if size:  # its even share, 1/N, as a dashed line
                 ax.axhline(1 / int(size.group(1)), color=f"C{k}", linestyle=":", alpha=0.7)
         ax.legend()
-    ax.set(title="evaluation win share", xlabel="training steps", ylabel="win share", ylim=(0, 1))
+    ax.set(title="evaluation win share", xlabel=unit, ylabel="win share", ylim=(0, 1))
     ax.grid(alpha=0.3)
     save(fig, "win_rate.png")
     return written

@@ -88,6 +88,40 @@ def test_the_curve_plots(fast_run: Path, tmp_path: Path) -> None:
     assert {p.name for p in written} >= {"win_rate.png"}
 
 
+def test_the_curve_counts_generations(
+    fast_run: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Expert iteration's step is a generation: its log says so and every plot's x axis
+    reads "generation", not "training steps"."""
+    pytest.importorskip("matplotlib")
+    from matplotlib.figure import Figure
+
+    from art_gallery_env.training.plots import plot_run
+
+    labels: dict[str, str] = {}
+    save = Figure.savefig
+
+    def recording(fig: Figure, path: Any, *args: Any, **kwargs: Any) -> None:
+        labels[Path(path).name] = fig.axes[0].get_xlabel()
+        save(fig, path, *args, **kwargs)
+
+    monkeypatch.setattr(Figure, "savefig", recording)
+    plot_run(fast_run, tmp_path)
+    assert labels == dict.fromkeys(
+        ("reward.png", "episode_length.png", "win_rate.png"), "generation"
+    )
+
+
+
+def test_a_log_without_a_step_unit_counts_training_steps() -> None:
+    """The PPO trainers write no unit: their x axis stays "training steps"; a log resumed
+    across the change (older rows without the column) takes the unit its rows give."""
+    from art_gallery_env.training.plots import STEP_UNIT_KEY, step_unit
+
+    assert step_unit([{"time/total_timesteps": "64"}]) == "training steps"
+    assert step_unit([{STEP_UNIT_KEY: ""}, {STEP_UNIT_KEY: "generation"}]) == "generation"
+
+
 def test_the_export_plays_as_an_agent_with_a_win_share_value(fast_run: Path) -> None:
     from art_gallery_env.agents.registry import make_agent
 
