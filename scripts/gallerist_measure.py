@@ -1,7 +1,8 @@
 """Measure the Gallerist agents and game lengths (before ``art-gallery eval`` knows the game).
 
     python scripts/gallerist_measure.py [--games 400] [--workers 2] [--json out.json]
-        [--only duel,solo,lengths,policy] [--policy checkpoints/gallerist_2p.safetensors]
+        [--only duel,solo,lengths,policy,solo_policy]
+        [--policy checkpoints/gallerist_2p.safetensors]
         [--plays random,heuristic] [--tables 1,2,3,4]
     python scripts/gallerist_measure.py --smoke     # a few games of each part, seconds
 
@@ -16,6 +17,12 @@
    without location action, G15.3 round limit).
 4. ``policy``: the same for a policy checkpoint (``--policy``) at 2 players, against
    itself and against the heuristic (seats rotated): end reasons, rounds, its win rate.
+
+5. ``solo_policy``: a solo checkpoint (``--policy``, e.g. checkpoints/gallerist_solo)
+   and the heuristic alone against Lacerda on the same seeds in the same run, as in
+   ``solo``: the share of games reaching Apprentice or better of each (95% Wilson
+   intervals) and the checkpoint's rate over the heuristic's (issue 26's acceptance:
+   400 games, >= 2x).
 
 Agents are built with ``make_agent`` (``--heuristic`` takes a spec such as
 ``heuristic:lookahead=0``); games run through the shared loop
@@ -167,6 +174,54 @@ def policy(games: int, heuristic: str, checkpoint: str, workers: int) -> dict[st
     return out
 
 
+def solo_policy(games: int, heuristic: str, checkpoint: str, workers: int) -> dict[str, Any]:
+    """A solo checkpoint and the heuristic on the same seeds: each one's ``solo`` table,
+    the Apprentice-or-better rates with Wilson intervals and their ratio."""
+    out: dict[str, Any] = {"checkpoint": checkpoint, "games": games}
+    try:
+        make_agent(checkpoint, 0, game="gallerist")
+    except (OSError, ValueError) as err:  # a checkpoint of another layout: said, not raised
+        out["error"] = str(err)
+        return out
+    for label, spec in (("policy", checkpoint), ("heuristic", heuristic)):
+        table = out[label] = solo(games, spec, workers)
+        reached = round(table["at_least"]["Apprentice"] * games)
+        table["apprentice_or_better"] = reached
+        table["apprentice_or_better_95ci"] = list(wilson_interval(reached, games))
+    rate, base = (out[k]["at_least"]["Apprentice"] for k in ("policy", "heuristic"))
+    out["ratio"] = rate / base if base else None
+    return out
+
+
+def _print_solo(s: dict[str, Any], label: str = "heuristic") -> None:
+    shares = ", ".join(f"{k} {v:.1%}" for k, v in s["level_share"].items())
+    print(f"{label} solo, {s['games']} games, highest level: {shares}")
+    conditions = ", ".join(f"{k} {v:.0%}" for k, v in s["apprentice_conditions"].items())
+    print(f"   Apprentice conditions met: {conditions}")
+    print(
+        f"   money {s['money'][0]:.1f} (95% CI +-{s['money'][1]:.1f}); rounds "
+        f"{s['mean_rounds']:.1f}; ends {s['end_reasons']}"
+    )
+    print(f"   means: {json.dumps({k: round(v, 2) for k, v in s['means'].items()})}")
+
+
+def _print_solo_policy(out: dict[str, Any]) -> None:
+    if "error" in out:
+        print(f"solo policy: not measured: {out['error']}")
+        return
+    for label in ("policy", "heuristic"):
+        row = out[label]
+        _print_solo(row, label)
+        low, high = row["apprentice_or_better_95ci"]
+        print(
+            f"solo {label}, {out['games']} games: Apprentice or better "
+            f"{row['apprentice_or_better']} = {row['at_least']['Apprentice']:.1%} "
+            f"[95% CI {low:.1%}, {high:.1%}]; money {row['money'][0]:.1f}"
+        )
+    ratio = "n/a (the heuristic reached none)" if out["ratio"] is None else f"{out['ratio']:.2f}x"
+    print(f"   policy / heuristic: {ratio} ({out['checkpoint']})")
+
+
 def _ends(results: list[dict[str, Any]], count: int) -> dict[str, Any]:
     reasons = Counter(r["reason"] for r in results)
     return {
@@ -202,7 +257,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.smoke:
         args.games = args.length_games = 2
         args.heuristic = "heuristic:lookahead=0"
-        args.only = "duel,solo,lengths,policy"
+        args.only = "duel,solo,lengths,policy,solo_policy"
     parts = set(args.only.split(","))
     start = time.perf_counter()
     out: dict[str, Any] = {"heuristic": args.heuristic}
@@ -216,16 +271,8 @@ def main(argv: list[str] | None = None) -> int:
             f"rounds {d['mean_rounds']:.1f}"
         )
     if "solo" in parts:
-        s = out["solo"] = solo(args.games, args.heuristic, args.workers)
-        shares = ", ".join(f"{k} {v:.1%}" for k, v in s["level_share"].items())
-        print(f"heuristic solo, {s['games']} games, highest level: {shares}")
-        conditions = ", ".join(f"{k} {v:.0%}" for k, v in s["apprentice_conditions"].items())
-        print(f"   Apprentice conditions met: {conditions}")
-        print(
-            f"   money {s['money'][0]:.1f} (95% CI +-{s['money'][1]:.1f}); rounds "
-            f"{s['mean_rounds']:.1f}; ends {s['end_reasons']}"
-        )
-        print(f"   means: {json.dumps({k: round(v, 2) for k, v in s['means'].items()})}")
+        out["solo"] = solo(args.games, args.heuristic, args.workers)
+        _print_solo(out["solo"])
     if "lengths" in parts:
         plays = tuple(args.plays.split(","))
         tables = tuple(int(n) for n in args.tables.split(","))
@@ -239,6 +286,9 @@ def main(argv: list[str] | None = None) -> int:
         if "error" not in out["policy"]:
             wins = out["policy"]["vs heuristic"]["policy_wins"]
             print(f"   policy wins {wins} of {args.length_games} against the heuristic")
+    if "solo_policy" in parts:
+        out["solo_policy"] = solo_policy(args.games, args.heuristic, args.policy, args.workers)
+        _print_solo_policy(out["solo_policy"])
     print(f"({time.perf_counter() - start:.0f} s)")
     if args.json:
         atomic_write_json(args.json, out, indent=1)

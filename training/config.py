@@ -143,6 +143,12 @@ def saved_config_as_now(saved: Mapping[str, Any]) -> dict[str, Any]:
     return saved
 
 
+def trains_solo(game: GameSpec) -> bool:
+    """Whether ``game`` trains at one player: it is played by one (``min_players`` 1) and
+    names its own reward modes there (``reward_modes_at``; a solo game ranks no seats)."""
+    return game.min_players <= 1 and game.reward_modes_at is not None
+
+
 class EnvConfig(_Strict):
     """The game trained on. ``num_players`` is one table size, or a list of them (mixed
     tables: every episode draws its size, ``player_weights`` the chance of each size,
@@ -174,12 +180,20 @@ class EnvConfig(_Strict):
         self.game = game.name  # a config that names no game trains the default one
         sizes = self.num_players if isinstance(self.num_players, list) else [self.num_players]
         low = max(2, game.min_players)  # the reward modes rank the learner against others
+        solo = ", or 1 alone (its solo game)" if trains_solo(game) else ""
         for n in sizes:
-            if not low <= n <= game.max_players:
+            if not (low <= n <= game.max_players or (n == 1 and solo)):
                 raise ValueError(
-                    f"num_players: {game.title} trains at {low}..{game.max_players} players, "
-                    f"got {n}"
+                    f"num_players: {game.title} trains at {low}..{game.max_players} "
+                    f"players{solo}, got {n}"
                 )
+        if 1 in sizes and len(sizes) > 1:
+            raise ValueError(
+                f"num_players: the solo game trains alone (its reward modes "
+                f"{list(game.reward_modes_for(1))} rank no seats), not mixed with {sizes}"
+            )
+        if sizes == [1] and "reward_mode" not in self.model_fields_set:
+            self.reward_mode = game.reward_modes_for(1)[0]  # the game's own solo default
         self.variants = game.check_variants(self.variants)
         for n in sizes:
             game.check_reward_mode(self.reward_mode, n)
@@ -213,6 +227,11 @@ class EnvConfig(_Strict):
     def table_sizes(self) -> list[int]:
         """The table sizes trained on (one entry for a single size)."""
         return list(self.num_players) if isinstance(self.num_players, list) else [self.num_players]
+
+    @property
+    def solo(self) -> bool:
+        """Whether this trains the game's one-player (solo) game: no opponents, no pool."""
+        return self.table_sizes == [1]
 
     @property
     def table_weights(self) -> list[float]:
@@ -568,6 +587,30 @@ def _exit_init_problem(config: TrainConfig) -> str | None:
     return None
 
 
+def _check_solo(config: TrainConfig) -> None:
+    """A solo config (``env.num_players: 1``) trains with MaskablePPO and has no opponents:
+    a ``pool:`` or ``eval.opponents`` other than the defaults is refused, not ignored (a
+    run folder's saved config.yaml holds the defaults, so it still loads)."""
+    if not config.env.solo:
+        return
+    if config.algorithm != "maskable_ppo":
+        raise ValueError(
+            f"env.num_players 1 (the solo game) trains with algorithm: maskable_ppo, got "
+            f"{config.algorithm}"
+        )
+    if config.pool != PoolConfig():
+        raise ValueError(
+            "pool: the solo game has no opponents (nor snapshots of them); leave pool: out"
+        )
+    if config.eval.opponents != EvalConfig.model_fields["opponents"].get_default(
+        call_default_factory=True
+    ):
+        raise ValueError(
+            "eval.opponents: the solo game has no opponents (its evaluation plays the policy "
+            "alone and counts the games that reach a goal); leave eval.opponents out"
+        )
+
+
 # Keys of the MaskablePPO path that mean nothing to RLlib, and what to use instead.
 _SB3_ONLY = {
     "n_envs": "rllib.num_env_runners / rllib.num_envs_per_env_runner",
@@ -630,6 +673,7 @@ class TrainConfig(_Strict):
                 f"eval.table_sizes {eval_sizes} must be a non-empty subset of the table "
                 f"sizes trained on, env.num_players {self.env.table_sizes}"
             )
+        _check_solo(self)
         if _check_expert_iteration(self):
             return self
         if self.algorithm == "maskable_ppo":

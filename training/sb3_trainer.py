@@ -194,7 +194,7 @@ def make_callbacks(
         def _on_step(self) -> bool:
             if stop.requested:
                 return False
-            if self.num_timesteps >= self.next_snapshot:
+            if self.num_timesteps >= self.next_snapshot and not config.env.solo:
                 self.next_snapshot += config.pool.snapshot_every_steps
                 path = snapshot_dir / snapshot_name(self.num_timesteps)
                 meta = {

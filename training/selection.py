@@ -64,8 +64,16 @@ def evaluate_policy_file(
     seed: int = 12345,
 ) -> dict[str, dict[str, float]]:
     """Win share and mean score of a weights file against each configured opponent at each
-    configured table size, seat-rotated, one learner against N-1 copies of the opponent."""
+    configured table size, seat-rotated, one learner against N-1 copies of the opponent.
+    A solo run (``env.num_players: 1``) plays the policy alone (:mod:`.solo`)."""
     from art_gallery_env.arena.evaluate import MatchConfig, run_match
+
+    if config.env.solo:
+        from .solo import evaluate_solo_policy
+
+        return evaluate_solo_policy(
+            weights, config, games or config.eval.games, workers or config.eval.workers, seed
+        )
 
     results = {}
     for n in config.eval_table_sizes:
@@ -97,6 +105,10 @@ def selection_score(results: dict[str, dict[str, float]], config: TrainConfig) -
     even share 1/N (1.0: wins as often as a seat at an even table) and the ratios of the
     evaluated sizes (``eval.table_sizes``) are averaged with the table weights, so a
     6-player win counts three times a 2-player one and no size is given up unnoticed."""
+    if config.env.solo:  # the share of solo games that reach the goal (.solo)
+        from .solo import SOLO_KEY
+
+        return results[SOLO_KEY]["win_share"]
     hardest = config.eval.opponents[-1]
     if len(config.env.table_sizes) == 1:
         return results[hardest]["win_share"]
@@ -206,8 +218,10 @@ class CheckpointSelector:
 def format_eval_line(steps: int, results: dict[str, dict[str, float]], new_best: bool) -> str:
     line = [f"step {steps}:"]
     for opponent, r in results.items():
+        # a solo run's one entry is the share of its games that reached the goal (.solo)
+        label = "solo: goal reached" if r.get("num_players") == 1 else f"vs {opponent} win"
         line.append(
-            f"vs {opponent} win {r['win_share']:.1%} "
+            f"{label} {r['win_share']:.1%} "
             f"[{r['win_ci_low']:.1%}, {r['win_ci_high']:.1%}] score {r['mean_score']:.1f}"
         )
     if new_best:
