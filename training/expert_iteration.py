@@ -22,7 +22,9 @@ Each generation ``g`` (1 .. ``exit.generations``):
    ``logs/progress.csv`` (``art-gallery plot RUN_DIR``).
 
 Generation 0 is the start (``exit.init``: a clone of the ``warm_start:`` teacher, a fresh
-network, or a checkpoint), evaluated and saved like the others. A step of the run folder
+network, or a checkpoint), evaluated and saved like the others; once it is saved, the
+run folder's ``warm_start/`` cache of the clone's data is deleted (nothing can need it:
+every later start resumes from a checkpoint). A step of the run folder
 is a generation (``total_steps`` is ``exit.generations``), so ``--resume`` continues
 at the generation after ``latest`` with the network and Adam state saved beside it
 (``exit_state.pt``): every seed is derived from (seed, generation, game), and the result
@@ -34,6 +36,7 @@ from __future__ import annotations
 
 import io
 import multiprocessing
+import shutil
 import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
@@ -53,8 +56,9 @@ from .exit_selfplay import SelfPlayTask, merge_games, play_chunk
 from .interrupt import GracefulStop, TrainingInterrupted
 from .logs import CsvLog
 from .plots import STEP_UNIT_KEY
-from .run_folder import RunStart, run_training, start_run
+from .run_folder import WARM_START_REMOVING, RunStart, run_training, start_run
 from .selection import CheckpointSelector, TrainerState
+from .warm_start import FOLDER as WARM_START
 
 TRAINER = "expert_iteration"
 EXIT_STATE = "exit_state.pt"
@@ -250,6 +254,23 @@ def _agreement(learner: Learner, held: dict[str, np.ndarray]) -> float:
     return hits / len(held["action"])
 
 
+def drop_warm_start_cache(run_dir: Path) -> bool:
+    """Delete the run folder's ``warm_start/`` (the teacher's cloning data, about 1 GB for
+    ``exit_all``) once generation 0 is saved: every later start resumes from a checkpoint
+    and its ``exit_state.pt``, never from the clone's data. One rename first, so a kill
+    leaves the cache whole or under :data:`WARM_START_REMOVING`, whose removal the next
+    start finishes. Returns whether a cache was there."""
+    cache, removing = run_dir / WARM_START, run_dir / WARM_START_REMOVING
+    found = cache.is_dir()
+    if found:
+        if removing.exists():
+            shutil.rmtree(removing)
+        cache.rename(removing)
+    if removing.exists():
+        shutil.rmtree(removing)
+    return found
+
+
 # -- self-play --------------------------------------------------------------------------
 def selfplay_tasks(config: TrainConfig, generation: int, weights: Path) -> list[SelfPlayTask]:
     """The generation's games: each one's table size and seeds from (seed, generation)."""
@@ -408,6 +429,8 @@ def _run(start: RunStart, stop: GracefulStop) -> int:
             _keep(selector, state, start, 0, {"exit": init}, progress, {})
         elif not (run_dir / POOL / f"{generation_name(done)}.safetensors").is_file():
             publish_generation(run_dir, done, {"generation": done})  # a kill came between
+        if drop_warm_start_cache(run_dir):  # generation 0 is saved: nothing needs it now
+            print(f"expert iteration: removed {run_dir / WARM_START} (generation 0 is saved)")
         for generation in range(done + 1, config.total_steps + 1):
             _generation(learner, state, selector, start, stop, progress, generation, workers)
             done = generation

@@ -44,6 +44,9 @@ from .config import NETWORK_KEYS, TrainConfig, saved_config_as_now
 from .interrupt import GracefulStop, TrainingInterrupted
 from .warm_start import FOLDER as WARM_START
 
+# warm_start/ renamed for its removal once nothing needs it (expert iteration, after
+# generation 0): a kill during the removal leaves this name, which a resume finishes
+WARM_START_REMOVING = f".{WARM_START}.removing"
 # Everything a run writes (and the names older versions wrote): what --overwrite deletes.
 RUN_ENTRIES = (
     "config.yaml",
@@ -56,6 +59,7 @@ RUN_ENTRIES = (
     "eval.csv",
     "plots",
     WARM_START,
+    WARM_START_REMOVING,
     "replay",  # expert iteration's self-play data, one file per generation
     RLLIB_LINK,
     f"{RLLIB_LINK}.tmp",
@@ -287,10 +291,15 @@ def resume_metadata_path(resume: Path) -> Path:
             return resume.parent / f"{LATEST}.json"
         meta = resume / f"{LATEST}.json"
         if not meta.is_file():
+            # a start stopped before its first save keeps only the teacher's cached data
+            again = (
+                f"without --resume (it reuses the cached {WARM_START}/)"
+                if (resume / WARM_START).is_dir()
+                else "with --overwrite"
+            )
             raise RunFolderError(
                 f"--resume {resume}: no checkpoint in this folder (no {LATEST}.json). A run "
-                f"killed before its first save has nothing to resume: start it again with "
-                f"--overwrite"
+                f"killed before its first save has nothing to resume: start it again {again}"
             )
         return meta
     meta = resume.with_suffix(".json")

@@ -326,5 +326,60 @@ def test_a_warm_started_run_clones_the_heuristic_first(tmp_path: Path) -> None:
     meta = json.loads((folder / "pool" / "gen_000.json").read_text())
     assert meta["exit"]["init"] == "warm_start"
     assert meta["exit"]["warm_start"]["rows"] > 0
-    assert (folder / "warm_start" / "bc_data.npz").is_file()
+    assert not (folder / "warm_start").exists()  # used by generation 0 only
     assert json.loads((folder / "latest.json").read_text())["steps"] == 1
+
+
+def test_the_warm_start_cache_goes_in_one_rename(tmp_path: Path) -> None:
+    """``warm_start/`` is renamed, then removed; a removal a kill cut short (the renamed
+    folder left) is finished by the next call; no cache: nothing to do."""
+    from art_gallery_env.training.expert_iteration import drop_warm_start_cache
+    from art_gallery_env.training.run_folder import RUN_ENTRIES, WARM_START_REMOVING
+
+    (tmp_path / "warm_start").mkdir()
+    (tmp_path / "warm_start" / "bc_data.npz").write_bytes(b"x" * 100)
+    (tmp_path / "latest.json").write_text("{}")
+    assert drop_warm_start_cache(tmp_path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["latest.json"]
+    (tmp_path / WARM_START_REMOVING / "deep").mkdir(parents=True)  # a kill mid-removal
+    assert not drop_warm_start_cache(tmp_path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["latest.json"]
+    assert WARM_START_REMOVING in RUN_ENTRIES  # --overwrite deletes a leftover too
+
+
+@pytest.mark.slow
+def test_the_warm_start_cache_lasts_until_generation_0_is_saved(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Resume before, during and after generation 0: a start stopped while it clones keeps
+    the cache (a new start reuses it; --resume, with no checkpoint yet, says so); once
+    generation 0 is saved the cache is gone and --resume continues without it, also
+    finishing a removal a kill cut short."""
+    from art_gallery_env.training import expert_iteration
+    from art_gallery_env.training.run_folder import WARM_START_REMOVING, RunFolderError
+
+    folder = tmp_path / "run"
+    changes = merge_config(FAST, {"exit": {"init": "warm_start"}})
+    changes["warm_start"] = {"bc_games": 2, "epochs": 1}
+
+    def stopped(*args: Any) -> float:
+        raise RuntimeError("stopped while generation 0 is made")
+
+    with monkeypatch.context() as patch:  # during generation 0
+        patch.setattr(expert_iteration, "_agreement", stopped)
+        with pytest.raises(RuntimeError, match="stopped while"):
+            run(folder, **changes)
+    assert sorted(p.name for p in folder.iterdir()) == ["warm_start"]
+    with pytest.raises(RunFolderError, match=r"start it again without --resume \(it reuses"):
+        run(folder, resume=folder, **changes)  # before generation 0: nothing to resume
+    capsys.readouterr()
+    run(folder, **changes)
+    out = capsys.readouterr().out
+    assert "warm start: reusing" in out and "removed" in out
+    assert not (folder / "warm_start").exists()
+    # after generation 0: a kill between the rename and the removal, then --resume
+    (folder / WARM_START_REMOVING / "x").mkdir(parents=True)
+    resumed = merge_config(changes, {"exit": {"generations": 2}})
+    run(folder, resume=folder, **resumed)
+    assert not (folder / WARM_START_REMOVING).exists() and not (folder / "warm_start").exists()
+    assert json.loads((folder / "latest.json").read_text())["steps"] == 2
