@@ -7,7 +7,11 @@ The exported graph (opset :data:`OPSET`) takes
 
 and returns ``masked_logits``: float32 ``[N, num_actions]``, the MLP's logits where the mask is
 nonzero and ``-inf`` elsewhere, so ``argmax`` is the greedy legal action and ``softmax``
-the policy. It is built from the numpy weights with the ``onnx`` helper API (no torch):
+the policy. A checkpoint whose meta says ``"value_kind": "win_share"`` (expert iteration's:
+its value head was trained through a logistic) also returns ``value``: float32 ``[N]``, the
+seat's win share in [0, 1], the head through a ``Sigmoid``, as the numpy ``values`` gives
+it (the search ``search:ckpt=`` reads it); other exports hold the actor only.
+It is built from the numpy weights with the ``onnx`` helper API (no torch):
 one ``Gemm`` (``x @ W.T + b``) per layer, ``Tanh``/``Relu`` between them, ``Where`` for the
 mask. The checkpoint's JSON header rides along in the model's metadata under
 ``art_gallery_policy``, so a loader checks the observation/action layout exactly as for a
@@ -43,6 +47,8 @@ OPSET = 17
 INPUT_OBSERVATION = "observation"
 INPUT_MASK = "action_mask"
 OUTPUT = "masked_logits"
+OUTPUT_VALUE = "value"  # only in exports of win-share checkpoints
+WIN_SHARE = "win_share"  # the meta's value_kind whose head is exported (policy_entity's)
 
 
 def _require(module: str) -> Any:
@@ -59,18 +65,34 @@ def policy_to_onnx(policy: MLPPolicy) -> Any:
     onnx = _require("onnx")
     from onnx import TensorProto, helper, numpy_helper
 
+    win_share = policy.meta.get("value_kind") == WIN_SHARE
+    if win_share and not getattr(policy, "has_value_head", False):
+        raise CheckpointError("value_kind win_share, but the checkpoint has no value head")
     if policy.meta.get("version") == ENTITY_VERSION:
         from .policy_onnx_entity import entity_nodes
 
-        nodes, initializers, x = entity_nodes(policy)
+        nodes, initializers, x, value = entity_nodes(policy)
     else:
         nodes, initializers, x = _mlp_nodes(policy)
+        value = _mlp_value_nodes(policy, nodes, initializers) if win_share else None
     initializers.append(numpy_helper.from_array(np.array(-np.inf, np.float32), "minus_inf"))
     nodes += [
         helper.make_node("Cast", [INPUT_MASK], ["legal"], to=TensorProto.BOOL),
         helper.make_node("Where", ["legal", x, "minus_inf"], [OUTPUT]),
     ]
     obs_size, num_actions = policy.meta["obs_size"], policy.meta["num_actions"]
+    outputs = [helper.make_tensor_value_info(OUTPUT, TensorProto.FLOAT, ["batch", num_actions])]
+    if win_share:
+        initializers.append(numpy_helper.from_array(np.array([-1], np.int64), "value_shape"))
+        nodes += [
+            helper.make_node("Sigmoid", [value], ["win_share_2d"]),
+            helper.make_node("Reshape", ["win_share_2d", "value_shape"], [OUTPUT_VALUE]),
+        ]
+        outputs.append(helper.make_tensor_value_info(OUTPUT_VALUE, TensorProto.FLOAT, ["batch"]))
+    else:  # the entity graph's value nodes feed nothing: left out
+        used = _inputs_used(nodes, OUTPUT)
+        nodes = [n for n in nodes if set(n.output) & used]
+        initializers = [i for i in initializers if i.name in used]
     graph = helper.make_graph(
         nodes,
         "art_gallery_policy",
@@ -80,7 +102,7 @@ def policy_to_onnx(policy: MLPPolicy) -> Any:
             ),
             helper.make_tensor_value_info(INPUT_MASK, TensorProto.FLOAT, ["batch", num_actions]),
         ],
-        [helper.make_tensor_value_info(OUTPUT, TensorProto.FLOAT, ["batch", num_actions])],
+        outputs,
         initializers,
     )
     model = helper.make_model(
@@ -119,6 +141,41 @@ def _mlp_nodes(policy: MLPPolicy) -> tuple[list[Any], list[Any], str]:
     return nodes, initializers, x
 
 
+def _mlp_value_nodes(policy: MLPPolicy, nodes: list[Any], initializers: list[Any]) -> str:
+    """The MLP critic's ``Gemm`` chain (appended to ``nodes``); returns the raw head's name."""
+    from onnx import helper, numpy_helper
+
+    activation = {"tanh": "Tanh", "relu": "Relu", "identity": None}[policy.meta["activation"]]
+    x, layers = INPUT_OBSERVATION, policy.value_layers or []
+    for i, (weight, bias) in enumerate(layers):
+        w, b = f"value_layers.{i}.weight", f"value_layers.{i}.bias"
+        initializers += [
+            numpy_helper.from_array(np.asarray(weight, np.float32), w),
+            numpy_helper.from_array(np.asarray(bias, np.float32), b),
+        ]
+        out = f"value_hidden_{i}"
+        nodes.append(helper.make_node("Gemm", [x, w, b], [out], transB=1))
+        x = out
+        if i < len(layers) - 1 and activation is not None:
+            nodes.append(helper.make_node(activation, [x], [f"{x}_act"]))
+            x = f"{x}_act"
+    return x
+
+
+def _inputs_used(nodes: list[Any], output: str) -> set[str]:
+    """The names (node outputs and initializers) that ``output`` is computed from."""
+    producer = {name: node for node in nodes for name in node.output}
+    used, todo = set(), [output]
+    while todo:
+        name = todo.pop()
+        if name in used:
+            continue
+        used.add(name)
+        if name in producer:
+            todo.extend(producer[name].input)
+    return used
+
+
 def export_onnx(policy: MLPPolicy, path: str | os.PathLike[str]) -> Path:
     """Write ``policy`` as an ONNX model (atomically); checked with onnxruntime when it is
     installed: the file must load and match the numpy forward on a few observations."""
@@ -134,15 +191,17 @@ def export_onnx(policy: MLPPolicy, path: str | os.PathLike[str]) -> Path:
     probe = np.random.default_rng(0).random((8, policy.meta["obs_size"]), dtype=np.float32)
     if not np.allclose(loaded.logits(probe), policy.logits(probe), rtol=1e-4, atol=1e-4):
         raise CheckpointError(f"{path}: the exported model does not match the checkpoint")
+    if loaded.has_value_head and not np.allclose(
+        loaded.values(probe), policy.values(probe), rtol=0, atol=1e-5
+    ):
+        raise CheckpointError(f"{path}: the exported value does not match the checkpoint's")
     return path
 
 
 class OnnxPolicy:
     """An ONNX policy run by onnxruntime; a drop-in for :class:`MLPPolicy` (``logits``,
-    ``meta``), plus :meth:`masked_logits`, the graph's own output. The export holds the
-    actor only, so there is no value head."""
-
-    has_value_head = False
+    ``meta``), plus :meth:`masked_logits`, the graph's own output. The value head is there
+    only in a win-share checkpoint's export (its ``value`` output, the module docstring)."""
 
     @property
     def game(self) -> str:
@@ -177,6 +236,7 @@ class OnnxPolicy:
         names = [i.name for i in self.session.get_inputs()]
         if names != [INPUT_OBSERVATION, INPUT_MASK]:
             raise CheckpointError(f"{path}: inputs {names}, expected observation, action_mask")
+        self.has_value_head = OUTPUT_VALUE in [o.name for o in self.session.get_outputs()]
         self._obs_size, self._num_actions = self.meta["obs_size"], self.meta["num_actions"]
         self._all_legal = np.ones((1, self._num_actions), np.float32)
 
@@ -194,13 +254,21 @@ class OnnxPolicy:
         )[0]
         return out[0] if single else out
 
-    def value(self, observation: np.ndarray) -> None:
-        """No value estimate: the ONNX export holds the actor only."""
-        return None
+    def value(self, observation: np.ndarray) -> float | None:
+        """The win share of one observation (None where the export holds the actor only)."""
+        out = self.values(observation)
+        return None if out is None else float(out.reshape(-1)[0])
 
-    def values(self, observation: np.ndarray) -> None:
-        """No value estimates either (the batched :meth:`value`)."""
-        return None
+    def values(self, observation: np.ndarray) -> np.ndarray | None:
+        """The ``value`` output of a batch, ``(B,)``: the win share in [0, 1]; None where
+        the export holds the actor only."""
+        if not self.has_value_head:
+            return None
+        obs = np.asarray(observation, dtype=np.float32).reshape(-1, self._obs_size)
+        mask = np.ones((len(obs), self._num_actions), np.float32)
+        return self.session.run(
+            [OUTPUT_VALUE], {INPUT_OBSERVATION: obs, INPUT_MASK: mask}
+        )[0].reshape(-1)
 
     def logits(self, observation: np.ndarray) -> np.ndarray:
         """Unmasked logits (every action allowed), as :meth:`MLPPolicy.logits` gives them."""

@@ -104,8 +104,9 @@ def _pointer(g: _Graph, t: dict, h: str, token: str, num_actions: int) -> str:
     return g.op("MatMul", [score, g.const("pointer_scatter", scatter)])
 
 
-def entity_nodes(policy: Any) -> tuple[list[Any], list[Any], str]:
-    """(nodes, initializers, name of the logits) of an :class:`EntityPolicy`."""
+def entity_nodes(policy: Any) -> tuple[list[Any], list[Any], str, str]:
+    """(nodes, initializers, name of the logits, name of the raw value head ``[N, 1]``)
+    of an :class:`EntityPolicy`; the value nodes are only kept if their output is used."""
     t, meta = policy.t, policy.meta
     g = _Graph(meta["activation"])
     tokens = _tokens(g, t, policy.groups)
@@ -115,4 +116,6 @@ def entity_nodes(policy: Any) -> tuple[list[Any], list[Any], str]:
     if policy.pointer_group is not None:
         extra = _pointer(g, t, h, tokens[policy.pointer_group], meta["num_actions"])
         logits = g.op("Add", [logits, extra])
-    return g.nodes, g.initializers, logits
+    vf_w, vf_b = g.const("vf.weight", _f32(t["vf.weight"])), g.const("vf.bias", _f32(t["vf.bias"]))
+    value = g.op("Gemm", [h, vf_w, vf_b], transB=1)
+    return g.nodes, g.initializers, logits, value

@@ -393,6 +393,7 @@ def _export(args: argparse.Namespace) -> int:
         f"wrote {path} ({path.stat().st_size:,} bytes), a policy for {policy.game}: inputs "
         f"observation [N, {obs_size}] and {INPUT_MASK} [N, {actions}] (float32, 1 = legal), "
         f"output {OUTPUT} [N, {actions}]"
+        + (" and value [N] (the win share)" if policy.meta.get("value_kind") == "win_share" else "")
     )
     return 0
 

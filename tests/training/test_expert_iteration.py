@@ -141,6 +141,44 @@ def test_the_export_plays_as_an_agent_with_a_win_share_value(fast_run: Path) -> 
     assert insight is not None and 0.0 <= insight["value"] <= 1.0
 
 
+def test_the_onnx_export_of_a_win_share_checkpoint_gives_its_value(
+    fast_run: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``art-gallery export`` of a generation: the ONNX ``value`` output is the win share
+    that numpy and torch give (the logistic included), within 1e-5, also far from the
+    observations it saw, where the logistic saturates."""
+    pytest.importorskip("onnxruntime")
+    pytest.importorskip("onnx")
+    import torch
+
+    from art_gallery_env.agents.policy import load_policy
+    from art_gallery_env.agents.policy_onnx import OnnxPolicy
+    from art_gallery_env.cli import main
+    from art_gallery_env.training.expert_iteration import Learner
+
+    path, out = fast_run / "pool" / "gen_001.safetensors", tmp_path / "gen_001.onnx"
+    assert main(["export", str(path), "--onnx", str(out)]) == 0
+    assert "value [N] (the win share)" in capsys.readouterr().out
+    with np.load(fast_run / "replay" / "gen_001.npz") as replay:
+        obs = replay["obs"][:16].astype(np.float32)
+    obs = np.concatenate([obs, obs[:4] * 50.0, -obs[:4] * 50.0])
+    exported = OnnxPolicy(out)
+    assert exported.has_value_head
+    onnx_values = exported.values(obs)
+    numpy_values = load_policy(path).values(obs)
+    learner = Learner(config_from_dict(smoke_dict(tmp_path / "run", **FAST)))
+    learner.load_weights_file(path)
+    with torch.no_grad():  # the torch pointer reads real observations only (one-hots)
+        seen = torch.as_tensor(obs[:16])
+        torch_values = torch.sigmoid(learner.net(seen)[1]).numpy().reshape(-1)
+    assert onnx_values.shape == (len(obs),) and ((onnx_values >= 0) & (onnx_values <= 1)).all()
+    assert np.abs(onnx_values - numpy_values).max() <= 1e-5
+    assert np.abs(onnx_values[:16] - torch_values).max() <= 1e-5
+    assert np.ptp(onnx_values) > 1e-3  # not a constant that matches by chance
+    assert exported.value(obs[0]) == pytest.approx(float(onnx_values[0]), abs=1e-7)
+    assert np.allclose(exported.logits(obs), load_policy(path).logits(obs), atol=1e-4)
+
+
 @pytest.mark.slow
 def test_resume_equals_an_uninterrupted_run(tmp_path: Path) -> None:
     straight = run(tmp_path / "straight")
