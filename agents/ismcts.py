@@ -55,6 +55,7 @@ from .base import Agent, searchable_legal
 RANDOM_ROLLOUT = "random"
 ENGINES = ("auto", "python", "compiled")
 COMPILED_CAPABILITY = "compiled_search"
+ROLLOUT_NEEDS = "the game's compiled search (engine=auto or compiled, with numba)"
 DEFAULT_SCALE = 4.0  # the default evaluator's spread of a score margin, in points
 
 
@@ -133,6 +134,8 @@ def _compiled_search(spec: GameSpec, engine: str, options: dict[str, Any]) -> An
     if engine not in ENGINES:
         raise ValueError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
     if engine == "python":
+        if options.get("topk"):
+            raise ValueError(f"topk needs {ROLLOUT_NEEDS}, not engine=python")
         return None
     problem, module = None, None
     if not spec.has(COMPILED_CAPABILITY):
@@ -147,10 +150,15 @@ def _compiled_search(spec: GameSpec, engine: str, options: dict[str, Any]) -> An
             options["rollout"], options["rollout_params"], options.get("iters")
         )
     if problem is not None:
-        if engine == "compiled":
+        if options.get("topk") and module is None:
+            raise ValueError(f"topk needs {ROLLOUT_NEEDS}: {problem}")
+        if engine == "compiled" or options.get("topk"):
             raise ValueError(problem)
         return None
     del options["iters"]
+    if not options.get("topk"):  # the tree search: the capability's base options
+        options.pop("topk", None)
+        options.pop("margin", None)
     return module.CompiledSearch(**options)
 
 
@@ -165,6 +173,10 @@ class ISMCTSAgent(Agent):
     (0: play to the game's end); ``c`` is the UCB exploration constant; ``scale`` the
     evaluator's spread of a score margin (None: the game's default). ``engine``: ``auto``,
     ``python`` or ``compiled`` (the module docstring); ``self.engine`` says which one runs.
+    ``topk`` > 0 replaces the tree by the rollout algorithm of the game's compiled search:
+    only the root's ``topk`` best actions by the game's heuristic are searched, each played
+    on by the heuristic for every seat from the same worlds; the heuristic's own choice
+    stays unless another beats its mean value by more than ``margin``.
     """
 
     name = "ismcts"
@@ -182,6 +194,8 @@ class ISMCTSAgent(Agent):
         rollout_params: Any = None,
         game: str | None = None,
         engine: str = "auto",
+        topk: int = 0,
+        margin: float = 0.0,
     ) -> None:
         if iters is None and seconds is None:
             iters = 400
@@ -213,6 +227,8 @@ class ISMCTSAgent(Agent):
                 "c": self.c,
                 "scale": scale,
                 "iters": iters,
+                "topk": topk,
+                "margin": margin,
             },
         )
         self.engine = "python" if self._compiled is None else "compiled"

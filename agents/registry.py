@@ -112,12 +112,15 @@ _ISMCTS_OPTIONS = {
     "rounds": _to_int,
     "scale": _to_float,
     "engine": lambda key, value: value,  # ISMCTSAgent names the valid ones
+    "topk": _to_int,
+    "margin": _to_float,
 }
 
 
 def make_ismcts(seed: int | None = None, *, game: str | None = None, **options: str) -> Agent:
     """Options: iters=N, seconds=S, c=X, rollout=random or one of the game's rollouts
-    (``GameSpec.rollouts``), rounds=K, scale=X, engine=auto|python|compiled."""
+    (``GameSpec.rollouts``), rounds=K, scale=X, engine=auto|python|compiled, topk=K and
+    margin=X (the rollout algorithm, ISMCTSAgent)."""
     _unknown("ismcts", options, list(_ISMCTS_OPTIONS))
     kwargs = {key: _ISMCTS_OPTIONS[key](key, value) for key, value in options.items()}
     rollouts = rollout_names(game)

@@ -1888,3 +1888,54 @@ def ismcts_iterations(s, t, hp, root, work, observer, iters, options, tree, rng)
             total[node] += rewards[path_seat[i]]
         done += 1
     return done
+
+
+# -- the rollout search (a root-only policy improvement over the heuristic) ----------------
+# Bertsekas' rollout algorithm / Tesauro's Monte Carlo policy improvement, with the
+# compiled heuristic as the base policy: every sweep determinizes the root once from the
+# observer's information, and each candidate action of the root is applied to a copy of
+# that one world and played on by the heuristic for every seat (the same rollout stream
+# for each candidate: common random numbers), to the game's end or a round limit, then
+# evaluated as ISMCTS's leaves are (evaluate_row). vector/search.py's RolloutSearch picks
+# the candidates (the heuristic's best scored actions) and the winner.
+@njit(cache=True, nogil=True)
+def root_scores(s, t, hp, b, scores):
+    """The heuristic's score of every action at slot b (-inf: not legal; a one-answer
+    decision scores only that answer) and its own choice, drawn on slot b's stream."""
+    w = heuristic_scratch()
+    legal = np.empty(NUM_ACTIONS, np.bool_)
+    top = np.empty(NUM_ACTIONS, np.bool_)
+    return heuristic_action(s, t, hp, b, legal, scores, top, w)
+
+
+@njit(cache=True, nogil=True)
+def rollout_sweeps(s, t, hp, root, det, work, observer, cands, sweeps, options, values, rng):
+    """``sweeps`` sweeps from slot ``root`` for ``observer`` over the actions ``cands``:
+    values[i, k] is the observer's value after candidate k in sweep i. Slots det and work
+    are scratch; ``options`` is float64 (rounds, scale, potential, hand_weight); rng[0]
+    draws the worlds and each sweep's rollout stream."""
+    rounds = np.int64(options[0])
+    scale, potential, hand_weight = options[1], options[2], options[3]
+    end_round = np.int64(s.round[root]) + rounds if rounds > 0 else NO_ROUND_LIMIT
+    legal = np.empty(NUM_ACTIONS, np.bool_)
+    rewards = np.empty(S, np.float64)
+    evals = np.empty(S, np.float64)
+    chains = np.empty((3, NUM_ROWS), np.int64)
+    pool = np.empty(P, np.int8)
+    scores = np.empty(NUM_ACTIONS, np.float64)
+    top = np.empty(NUM_ACTIONS, np.bool_)
+    w = heuristic_scratch()
+    for i in range(sweeps):
+        copy_slot(s, root, det)
+        determinize_slot(s, t, det, observer, rng, 0, pool)
+        stream = next_u64(rng, 0)
+        for k in range(cands.shape[0]):
+            copy_slot(s, det, work)
+            s.action_rng[work] = stream
+            apply_action(s, t, work, cands[k])
+            search_rollout(
+                s, t, hp, work, end_round, ROLLOUT_HEURISTIC, legal, scores, top, w
+            )
+            evaluate_row(s, t, work, scale, potential, hand_weight, rewards, evals, chains)
+            values[i, k] = rewards[observer]
+    return sweeps

@@ -55,8 +55,8 @@ MAX_ITERS = 100_000
 """The most iterations (and so tree nodes, + 1) of one decision: agents.registry's
 MAX_SEARCH_ITERS (a test checks it). A timed search without ``iters`` stops there too."""
 
-ROOT, WORK = 0, 1
-MASK64 = (1 << 64) - 1  # the two slots of the search's VecState
+ROOT, WORK, DET = 0, 1, 2  # the slots of the search's VecState (DET: the rollout search's)
+MASK64 = (1 << 64) - 1
 FIRST_CHUNK = 8  # iterations of a timed search's first call (it measures the speed)
 CHUNKS_PER_BUDGET = 20  # a timed search checks the clock about this often
 MIN_NODES = 1024  # a timed search's first node table
@@ -98,8 +98,10 @@ class CompiledSearch:
         rounds: int = 1,
         c: float = 0.2,
         scale: float | None = None,
+        topk: int = 0,
+        margin: float = 0.0,
     ) -> None:
-        problem = unsupported(rollout, rollout_params)
+        problem = unsupported(rollout, rollout_params) or _rollout_problem(rollout, topk, margin)
         if problem:
             raise ValueError(problem)
         if not isinstance(rounds, int) or isinstance(rounds, bool) or rounds < 0:
@@ -121,7 +123,12 @@ class CompiledSearch:
             rollout_params = ROLLOUT_VERSIONS[rollout]()
         self._rollout_params = rollout_params
         self._tables: dict[tuple[int, bool, str, str], tuple[Tables, np.ndarray]] = {}
-        self._state = allocate(2)
+        self._state = allocate(3)
+        self.topk = topk
+        self.margin = float(margin)
+        self._sweep_options = np.array(
+            [rounds, self.scale, EVAL_POTENTIAL, EVAL_HAND_WEIGHT], np.float64
+        )
         self.last_iterations = 0
         warm_up()
 
@@ -157,6 +164,9 @@ class CompiledSearch:
         write_state(s, ROOT, world)
         rng = np.array([_mix(seed, 1)], np.uint64)
         s.action_rng[WORK] = _mix(seed, 2)
+        if self.topk:
+            s.action_rng[ROOT] = _mix(seed, 3)
+            return self._rollout_search(tables, params, observer, iters, seconds, rng)
         width = world.num_players * NUM_ACTIONS
         deadline = None if seconds is None else time.perf_counter() + seconds
         if deadline is None:
@@ -191,6 +201,81 @@ class CompiledSearch:
             budget = deadline - start
             chunk = max(1, int(rate * min(deadline - now, budget / CHUNKS_PER_BUDGET)))
         return tree, done
+
+
+    # -- the rollout search (topk > 0) ------------------------------------------------
+    def _rollout_search(self, tables, params, observer, iters, seconds, rng):  # noqa: ANN001
+        """The rollout algorithm over the heuristic (kernels.rollout_sweeps): the root's
+        ``topk`` best actions by the heuristic's scores, each played on from the same
+        determinized worlds; the best mean wins unless it beats the heuristic's own choice
+        by ``margin`` or less. Root stats: (rollouts, mean value) per candidate."""
+        s = self._state
+        scores = np.empty(NUM_ACTIONS, np.float64)
+        own = int(kernels.root_scores(s, tables, params, ROOT, scores))
+        cands = _candidates(scores, own, self.topk)
+        k = len(cands)
+        if k == 1:
+            self.last_iterations = 0
+            return own, {own: (0, 0.0)}
+        limit = MAX_ITERS if iters is None else iters
+        max_sweeps = max(1, limit // k)
+        values = np.empty((max_sweeps, k), np.float64)
+        if seconds is None:
+            done = self._sweeps(tables, params, observer, cands, values, 0, max_sweeps, rng)
+        else:
+            done = self._timed_sweeps(
+                tables, params, observer, cands, values, max_sweeps, seconds, rng
+            )
+        self.last_iterations = done * k
+        means = values[:done].mean(axis=0)
+        best = int(np.argmax(means))
+        if means[best] - means[0] <= self.margin:
+            best = 0  # cands[0] is the heuristic's own choice
+        stats = {int(a): (done, float(means[i])) for i, a in enumerate(cands)}
+        return int(cands[best]), stats
+
+    def _sweeps(self, tables, params, observer, cands, values, start, count, rng) -> int:  # noqa: ANN001
+        block = values[start : start + count]
+        s, options = self._state, self._sweep_options
+        kernels.rollout_sweeps(
+            s, tables, params, ROOT, DET, WORK, observer, cands, count, options, block, rng
+        )
+        return count
+
+    def _timed_sweeps(self, tables, params, observer, cands, values, limit, seconds, rng):  # noqa: ANN001
+        """Chunks of sweeps until the deadline (about CHUNKS_PER_BUDGET clock checks)."""
+        start = time.perf_counter()
+        deadline = start + seconds
+        done, chunk = 0, 1
+        while done < limit:
+            chunk = min(chunk, limit - done)
+            done += self._sweeps(tables, params, observer, cands, values, done, chunk, rng)
+            now = time.perf_counter()
+            if now >= deadline:
+                break
+            rate = done / max(now - start, 1e-9)
+            chunk = max(1, int(rate * min(deadline - now, seconds / CHUNKS_PER_BUDGET)))
+        return done
+
+
+def _rollout_problem(rollout: str, topk: Any, margin: Any) -> str | None:
+    """Why the rollout search cannot run these options (None: it can, or topk is 0)."""
+    if isinstance(topk, bool) or not isinstance(topk, int) or topk < 0:
+        return f"topk must be an int >= 0 (0: the tree search), got {topk!r}"
+    if not margin >= 0:
+        return f"margin must be a number >= 0, got {margin!r}"
+    if topk and rollout != "heuristic":
+        return f"topk={topk} plays the heuristic's rollouts (rollout=heuristic), got {rollout!r}"
+    return None
+
+
+def _candidates(scores: np.ndarray, own: int, topk: int) -> np.ndarray:
+    """The heuristic's own choice, then its next best scored actions (ties by number),
+    ``topk`` in all (-inf scores: not legal)."""
+    legal = np.flatnonzero(scores > -np.inf)
+    order = legal[np.lexsort((legal, -scores[legal]))]
+    rest = [int(a) for a in order if a != own]
+    return np.array([own, *rest[: topk - 1]], np.int64)
 
 
 _warm = False
