@@ -4,6 +4,7 @@ SearchResult interface expert iteration uses, and the tools that play it."""
 
 from __future__ import annotations
 
+import math
 import time
 from pathlib import Path
 
@@ -99,13 +100,20 @@ def test_search_result_visits_sum_to_the_iterations_of_legal_own_actions(
 
 def test_the_network_is_called_once_per_batch_with_every_seats_observation() -> None:
     """Value from the net: one logits call per batch (K leaves; the root's call first) and
-    one values call with N observations per leaf; the root value is the net's value."""
+    one values call with N observations per leaf; the root value is the net's value. The
+    second batch's call holds the leaves alone by default; with ``prior_samples`` > 1 also
+    the further worlds of the nodes its walks passed (their priors' running mean)."""
     _, view = _view(3, seed=2)
     net = StubNet(value=0.7)
     result = GuidedSearch(net, game="art_gallery", iters=16, batch=8, seed=1).run(view)
     assert net.logit_rows == [1, 8, 8]
     assert net.value_rows == [24, 24]  # 8 leaves x 3 seats
     assert np.allclose(result.values, 0.7)
+    net = StubNet(value=0.7)
+    GuidedSearch(net, game="art_gallery", iters=16, batch=8, seed=1, prior_samples=8).run(view)
+    assert len(net.logit_rows) == 3 and net.logit_rows[:2] == [1, 8]
+    assert 8 < net.logit_rows[2] <= 8 + 8 * 8  # a walk adds a world per node it passes
+    assert net.value_rows == [24, 24]
 
 
 def test_rollout_values_never_ask_the_value_head() -> None:
@@ -182,6 +190,97 @@ def test_a_prior_temperature_flattens_a_confident_policy_and_spreads_the_visits(
 
 
 # -- determinism and hidden information -----------------------------------------------
+class ObservingNet:
+    """Logits that depend on the observation (a fixed random projection), as a real
+    network's do: a rival's priors then differ between determinizations."""
+
+    def __init__(self, obs_size: int, seed: int = 0) -> None:
+        rng = np.random.default_rng(seed)
+        self.w = rng.normal(0.0, 3.0, (obs_size, NUM_ACTIONS))
+
+    def logits(self, obs: np.ndarray) -> np.ndarray:
+        return np.asarray(obs, np.float64) @ self.w
+
+    def values(self, obs: np.ndarray) -> np.ndarray:
+        return np.full(len(obs), 0.5)
+
+
+def _nodes(node, depth: int = 0):
+    yield node, depth
+    for child in node.children.values():
+        yield from _nodes(child, depth + 1)
+
+
+def test_a_rivals_priors_are_the_mean_over_the_worlds_that_reach_its_node() -> None:
+    """With ``prior_samples`` K, a node below the root averages the masked softmax of up
+    to K determinizations (not the first world's alone); the root, the same observation
+    in every world, keeps its one exact sample."""
+    state, view = _view(4, seed=3)
+    net = ObservingNet(len(_inputs(state)[0]))
+    search = GuidedSearch(net, game="art_gallery", iters=96, batch=8, seed=2, prior_samples=4)
+    search.run(view)
+    root = search.last_root
+    assert root is not None and root.samples[state.current_player] == [1, 4]
+    counts = [
+        n.samples[seat][0] for n, depth in _nodes(root) if depth > 0 for seat in n.samples
+    ]
+    assert counts and max(counts) == 4 and min(counts) >= 1
+    rival = [
+        (n, seat)
+        for n, depth in _nodes(root)
+        if depth > 0
+        for seat in n.samples
+        if seat != state.current_player and n.samples[seat][0] > 1
+    ]
+    assert rival  # rivals' nodes met several worlds
+    node, seat = rival[0]
+    legal = sorted(node.sums[seat])
+    priors = search._priors(node, seat, legal)
+    mean = np.asarray([node.sums[seat][a] for a in legal]) / node.samples[seat][0]
+    assert np.allclose(priors, mean / mean.sum())
+    logits = np.asarray(node.logits[seat])[legal]  # the first world's
+    first = np.exp(logits - logits.max()) / np.exp(logits - logits.max()).sum()
+    assert not np.allclose(priors, first)  # the worlds' observations differ: so do priors
+
+
+def test_one_prior_sample_is_the_first_worlds_softmax_over_the_actions_legal_now() -> None:
+    """The default (``prior_samples=1``): a node's priors are the first world's logits'
+    softmax over the current world's legal actions, as before the option, and no further
+    world is asked for."""
+    state, view = _view(4, seed=3)
+    net = ObservingNet(len(_inputs(state)[0]))
+    search = GuidedSearch(net, game="art_gallery", iters=64, batch=8, seed=2)
+    search.run(view)
+    nodes = [(n, seat) for n, depth in _nodes(search.last_root) if depth > 0 for seat in n.samples]
+    assert nodes and all(n.samples[seat] == [1, 1] and not n.sums for n, seat in nodes)
+    node, seat = nodes[0]
+    legal = [a for a in range(NUM_ACTIONS) if a % 3 == 0]
+    logits = np.asarray(node.logits[seat])[legal]
+    expect = np.exp(logits - logits.max())
+    assert np.allclose(search._priors(node, seat, legal), expect / expect.sum())
+
+
+def test_mean_priors_renormalise_over_the_actions_legal_now() -> None:
+    """Two worlds' masked softmaxes are summed per action; the priors in a third world
+    are their mean over its legal actions, renormalised, and an action legal in neither
+    sampled world gets the uniform share before renormalising."""
+    from art_gallery_env.agents.guided_search import _Node
+
+    search = GuidedSearch(StubNet(), game="art_gallery", iters=4, prior_samples=2)
+    node = _Node(2)
+    logits = [0.0] * NUM_ACTIONS
+    logits[1] = math.log(3.0)
+    node.samples[0] = [0, 2]
+    search._add_sample(node, 0, (0, 1), logits)  # 0.25, 0.75
+    assert np.allclose(search._priors(node, 0, [0, 1, 2]), [0.2, 0.6, 0.2])  # one world
+    search._add_sample(node, 0, (0, 2), [0.0] * NUM_ACTIONS)  # 0.5, 0.5
+    assert node.samples[0] == [2, 2]
+    priors = search._priors(node, 0, [0, 1, 2, 3])
+    raw = np.asarray([0.75, 0.75, 0.5, 0.25 * 2]) / 2  # 3 is uniform: 1/4 of 2 worlds
+    assert np.allclose(priors, raw / raw.sum())
+    assert np.allclose(search._priors(node, 0, [1, 2]), [0.6, 0.4])
+
+
 def test_same_seed_same_result_in_two_states_of_one_information_set() -> None:
     state, view = _view(3, seed=4)
     twin = twin_state(state, seed=1)
