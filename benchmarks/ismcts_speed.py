@@ -1,5 +1,5 @@
 """ISMCTS search speed: iterations per second of the Python and the compiled engine at 2, 4
-and 6 players, random and heuristic rollouts.
+and 6 players, random and heuristic rollouts; then the rollout search (``ismcts:topk=K``).
 
 Positions are sampled from heuristic self-play (every decision of a few seeded games, so
 turn starts, bids and distribution choices all appear in their natural mix); each position
@@ -7,10 +7,12 @@ is searched with a fixed iteration budget by both engines (``ISMCTSAgent(engine=
 the table reports iterations per second, their ratio, the time one decision of that budget
 takes, and the load average (``os.getloadavg``, 1 minute) after each row: the machine may be
 shared, so compare the ratios of one run. The compiled engine's first search (loading or
-compiling its code) is left out of the timing.
+compiling its code) is left out of the timing. A second table times the rollout search
+(``--topk K``, 0: none) with rollouts to the round's end and to the game's end: rollouts
+(each one iteration) per second and ms per decision of the same budget.
 
     .venv/bin/python benchmarks/ismcts_speed.py [--iters 200] [--positions 40]
-        [--players 2 4 6] [--rollouts random heuristic] [--smoke]
+        [--players 2 4 6] [--rollouts random heuristic] [--topk 4] [--smoke]
 """
 
 from __future__ import annotations
@@ -49,12 +51,12 @@ def sample_positions(num_players: int, count: int, seed: int) -> list[GameState]
 
 
 def measure(
-    positions: list[GameState], rollout: str, iters: int, engine: str
+    positions: list[GameState], rollout: str, iters: int, engine: str, **options: int
 ) -> tuple[float, float, float] | None:
     """(iterations per second, mean seconds per decision, max seconds per decision), or
     None where the engine cannot run (the compiled one without numba)."""
     try:
-        agent = ISMCTSAgent(seed=0, iters=iters, rollout=rollout, engine=engine)
+        agent = ISMCTSAgent(seed=0, iters=iters, rollout=rollout, engine=engine, **options)
     except ValueError:
         return None
     if engine == "compiled":  # load (or compile) its code outside the timing
@@ -81,12 +83,32 @@ def row(n: int, rollout: str, python: tuple | None, fast: tuple | None) -> str:
     return f"| {n} | {rollout} | {py_rate} | {c_rate} | {ratio} | {py_ms} | {c_ms} | {load:.2f} |"
 
 
+def rollout_table(args: argparse.Namespace) -> None:
+    """The rollout search's speed (compiled engine only), per table size and horizon."""
+    print()
+    print("| players | search | rollouts/s | ms/decision | load |")
+    print("|---|---|---|---|---|")
+    for n in args.players:
+        positions = sample_positions(n, args.positions, args.seed)
+        for rounds in (1, 0):
+            spec = f"topk={args.topk},rounds={rounds}"
+            result = measure(
+                positions, "heuristic", args.iters, "compiled", topk=args.topk, rounds=rounds
+            )
+            rate, ms = (
+                ("-", "-") if result is None else (f"{result[0]:,.0f}", f"{result[1] * 1000:.1f}")
+            )
+            load = os.getloadavg()[0]
+            print(f"| {n} | {spec} | {rate} | {ms} | {load:.2f} |", flush=True)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--iters", type=int, default=200, help="iterations per decision")
     parser.add_argument("--positions", type=int, default=40, help="positions per table size")
     parser.add_argument("--players", type=int, nargs="+", default=[2, 4, 6])
     parser.add_argument("--rollouts", nargs="+", default=None, help="default: all of them")
+    parser.add_argument("--topk", type=int, default=4, help="rollout search's K (0: none)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--smoke", action="store_true", help="tiny sizes, seconds (CI)")
     args = parser.parse_args(argv)
@@ -110,6 +132,8 @@ def main(argv: list[str] | None = None) -> int:
             python = measure(positions, rollout, args.iters, "python")
             fast = measure(positions, rollout, args.iters, "compiled")
             print(row(n, rollout, python, fast), flush=True)
+    if args.topk:
+        rollout_table(args)
     print(f"load average {'/'.join(f'{x:.2f}' for x in os.getloadavg())} at the end")
     return 0
 
