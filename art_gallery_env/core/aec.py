@@ -360,11 +360,32 @@ class OrderEnforcingAEC(wrappers.OrderEnforcingWrapper):
         if not self._has_reset:
             raise RuntimeError(f"call reset() before {call}(): the env has no game yet")
 
+    # The loop's hot attributes, read from the env directly: PettingZoo's wrapper reaches
+    # them through two __getattr__ calls each, and a decision reads them three times (its
+    # iterator twice, step once). Before reset they raise, and PettingZoo's __getattr__
+    # then raises its own "cannot be accessed before reset".
+    @property
+    def agents(self) -> list[Any]:
+        if not self._has_reset:
+            raise AttributeError("agents cannot be accessed before reset")
+        return self.env.agents
+
+    @property
+    def agent_selection(self) -> Any:
+        if not self._has_reset:
+            raise AttributeError("agent_selection cannot be accessed before reset")
+        return self.env.agent_selection
+
     def step(self, action: Any) -> None:
+        """PettingZoo's wrapper's ``step`` (the dead step after the end warns), in one call."""
         self._require_reset("step")
-        if not self.agents and action is not None:
-            raise ValueError(AFTER_THE_END)
-        super().step(action)
+        if not self.env.agents:
+            if action is not None:
+                raise ValueError(AFTER_THE_END)
+            super().step(action)  # PettingZoo's warning
+            return
+        self._has_updated = True
+        self.env.step(action)
 
     def observe(self, agent: Any) -> Any:
         self._require_reset("observe")

@@ -41,7 +41,7 @@ from ..rules.data import (
     TILE_SCORINGS,
 )
 from ..rules.effects import renowned_value
-from ..rules.scoring import majority_money, public_score_parts
+from ..rules.scoring import card_goals, majority_money, reputation_scores
 from ..rules.state import (
     EMPTY,
     F_FAME,
@@ -69,13 +69,7 @@ from .observation_fields import (
     T,
     decode_observation,
 )
-from .observation_reference import (
-    _artist_stars_block,
-    encode_reference,
-    write_display,
-    write_market,
-    write_own_cards,
-)
+from .observation_reference import _artist_stars_block, encode_reference
 
 __all__ = [
     "FIELD",
@@ -111,7 +105,9 @@ class _Memo:
     """One observer's last vector (with its memoryviews), the copies of the attributes it
     was built from, and each part's own record (entries set, row keys)."""
 
-    __slots__ = ("vector", "m", "mb", "snap", "part", "decision", "order", "rel", "n")
+    __slots__ = (
+        "vector", "m", "mb", "snap", "part", "decision", "order", "rel", "n", "changed",
+    )  # fmt: skip
 
     def __init__(self, n: int, observer: int) -> None:
         self.vector = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
@@ -126,6 +122,7 @@ class _Memo:
         self.order = [(observer + r) % n for r in range(n)]  # relative seat -> player
         self.rel = [(p - observer) % n for p in range(n)]  # player -> relative seat
         self.n = n
+        self.changed: tuple[int, ...] = ()  # the attributes that differed at this call
 
 
 Writer = Callable[["ObservationEncoder", GameState, _Memo, int], None]
@@ -162,28 +159,19 @@ def _w_table(enc: ObservationEncoder, s: GameState, memo: _Memo, part: int) -> N
 _OCCUPANT, _GALLERIST, _KICKED = _O["occupant"], _O["gallerist"], _O["kicked"]
 
 
-def _w_occupant(enc: ObservationEncoder, s: GameState, memo: _Memo, part: int) -> None:
+def _w_places(enc: ObservationEncoder, s: GameState, memo: _Memo, part: int) -> None:
+    """``occupant``, ``gallerist`` and ``kicked``: who stands where (one-hots, in a row;
+    one part, as a move changes two or three of them at once)."""
     rel = memo.rel
-    ones = []
+    ones = [_GALLERIST + rel[p] * (NUM_LOCATIONS + 2) + pos for p, pos in enumerate(s.gpos)]
     for loc, occ in enumerate(s.occupant):
         if occ != EMPTY:
             owner, kind = divmod(occ, 2)
             seat = S if owner == LACERDA else rel[owner]
             ones.append(_OCCUPANT + (loc * 2 + kind) * OWN + seat)
-    memo.part[part] = _set_ones(memo.m, memo.part[part], ones)
-
-
-def _w_gallerist(enc: ObservationEncoder, s: GameState, memo: _Memo, part: int) -> None:
-    rel = memo.rel
-    ones = [_GALLERIST + rel[p] * (NUM_LOCATIONS + 2) + pos for p, pos in enumerate(s.gpos)]
-    memo.part[part] = _set_ones(memo.m, memo.part[part], ones)
-
-
-def _w_kicked(enc: ObservationEncoder, s: GameState, memo: _Memo, part: int) -> None:
-    ones = []
     if s.kicked is not None:
         owner, kind, loc = s.kicked
-        ones = [_KICKED + memo.rel[owner], _KICKED + S + kind, _KICKED + S + 2 + loc]
+        ones += (_KICKED + rel[owner], _KICKED + S + kind, _KICKED + S + 2 + loc)
     memo.part[part] = _set_ones(memo.m, memo.part[part], ones)
 
 
@@ -243,21 +231,31 @@ def _w_artist_stars(enc: ObservationEncoder, s: GameState, memo: _Memo, part: in
 _STACK_WIDTH = FIELD["stack"].shape[1]
 
 
+_STACK = _O["stack"]
+_PACK_STACK = _pack(_STACK_WIDTH)
+
+
 def _w_stacks(enc: ObservationEncoder, s: GameState, memo: _Memo, part: int) -> None:
-    """The top work of each stack (not the order below, G18) and the visitors on it."""
+    """The top work of each stack (not the order below, G18) and the visitors on it,
+    rewritten for the stacks whose size, top work or visitors changed."""
     works = s.data.works
-    row: list[float] = []
-    for stack, visitors in zip(s.stacks, s.work_visitors):
-        top = [len(stack) / 7] + [0.0] * (1 + 2 * NUM_COLOURS)
-        if stack:
-            work = works[stack[-1]]
-            top[1] = work.fame / 2
+    keys = [
+        (len(stack), stack[-1] if stack else EMPTY, tuple(visitors))
+        for stack, visitors in zip(s.stacks, s.work_visitors)
+    ]
+    old = memo.part[part] or [None] * len(keys)
+    memo.part[part] = keys
+    for form in compress(range(len(keys)), map(ne, keys, old)):
+        size, top_work, visitors = keys[form]
+        row = [size / 7] + [0.0] * (1 + 2 * NUM_COLOURS)
+        if size:
+            work = works[top_work]
+            row[1] = work.fame / 2
             for i, icon in enumerate(work.tickets):
                 for c in range(NUM_COLOURS):
-                    top[2 + NUM_COLOURS * i + c] = float(icon >> c & 1)
-        row += top
+                    row[2 + NUM_COLOURS * i + c] = float(icon >> c & 1)
         row += [visitors[c] / 2 for c in range(NUM_COLOURS)]
-    _pack(len(row))(memo.mb, 4 * _O["stack"], *row)
+        _PACK_STACK(memo.mb, 4 * (_STACK + _STACK_WIDTH * form), *row)
 
 
 _EASEL, _EASEL_WIDTH = _O["easel"], FIELD["easel"].shape[1]
@@ -279,59 +277,114 @@ def _w_easels(enc: ObservationEncoder, s: GameState, memo: _Memo, part: int) -> 
         m[b + 2 + works[work].form] = 1.0
 
 
-_PACK_COLOURS2 = _pack(2 * NUM_COLOURS)
+_VISITORS = _O["plaza"]
+_PACK_VISITORS = _pack(_END["tickets"] - _VISITORS)
+_EMPTY_SEATS = [[0.0] * (NUM_COLOURS * (S - n)) for n in range(S + 1)]
+assert [f.name for f in FIELDS if _VISITORS <= f.offset < _END["tickets"]] == [
+    "plaza", "bag", "lobby", "gallery_visitors", "box_office", "ticket_discard", "tickets",
+], "the visitor and ticket fields in a row"  # fmt: skip
 
 
-def _w_plaza_bag(enc: ObservationEncoder, s: GameState, memo: _Memo, part: int) -> None:
-    bag = s.bag
-    _PACK_COLOURS2(
-        memo.mb, 4 * _O["plaza"], *[x / 10 for x in s.plaza],
-        *[bag.count(c) / 14 for c in range(NUM_COLOURS)],
+def _w_visitors(enc: ObservationEncoder, s: GameState, memo: _Memo, part: int) -> None:
+    """``plaza`` .. ``tickets``: the visitors and tickets everywhere, packed at once (one
+    part: a visitor or a ticket moves between two of them)."""
+    bag, order, rest = s.bag, memo.order, _EMPTY_SEATS[memo.n]
+    lobby, gallery, tickets = s.lobby, s.gallery_visitors, s.tickets
+    _PACK_VISITORS(
+        memo.mb, 4 * _VISITORS,
+        *[x / 10 for x in s.plaza], *[bag.count(c) / 14 for c in range(NUM_COLOURS)],
+        *[x / 5 for p in order for x in lobby[p]], *rest,
+        *[x / 5 for p in order for x in gallery[p]], *rest,
+        *[x / 20 for x in s.box_office], *[x / 20 for x in s.ticket_discard],
+        *[x / 10 for p in order for x in tickets[p]], *rest,
     )  # fmt: skip
 
 
-def _w_box_office(enc: ObservationEncoder, s: GameState, memo: _Memo, part: int) -> None:
-    _PACK_COLOURS2(
-        memo.mb, 4 * _O["box_office"], *[x / 20 for x in s.box_office],
-        *[x / 20 for x in s.ticket_discard],
-    )  # fmt: skip
-
-
-def _seat_counts(name: str, attr: str, scale: int) -> Writer:
-    """The writer of a per-seat count field (lobby, gallery visitors, tickets)."""
-    start = 4 * _O[name]
-    get = attrgetter(attr)
-    packs = [_pack(NUM_COLOURS * n) for n in range(S + 1)]
-
-    def write(enc: ObservationEncoder, s: GameState, memo: _Memo, part: int) -> None:
-        rows = get(s)
-        packs[memo.n](memo.mb, start, *[x / scale for p in memo.order for x in rows[p]])
-
-    return write
+_DISPLAY, _DISPLAY_WIDTH = _O["display"], FIELD["display"].shape[1]
+_DISPLAY_SIZE = _END["promotion_tokens"] - _DISPLAY
+_DECK, _PROMOTION_TOKENS = _O["deck"], _O["promotion_tokens"]
 
 
 def _w_display(enc: ObservationEncoder, s: GameState, memo: _Memo, part: int) -> None:
-    memo.vector[_O["display"] : _END["promotion_tokens"]] = 0.0
-    write_display(s, memo.vector)
+    """The contract display, the deck's size and the promotion tokens (write_display's
+    entries, through the memoryview)."""
+    d, m = s.data, memo.m
+    m[_DISPLAY : _DISPLAY + _DISPLAY_SIZE] = _ZERO[:_DISPLAY_SIZE]
+    for col, stack in enumerate(s.display):
+        if stack:
+            b = _DISPLAY + _DISPLAY_WIDTH * col
+            card = d.contracts[stack[-1]]
+            m[b] = 1.0
+            m[b + 1] = len(stack) / 5
+            m[b + 2 + card.form] = 1.0
+            m[b + 2 + NUM_FORMS + card.bonus.kind] = 1.0
+            m[b + 2 + NUM_FORMS + B] = card.bonus.amount / 5
+    m[_DECK] = len(s.deck) / 20
+    top = d.promotion_tokens
+    for level, tokens in enumerate(s.promo_tokens):
+        m[_PROMOTION_TOKENS + level] = tokens / top
+
+
+_MARKET_UPPER, _MARKET_UPPER_WIDTH = _O["market_upper"], 1 + T + OWN
+_MARKET_LOWER, _LOCATION_TILE = _O["market_lower"], _O["location_tile"]
 
 
 def _w_market(enc: ObservationEncoder, s: GameState, memo: _Memo, part: int) -> None:
-    memo.vector[_O["market_upper"] : _END["location_tile"]] = 0.0
-    write_market(s, memo.vector, memo.rel)
+    """Tiles and assistants on the market, tiles beside the locations: all one-hot (the
+    entries write_market sets)."""
+    scoring = [tile.scoring for tile in s.data.reputation_tiles]
+    rel = memo.rel
+    ones = []
+    for i, (tile, owner) in enumerate(zip(s.market_tiles, s.market_upper)):
+        b = _MARKET_UPPER + _MARKET_UPPER_WIDTH * i
+        if tile != EMPTY:
+            ones += (b, b + 1 + scoring[tile])
+        if owner != EMPTY:
+            ones.append(b + 1 + T + (S if owner == LACERDA else rel[owner]))
+    for i, owner in enumerate(s.market_lower):
+        if owner != EMPTY:
+            ones.append(_MARKET_LOWER + OWN * i + (S if owner == LACERDA else rel[owner]))
+    for loc, tile in enumerate(s.location_tiles):
+        if tile != EMPTY:
+            b = _LOCATION_TILE + (1 + T) * loc
+            ones += (b, b + 1 + scoring[tile])
+    memo.part[part] = _set_ones(memo.m, memo.part[part], ones)
+
+
+def _float32_sums(step: float, count: int) -> list[float]:
+    """``k`` times ``step`` added one by one into a float32 entry, for k = 0..count: the
+    sums the reference's ``v[i] += step`` leaves, taken from NumPy itself."""
+    entry = np.zeros(1, dtype=np.float32)
+    sums = [0.0]
+    for _ in range(count):
+        entry[0] += step
+        sums.append(float(entry[0]))
+    return sums
+
+
+_MARKET_COUNT, _MARKET_COUNT_SEAT = _O["market_count"], _STRIDE["market_count"]
+_MARKET_COUNT_SIZE = FIELD["market_count"].size
+_UPPER_SUMS = _float32_sums(0.25, MARKET_UPPER_ROWS)
+_LOWER_SUMS = _float32_sums(1 / 3, MARKET_LOWER_ROWS)
 
 
 def _w_market_count(enc: ObservationEncoder, s: GameState, memo: _Memo, part: int) -> None:
-    """Per seat, its assistants per market column (added one by one in NumPy as the
-    reference adds them, so the float32 sums are the same)."""
-    v, rel = memo.vector, memo.rel
-    base, stride = _O["market_count"], _STRIDE["market_count"]
-    v[base : _END["market_count"]] = 0.0
+    """Per seat, its assistants per market column: counted, then written as the float32
+    sums the reference's one-by-one additions give (so the entries are the same)."""
+    rel, stride = memo.rel, _MARKET_COUNT_SEAT
+    half = stride // 2
+    counts = [0] * (stride * memo.n)
     for i, owner in enumerate(s.market_upper):
         if owner != EMPTY and owner != LACERDA:
-            v[base + stride * rel[owner] + i // MARKET_UPPER_ROWS] += 0.25
+            counts[stride * rel[owner] + i // MARKET_UPPER_ROWS] += 1
     for i, owner in enumerate(s.market_lower):
         if owner != EMPTY and owner != LACERDA:
-            v[base + stride * rel[owner] + stride // 2 + i // MARKET_LOWER_ROWS] += 1 / 3
+            counts[stride * rel[owner] + half + i // MARKET_LOWER_ROWS] += 1
+    m = memo.m
+    m[_MARKET_COUNT : _MARKET_COUNT + _MARKET_COUNT_SIZE] = _ZERO[:_MARKET_COUNT_SIZE]
+    for j, k in enumerate(counts):
+        if k:
+            m[_MARKET_COUNT + j] = (_UPPER_SUMS if j % stride < half else _LOWER_SUMS)[k]
 
 
 _GALLERY, _GALLERY_WIDTH = _O["gallery"], FIELD["gallery"].shape[2]
@@ -416,9 +469,36 @@ def _w_commission(enc: ObservationEncoder, s: GameState, memo: _Memo, part: int)
     memo.part[part] = _set_ones(memo.m, memo.part[part], ones)
 
 
+_OWN_CARDS, _OWN_GOALS = _O["own_cards"], _O["own_goals"]
+_OWN_SIZE = _END["own_goals"] - _OWN_CARDS
+
+
 def _w_own_cards(enc: ObservationEncoder, s: GameState, memo: _Memo, part: int) -> None:
-    memo.vector[_O["own_cards"] : _END["own_goals"]] = 0.0
-    write_own_cards(s, memo.vector, memo.order[0])
+    """The observer's two secret cards and which of their goals it has met (write_own_cards'
+    entries); the goals depend only on the cards and the forms shown and sold, so they are
+    kept per such key (a game meets a few dozen)."""
+    p, works = memo.order[0], s.data.works
+    shown = [works[w].form for w in s.gallery[p]]
+    if s.renowned[p] != EMPTY:
+        shown.append(works[s.renowned[p]].form)
+    key = (s.curator[p], s.dealer[p], tuple(shown), tuple([works[w].form for w in s.sold[p]]))
+    goals = enc._goals.get(key)
+    if goals is None:
+        curator, dealer = card_goals(s, p)
+        goals = enc._goals[key] = _five(curator) + _five(dealer)
+    m = memo.m
+    m[_OWN_CARDS : _OWN_CARDS + _OWN_SIZE] = _ZERO[:_OWN_SIZE]
+    m[_OWN_CARDS + key[0]] = 1.0
+    m[_OWN_CARDS + 4 + key[1]] = 1.0
+    _PACK_GOALS(memo.mb, 4 * _OWN_GOALS, *goals)
+
+
+_PACK_GOALS = _pack(10)
+
+
+def _five(done: list[bool]) -> list[float]:
+    """A card's first five goals as entries (0 where it has fewer)."""
+    return [float(x) for x in done[:5]] + [0.0] * (5 - len(done[:5]))
 
 
 _PLAYER = _O["player"]
@@ -430,25 +510,48 @@ def _w_economy(enc: ObservationEncoder, s: GameState, memo: _Memo, part: int) ->
     d = s.data
     top, costs, money_of = d.influence_max, d.hire_costs, d.influence_money
     hired_base = d.assistants - d.start_desks  # hired_count = hired_base - queue
-    parts = enc.score_parts(s)
-    row: list[float] = []
-    for p in memo.order:
+    # The score parts as this memo last computed them, unless one of their inputs changed
+    # (influence counts only while a seat holds the 'influence per 3' tile): most rewrites
+    # of this part are for cash, influence or desks alone.
+    kept = memo.part[part]
+    changed = memo.changed
+    if (
+        kept is None
+        or not _SCORE_BASE_ATTRS.isdisjoint(changed)
+        or (kept[3] and not _SCORE_TILE_ATTRS.isdisjoint(changed))
+        or (kept[1] and _INFLUENCE_ATTR in changed)
+    ):
+        parts, influence_matters, tiles_held = enc.score_parts(s)
+        kept = memo.part[part] = [parts, influence_matters, [None] * memo.n, tiles_held]
+    parts, rows = kept[0], kept[2]
+    mb = memo.mb
+    # Each seat's row is rewritten only when one of its inputs changed (a decision moves
+    # mostly the acting seat's cash or influence).
+    for r, p in enumerate(memo.order):
         queue, influence, money = s.queue[p], s.influence[p], s.money[p]
         fixed, rep_influence = parts[p]
         score = money + fixed + money_of[min(top, influence + rep_influence)]
-        row += (
+        key = (money, influence, s.desks[p], queue, s.removed[p], len(s.sold[p]), score,
+               s.start_tile[p] != EMPTY, s.pending_tile[p] != EMPTY)  # fmt: skip
+        if key == rows[r]:
+            continue
+        rows[r] = key
+        _PACK_SEAT(
+            mb, 4 * (_PLAYER + _PLAYER_WIDTH * r),
             money / MONEY_SCALE,
             influence / top,
-            s.desks[p] / d.desks,
+            key[2] / d.desks,
             queue / 8,
-            s.removed[p] / 10,
+            key[4] / 10,
             costs[hired_base - queue] / 6 if queue else 0.0,
-            len(s.sold[p]) / 8,
+            key[5] / 8,
             score / SCORE_SCALE,
-            float(s.start_tile[p] != EMPTY),
-            float(s.pending_tile[p] != EMPTY),
-        )
-    _pack(len(row))(memo.mb, 4 * _PLAYER, *row)
+            float(key[7]),
+            float(key[8]),
+        )  # fmt: skip
+
+
+_PACK_SEAT = _pack(_PLAYER_WIDTH)
 
 
 _SCORE_INPUTS = (
@@ -458,21 +561,15 @@ _SCORE_INPUTS = (
 _PART_TABLE: tuple[tuple[str, Writer, str], ...] = (
     ("end_triggered final_round intermediate_done box_office celebrity bag round start_player",
      _w_table, "flags round start_player"),
-    ("occupant", _w_occupant, "occupant"),
-    ("gpos", _w_gallerist, "gallerist"),
-    ("kicked", _w_kicked, "kicked"),
+    ("occupant gpos kicked", _w_places, "occupant gallerist kicked"),
     ("lacerda_pos lacerda_kicked lacerda_supply lacerda_next_lower", _w_lacerda, "lacerda"),
     ("artist_tile discovered fame celebrity promotion tokens artist_bonus artist_collector",
      _w_artists, "artist artist_bonus"),
     ("artist_tile", _w_artist_stars, "artist_stars"),
     ("stacks work_visitors", _w_stacks, "stack"),
     ("easels discovered fame artist_tile", _w_easels, "easel"),
-    ("plaza bag", _w_plaza_bag, "plaza bag"),
-    ("lobby", _seat_counts("lobby", "lobby", 5), "lobby"),
-    ("gallery_visitors", _seat_counts("gallery_visitors", "gallery_visitors", 5),
-     "gallery_visitors"),
-    ("box_office ticket_discard", _w_box_office, "box_office ticket_discard"),
-    ("tickets", _seat_counts("tickets", "tickets", 10), "tickets"),
+    ("plaza bag lobby gallery_visitors box_office ticket_discard tickets", _w_visitors,
+     "plaza bag lobby gallery_visitors box_office ticket_discard tickets"),
     ("display deck promo_tokens", _w_display, "display deck promotion_tokens"),
     ("market_tiles market_upper market_lower location_tiles", _w_market,
      "market_upper market_lower location_tile"),
@@ -495,6 +592,29 @@ _DEPENDS = tuple(
     for a in _ATTRS
 )
 """Per attribute, the parts built from it."""
+_SCORE_BASE = "gallery renowned work_artist artist_tile fame discovered market_upper market_lower"
+_SCORE_BASE += " spaces"
+_SCORE_BASE_ATTRS = frozenset(_ATTRS.index(a) for a in _SCORE_BASE.split())
+"""What the public score parts (ObservationEncoder.score_parts) read when no seat holds a
+reputation tile: majorities, exhibition, auction, and the boards' spaces."""
+_SCORE_TILE_ATTRS = frozenset(
+    _ATTRS.index(a) for a in _SCORE_INPUTS.split() if a != "influence"
+) - _SCORE_BASE_ATTRS
+"""What the reputation tiles' units read besides (G16.3), influence aside."""
+_INFLUENCE_ATTR = _ATTRS.index("influence")
+_PLANS: dict[tuple[int, ...], tuple[int, ...]] = {}
+"""Per set of changed attributes, the parts to rewrite (a game meets a few hundred sets)."""
+_MAX_PLANS = 4096
+
+
+def _plan(changed: tuple[int, ...]) -> tuple[int, ...]:
+    """The parts built from any attribute in ``changed``, in table order."""
+    parts = tuple(sorted({part for i in changed for part in _DEPENDS[i]}))
+    if len(_PLANS) < _MAX_PLANS:
+        _PLANS[changed] = parts
+    return parts
+
+
 _NESTED = {"tickets", "lobby", "gallery_visitors", "gallery", "sold", "spaces", "stacks",
            "work_visitors", "display"}  # fmt: skip
 
@@ -541,24 +661,6 @@ class _Unseen:
 _UNSEEN = _Unseen()
 
 
-class _ScoreRecord:
-    """One seat's public score parts and what they were computed from."""
-
-    __slots__ = ("version", "inputs", "parts", "has_tile", "influence")
-
-    def __init__(self) -> None:
-        self.version = -1
-        self.inputs: Any = _UNSEEN
-        self.parts = (0, 0)
-        self.has_tile = False
-        self.influence = 0
-
-
-_SCORE_COMMON = attrgetter(
-    "market_upper", "market_lower", "discovered", "fame", "artist_tile", "promotion",
-    "masterpiece", "work_artist",
-)  # fmt: skip
-"""What every seat's public score reads besides its own board (G16)."""
 _MARKET = attrgetter("market_upper", "market_lower")
 
 
@@ -573,11 +675,9 @@ class ObservationEncoder:
     def reset(self) -> None:
         """Forget the last vectors (they are exact for any state; this only frees them)."""
         self._memos: dict[tuple[int, int], _Memo] = {}
-        self._scores: dict[int, list[_ScoreRecord]] = {}
-        self._score_inputs: Any = _UNSEEN
-        self._score_version = 0
         self._market: Any = _UNSEEN
         self._majorities: dict[int, int] = {}
+        self._goals: dict[tuple[Any, ...], list[float]] = {}  # see _w_own_cards
 
     def __getstate__(self) -> dict[str, Any]:
         """A copy or pickle (OpenSpiel's serialisation, deepcopy of an env) starts with no
@@ -602,59 +702,51 @@ class ObservationEncoder:
             memo.decision = _set_ones(memo.m, memo.decision, ones)
         values = _READ(s)
         snap = memo.snap
-        changed = list(compress(_INDEX, map(ne, values, snap)))
+        changed = tuple(compress(_INDEX, map(ne, values, snap)))
         if changed:
-            dirty: set[int] = set()
             for i in changed:
                 snap[i] = _COPY[i](values[i])
-                dirty.update(_DEPENDS[i])
-            for part in dirty:
+            memo.changed = changed
+            for part in _PLANS.get(changed) or _plan(changed):
                 _PARTS[part](self, s, memo, part)
         return memo.vector.copy()
 
-    def score_parts(self, s: GameState) -> list[tuple[int, int]]:
-        """Per seat, kept for all observers: the parts of its public score that do not move
-        with cash (nor with influence, unless it holds the 'influence per 3' tile)."""
-        common = _SCORE_COMMON(s)
-        if common != self._score_inputs:
-            self._score_inputs = tuple([x[:] for x in common])
-            self._score_version += 1
-        version = self._score_version
-        n = s.num_players
-        records = self._scores.get(n)
-        if records is None:
-            records = self._scores[n] = [_ScoreRecord() for _ in range(n)]
-        out = []
-        for p, record in enumerate(records):
-            inputs = (
-                s.gallery[p], s.sold[p], s.renowned[p], s.spaces[p], s.gallery_visitors[p],
-                s.queue[p], s.removed[p],
-            )  # fmt: skip
-            if (
-                record.version != version
-                or record.inputs != inputs
-                or (record.has_tile and record.influence != s.influence[p])
-            ):
-                self._rescore(s, p, record, inputs, version)
-            out.append(record.parts)
-        return out
-
-    def _rescore(
-        self, s: GameState, p: int, record: _ScoreRecord, inputs: tuple, version: int
-    ) -> None:
+    def score_parts(self, s: GameState) -> tuple[list[tuple[int, int]], bool, bool]:
+        """Per seat, the parts of its public score that do not move with its cash:
+        :func:`~..rules.scoring.public_score_parts`' (fixed money, reputation influence),
+        summed here without its per-call overheads; whether they move with influence (a
+        seat holds the 'influence per 3' tile) and whether any seat holds a reputation tile
+        (whose units read more of the state). The market majorities are kept for all
+        observers until the market changes."""
         market = _MARKET(s)
         if market != self._market:
             self._market = (market[0][:], market[1][:])
             self._majorities = majority_money(s)
+        majorities = self._majorities
+        values, tile_of, fame, artist_of = (
+            s.data.artist_values, s.artist_tile, s.fame, s.work_artist
+        )  # fmt: skip
         tiles = s.data.reputation_tiles
-        record.version = version
-        record.inputs = (inputs[0][:], inputs[1][:], inputs[2], inputs[3][:], inputs[4][:],
-                         inputs[5], inputs[6])  # fmt: skip
-        record.parts = public_score_parts(s, p, self._majorities)
-        record.has_tile = any(
-            tiles[tile].scoring == _INFLUENCE_TILE for tile in s.spaces[p] if tile != EMPTY
-        )
-        record.influence = s.influence[p]
+        out = []
+        influence_matters = tiles_held = False
+        for p in range(s.num_players):
+            fixed = majorities.get(p, 0)
+            for work in s.gallery[p]:  # the exhibition: each work's sales value
+                artist = artist_of[work]
+                fixed += values[tile_of[artist]][fame[artist]]
+            if s.renowned[p] != EMPTY:  # the auction's work counts twice (G16.2)
+                fixed += 2 * renowned_value(s, s.renowned[p])
+            rep_influence = 0
+            board = s.spaces[p]
+            if board.count(EMPTY) != len(board):  # no tile: no reputation score
+                rep_money, rep_influence = reputation_scores(s, p)
+                fixed += rep_money
+                tiles_held = True
+                influence_matters = influence_matters or any(
+                    tiles[t].scoring == _INFLUENCE_TILE for t in board if t != EMPTY
+                )
+            out.append((fixed, rep_influence))
+        return out, influence_matters, tiles_held
 
 
 def _decision_entries(s: GameState) -> list[int]:

@@ -409,7 +409,19 @@ def hire_bonuses(s: GameState, p: int, start: int, k: int) -> None:
 # -- International Market (G9) -----------------------------------------------------------
 def lobby_meets(s: GameState, p: int, column: int) -> bool:
     """G9.1: distinct Lobby visitors matching the column's requirement slots."""
-    counts = s.lobby[p]
+    key = (s.data.column_requirements[column], tuple(s.lobby[p]))
+    meets = _LOBBY_MEETS.get(key)
+    if meets is None:  # a pure function of the key; the menus ask it for every column
+        meets = _LOBBY_MEETS[key] = _fits(*key)
+    return meets
+
+
+_LOBBY_MEETS: dict[tuple[tuple[int, ...], tuple[int, ...]], bool] = {}
+
+
+def _fits(slots: tuple[int, ...], counts: tuple[int, ...]) -> bool:
+    """Whether visitors ``counts`` (per colour) fill the requirement ``slots`` (a colour
+    mask each), one distinct visitor per slot."""
 
     def fits(slots: tuple[int, ...], used: list[int]) -> bool:
         if not slots:
@@ -422,7 +434,7 @@ def lobby_meets(s: GameState, p: int, column: int) -> bool:
                 used[c] -= 1
         return False
 
-    return fits(s.data.column_requirements[column], [0] * NUM_COLOURS)
+    return fits(slots, [0] * NUM_COLOURS)
 
 
 def acquired_forms(s: GameState, p: int) -> set[int]:
