@@ -38,7 +38,15 @@ next can depend on hidden information). Every iteration
      expert iteration writes), optionally after a rollout of ``rounds`` round ends; or
    - otherwise a rollout of the game's (``rollout``/``rounds`` as in ISMCTS) and the
      game's search evaluator (``GameSpec.search_evaluator``): a PPO checkpoint's value is
-     a return, not a win chance, so only its priors are used;
+     a return, not a win chance, so only its priors are used.
+
+   A rollout to the game's end (``rounds=0``) with a policy the game's compiled engine
+   plays (capability ``vector``: its ``VectorGame.play_out``, policies
+   :data:`COMPILED_ROLLOUTS`, default parameters) runs there, all the batch's leaves in
+   one call, and its value is each seat's win share; ``compiled=False`` (or a game
+   without the engine, or no numba) plays them in Python. Measured at 4 players: 8
+   heuristic play-outs to the end took 26 ms compiled against 1,030 ms in Python, about
+   what 8 Python play-outs to the next round end (the default ``rounds=1``) cost;
 4. **backs up** the value vector along the path.
 
 Batching: ``batch`` iterations descend before the network runs once for all their leaves
@@ -73,6 +81,8 @@ from .ismcts import RANDOM_ROLLOUT, _check_budget, default_rollout, make_evaluat
 WIN_SHARE = "win_share"  # a checkpoint meta's value_kind whose value head is a win share
 DIRICHLET_ALPHA = 0.3  # concentration of the root noise (AlphaZero's for chess)
 TOP_ACTIONS = 8  # actions an explain() lists
+# rollouts the game's compiled engine plays to the end (VectorGame.play_out's policies)
+COMPILED_ROLLOUTS = ("heuristic", RANDOM_ROLLOUT)
 # Determinizations whose priors a node below the root averages. 1 (the first world's,
 # the module docstring says why): measured, 8 changed the visits less than the seed does
 PRIOR_SAMPLES = 1
@@ -147,7 +157,8 @@ class GuidedSearch:
     flattens a confident policy's priors, whose top action otherwise takes every visit of a
     short search (a prior of 0.005 needs about 200 iterations before its first visit).
     ``prior_samples``: determinizations whose priors a node below the root averages (1:
-    the first world's only).
+    the first world's only). ``compiled``: rollouts to the game's end on its compiled
+    engine where it has one (the module docstring).
     """
 
     def __init__(
@@ -168,6 +179,7 @@ class GuidedSearch:
         rollout_params: Any = None,
         prior_temperature: float = 1.0,
         prior_samples: int = PRIOR_SAMPLES,
+        compiled: bool = True,
     ) -> None:
         if iters is None and seconds is None:
             raise ValueError("a search needs a budget: iters=N or seconds=S")
@@ -196,6 +208,8 @@ class GuidedSearch:
         self.dirichlet = float(dirichlet)
         self.prior_temperature = float(prior_temperature)
         self.evaluator = make_evaluator(spec, scale)
+        # rollouts on the compiled engine (its module is looked up where used)
+        self.compiled = self._compiled_engine(compiled, rollout_params) is not None
         self._key = spec.num_actions
         self._rng = random.Random(seed)
         self.last_root: _Node | None = None
@@ -203,6 +217,18 @@ class GuidedSearch:
     def reset(self, seed: int | None = None) -> None:
         self._rng = random.Random(seed)
         self.last_root = None
+
+    def _compiled_engine(self, compiled: bool, rollout_params: Any) -> Any:
+        """The game's compiled engine module when this search's rollouts can run there
+        (to the game's end, a policy it plays, default parameters), else None."""
+        if not (compiled and self.rounds == 0 and self.rollout in COMPILED_ROLLOUTS):
+            return None
+        if rollout_params is not None or not self.spec.has("vector"):
+            return None
+        try:
+            return self.spec.extension("vector")
+        except ImportError:  # no numba: the Python rollouts
+            return None
 
     # -- the search --------------------------------------------------------------------
     def run(self, view: SeatView) -> SearchResult:
@@ -313,7 +339,9 @@ class GuidedSearch:
         """One network call for the batch's leaves (priors, and values from the net), the
         rollouts where values come from the game's evaluator, then the back-ups."""
         self._evaluate_priors(leaves)
-        values = [self._value(leaf) for leaf in leaves]
+        values = self._compiled_values(leaves) if self.compiled else None
+        if values is None:
+            values = [self._value(leaf) for leaf in leaves]
         if self.value_from_net:
             self._net_values(leaves, values)
         for leaf, value in zip(leaves, values):
@@ -357,6 +385,28 @@ class GuidedSearch:
         if self.value_from_net and not world.is_over:
             return None
         return [min(1.0, max(0.0, float(v))) for v in self.evaluator(world)]
+
+    def _compiled_values(self, leaves: list[_Leaf]) -> list[list[float] | None]:
+        """Every leaf's value after a play-out to the game's end: the unfinished ones in
+        one call of the compiled engine (seeded from the search's RNG), each seat's win
+        share (the ``win`` rewards' 1/k for the winners, 0 for the others)."""
+        values: list[list[float] | None] = [None] * len(leaves)
+        open_at = [i for i, leaf in enumerate(leaves) if not leaf.world.is_over]
+        if open_at:
+            game = self.spec.extension("vector").VectorGame.from_states(
+                [leaves[i].world for i in open_at],
+                seed=self._rng.getrandbits(63),
+                auto_reset=False,
+                reward_mode="win",
+                check=False,
+            )
+            rewards, _ = game.play_out(policy=self.rollout)
+            for i, row in zip(open_at, np.maximum(rewards, 0.0).tolist()):
+                values[i] = row
+        for i, leaf in enumerate(leaves):
+            if values[i] is None:
+                values[i] = [min(1.0, max(0.0, float(v))) for v in self.evaluator(leaf.world)]
+        return values
 
     def _net_values(self, leaves: list[_Leaf], values: list[list[float] | None]) -> None:
         """Fill the values the net gives: every seat's own observation of its leaf, one

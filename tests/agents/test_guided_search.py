@@ -126,6 +126,71 @@ def test_rollout_values_never_ask_the_value_head() -> None:
     assert abs(result.values.sum() - 1) < 0.5  # evaluator win chances, not the stub's 2.0
 
 
+def _play_out_calls(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Record the games of each call of the game's compiled play-out (through its spec)."""
+    engine = get_game("art_gallery").extension("vector")
+    calls: list[int] = []
+    original = engine.VectorGame.play_out
+
+    def counting(game, *args, **kwargs):
+        calls.append(game.num_envs)
+        return original(game, *args, **kwargs)
+
+    monkeypatch.setattr(engine.VectorGame, "play_out", counting)
+    return calls
+
+
+def test_rollouts_to_the_end_run_on_the_compiled_engine_one_call_a_batch(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """rounds=0 with the heuristic: the batch's unfinished leaves play out in one compiled
+    call each, and the values are win shares (1/k for the winners, 0 for the others)."""
+    pytest.importorskip("numba")
+    calls = _play_out_calls(monkeypatch)
+    _, view = _view(4, seed=2)
+    net = StubNet()
+    search = GuidedSearch(
+        net, game="art_gallery", iters=24, batch=8, seed=1, value_from_net=False, rounds=0
+    )
+    assert search.compiled and search.rollout == "heuristic"
+    result = search.run(view)
+    assert calls and len(calls) <= 3 and all(1 <= n <= 8 for n in calls)
+    assert result.visits.sum() == 24 and net.value_rows == []
+    assert abs(result.values.sum() - 1.0) < 1e-9  # every back-up was one game's win shares
+    again = GuidedSearch(
+        StubNet(), game="art_gallery", iters=24, batch=8, seed=1, value_from_net=False, rounds=0
+    ).run(view)
+    assert np.array_equal(again.visits, result.visits)  # seeded
+    assert np.allclose(again.values, result.values)
+
+
+@pytest.mark.parametrize(
+    "options",
+    [{"rounds": 1}, {"rounds": 0, "compiled": False}, {"rounds": 0, "rollout": "heuristic:v1"}],
+)
+def test_other_rollouts_stay_in_python(options: dict, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A rollout to a round end, ``compiled=False`` or a policy the engine's play-out does
+    not take (by name, with default parameters) plays in Python, as before."""
+    pytest.importorskip("numba")
+    calls = _play_out_calls(monkeypatch)
+    _, view = _view(2, seed=2)
+    search = GuidedSearch(
+        StubNet(), game="art_gallery", iters=8, batch=4, seed=1, value_from_net=False, **options
+    )
+    assert not search.compiled
+    search.run(view)
+    assert calls == []
+
+
+def test_the_agent_spec_with_rounds_0_plays_with_compiled_rollouts() -> None:
+    pytest.importorskip("numba")
+    state, _ = _view(2, seed=7)
+    agent = make_agent(f"search:ckpt={QUICK},iters=16,rounds=0", 3)
+    assert agent.search.compiled and agent.value_source == "rollout"
+    assert agent.act(*_inputs(state)) in state.legal_actions()
+    assert abs(sum(agent.explain()["values"]) - 1.0) < 1e-3  # win shares of whole games
+
+
 def test_the_checkpoints_value_kind_picks_the_value_path(win_share_ckpt: Path) -> None:
     assert value_kind(load_policy(QUICK), QUICK) is None
     assert value_kind(load_policy(win_share_ckpt), win_share_ckpt) == WIN_SHARE
