@@ -234,6 +234,50 @@ class CompiledSearch:
         stats = {int(a): (done, float(means[i])) for i, a in enumerate(cands)}
         return int(cands[best]), stats
 
+    def rollout_values(
+        self,
+        view: Any,
+        candidates: Any,
+        observer: int | None = None,
+        *,
+        iters: int | None = None,
+        seconds: float | None = None,
+        seed: int = 0,
+    ) -> tuple[np.ndarray, int]:
+        """The observer's mean value of each of ``candidates`` (its legal actions, chosen
+        by the caller: a network's top-K, say) over sweeps of the rollout algorithm (each
+        candidate played on by the heuristic from the same worlds), and the sweeps run:
+        ``iters`` rollouts in all (``iters // len(candidates)`` sweeps, at least one) and/or
+        ``seconds``. ``view`` as in :meth:`search`."""
+        world, observer = _root_world(view, observer)
+        if world.is_over or world.current_player != observer:
+            raise ValueError(f"seat {observer} has no decision to search in this state")
+        problem = _rollout_problem(self.rollout, 1, 0.0) or _budget_problem(iters, seconds)
+        cands = np.asarray(candidates, np.int64).reshape(-1)
+        legal = set(world.legal_actions())
+        if not problem and (not len(cands) or len(set(cands.tolist())) < len(cands)):
+            problem = f"candidates must be distinct legal actions, got {cands.tolist()}"
+        if not problem and not legal.issuperset(cands.tolist()):
+            problem = f"candidates {cands.tolist()} are not all legal (legal: {sorted(legal)})"
+        if problem:
+            raise ValueError(problem)
+        tables, params = self._tables_for(world)
+        s = self._state
+        write_state(s, ROOT, world)
+        rng = np.array([_mix(seed, 1)], np.uint64)
+        s.action_rng[WORK] = _mix(seed, 2)
+        s.action_rng[ROOT] = _mix(seed, 3)
+        max_sweeps = max(1, (MAX_ITERS if iters is None else iters) // len(cands))
+        values = np.empty((max_sweeps, len(cands)), np.float64)
+        if seconds is None:
+            done = self._sweeps(tables, params, observer, cands, values, 0, max_sweeps, rng)
+        else:
+            done = self._timed_sweeps(
+                tables, params, observer, cands, values, max_sweeps, seconds, rng
+            )
+        self.last_iterations = done * len(cands)
+        return values[:done].mean(axis=0), done
+
     def _sweeps(self, tables, params, observer, cands, values, start, count, rng) -> int:  # noqa: ANN001
         block = values[start : start + count]
         s, options = self._state, self._sweep_options
@@ -266,6 +310,17 @@ def _rollout_problem(rollout: str, topk: Any, margin: Any) -> str | None:
         return f"margin must be a number >= 0, got {margin!r}"
     if topk and rollout != "heuristic":
         return f"topk={topk} plays the heuristic's rollouts (rollout=heuristic), got {rollout!r}"
+    return None
+
+
+def _budget_problem(iters: Any, seconds: Any) -> str | None:
+    """Why a rollout_values budget is not one (None: it is)."""
+    if iters is None and seconds is None:
+        return "give a budget: iters, seconds or both"
+    if iters is not None and not 1 <= iters <= MAX_ITERS:
+        return f"iters must be in 1..{MAX_ITERS}, got {iters!r}"
+    if seconds is not None and not seconds > 0:
+        return f"seconds must be a number > 0, got {seconds!r}"
     return None
 
 
