@@ -49,6 +49,19 @@ next can depend on hidden information). Every iteration
    what 8 Python play-outs to the next round end (the default ``rounds=1``) cost;
 4. **backs up** the value vector along the path.
 
+**The rollout mode** (``topk`` K > 0) replaces the tree by the rollout algorithm of the
+game's compiled search (capability ``compiled_search``: its ``CompiledSearch`` and
+``rollout_values``): the root's candidates are the network's K most likely actions (its
+argmax first; ties by action number; after the Dirichlet noise when ``dirichlet`` > 0),
+and each is valued by ``iters`` rollouts in all (``iters // K`` sweeps), every candidate
+played on by the game's heuristic for every seat from the same determinized worlds
+(common random numbers), to ``rounds`` round ends (0: the game's end) and the game's
+evaluator. The best mean is played unless it beats the network's argmax by ``margin`` or
+less. ``visits`` then holds each candidate's sweeps (equal for all), ``q`` their means,
+``values`` the observer's value only (nan for the other seats); :func:`value_policy`
+turns the means into a distribution (expert iteration's policy target). Only the root's
+priors come from the network; its value head is not asked.
+
 Batching: ``batch`` iterations descend before the network runs once for all their leaves
 (one ``logits`` call and, with net values, one ``values`` call). A descent adds its visit at
 once ("virtual loss": a pending visit counts with value 0), so the walks of one batch spread
@@ -83,6 +96,7 @@ DIRICHLET_ALPHA = 0.3  # concentration of the root noise (AlphaZero's for chess)
 TOP_ACTIONS = 8  # actions an explain() lists
 # rollouts the game's compiled engine plays to the end (VectorGame.play_out's policies)
 COMPILED_ROLLOUTS = ("heuristic", RANDOM_ROLLOUT)
+COMPILED_SEARCH = "compiled_search"  # the capability of the rollout mode (topk > 0)
 # Determinizations whose priors a node below the root averages. 1 (the first world's,
 # the module docstring says why): measured, 8 changed the visits less than the seed does
 PRIOR_SAMPLES = 1
@@ -158,7 +172,10 @@ class GuidedSearch:
     short search (a prior of 0.005 needs about 200 iterations before its first visit).
     ``prior_samples``: determinizations whose priors a node below the root averages (1:
     the first world's only). ``compiled``: rollouts to the game's end on its compiled
-    engine where it has one (the module docstring).
+    engine where it has one (the module docstring). ``topk`` > 0: the rollout mode (the
+    module docstring) with the game's compiled search, ``margin`` its tie-break toward the
+    network's argmax; ``rollout``/``rollout_params``/``rounds``/``scale`` then configure
+    its rollouts, ``iters``/``seconds`` count them, and values never come from the net.
     """
 
     def __init__(
@@ -180,6 +197,8 @@ class GuidedSearch:
         prior_temperature: float = 1.0,
         prior_samples: int = PRIOR_SAMPLES,
         compiled: bool = True,
+        topk: int = 0,
+        margin: float = 0.0,
     ) -> None:
         if iters is None and seconds is None:
             raise ValueError("a search needs a budget: iters=N or seconds=S")
@@ -199,7 +218,11 @@ class GuidedSearch:
         self.seconds = seconds
         self.c_puct = float(c_puct)
         self.batch = int(batch)
-        self.value_from_net = bool(value_from_net)
+        self._rollouts = _rollout_searcher(
+            spec, rollout, rollout_params, rounds, scale, topk, margin
+        )
+        self.topk, self.margin = topk, float(margin)
+        self.value_from_net = bool(value_from_net) and not topk  # topk: rollout values
         if rollout is None and not self.value_from_net:
             rollout = default_rollout(spec.name)
         self.rollout = rollout
@@ -243,6 +266,9 @@ class GuidedSearch:
         self._observer = self.spec.make_observer(first)
         root = _Node(first.num_players)
         self._root_priors(root, first, me, legal)
+        if self._rollouts is not None:
+            self._observer = None
+            return self._rollout_result(root, first, me, legal, deadline)
         limit = self.iters if self.iters is not None else 1 << 62
         done = 0
         while done < limit and not (done and _past(deadline)):
@@ -254,6 +280,32 @@ class GuidedSearch:
         self.last_root = root
         self._observer = None
         return self._result(root, me, legal, done)
+
+    def _rollout_result(
+        self, root: _Node, world: EngineState, me: int, legal: list[int], deadline: float | None
+    ) -> SearchResult:
+        """The rollout mode's decision: the network's top-K root actions valued by the
+        game's compiled rollout sweeps (the module docstring)."""
+        priors = root.priors[(me, tuple(legal))]
+        order = sorted(range(len(legal)), key=lambda i: (-priors[i], legal[i]))
+        cands = [legal[i] for i in order[: self.topk]]
+        prior_row = np.zeros(self._key, np.float64)
+        prior_row[legal] = priors
+        visits, q = np.zeros(self._key, np.float64), np.full(self._key, np.nan)
+        values = np.full(world.num_players, np.nan)
+        if len(cands) == 1:  # nothing to compare: the network's choice
+            return SearchResult(cands[0], visits, values, prior_row, q, 0)
+        seconds = None if deadline is None else max(1e-4, deadline - time.perf_counter())
+        means, sweeps = self._rollouts.rollout_values(
+            world, cands, me, iters=self.iters, seconds=seconds, seed=self._rng.getrandbits(63)
+        )
+        best = int(np.argmax(means))
+        if means[best] - means[0] <= self.margin:
+            best = 0  # the network's argmax
+        visits[cands] = sweeps
+        q[cands] = means
+        values[me] = means[best]
+        return SearchResult(cands[best], visits, values, prior_row, q, sweeps * len(cands))
 
     def _root_priors(self, root: _Node, world: EngineState, me: int, legal: list[int]) -> None:
         """The root's priors: the observer's own observation, the same in every world."""
@@ -471,6 +523,57 @@ def _check_options(c_puct: float, batch: int, rounds: int, dirichlet: float) -> 
         raise ValueError(f"dirichlet must be a weight in [0, 1], got {dirichlet!r}")
 
 
+def _rollout_searcher(
+    spec: GameSpec,
+    rollout: str | None,
+    rollout_params: Any,
+    rounds: int,
+    scale: float | None,
+    topk: int,
+    margin: float,
+) -> Any:
+    """The game's compiled search for the rollout mode (None where ``topk`` is 0); a game
+    without one, or no numba, is a one-line error."""
+    if isinstance(topk, bool) or not isinstance(topk, int) or topk < 0:
+        raise ValueError(f"topk must be an int >= 0 (0: the PUCT search), got {topk!r}")
+    if not topk:
+        return None
+    if not (isinstance(margin, (int, float)) and margin >= 0):
+        raise ValueError(f"margin must be a number >= 0, got {margin!r}")
+    if not spec.has(COMPILED_SEARCH):
+        raise ValueError(f"topk needs a compiled search, which {spec.title} has not (use topk=0)")
+    try:
+        module = spec.extension(COMPILED_SEARCH)
+    except ImportError as err:
+        raise ValueError(
+            f"topk needs the game's compiled search, which needs numba ({err})"
+        ) from None
+    return module.CompiledSearch(
+        rollout=default_rollout(spec.name) if rollout is None else rollout,
+        rollout_params=rollout_params,
+        rounds=rounds,
+        scale=scale,
+        topk=topk,
+        margin=margin,
+    )
+
+
+def value_policy(result: SearchResult, temperature: float) -> np.ndarray:
+    """A rollout-mode result's means as a distribution over the actions:
+    ``softmax(q / temperature)`` over the candidates (the actions with a mean), 0
+    elsewhere; temperature 0 (or no means: a single candidate) puts all on ``action``."""
+    out = np.zeros(len(result.visits), np.float64)
+    q = result.q if result.q is not None else np.full(len(out), np.nan)
+    searched = np.flatnonzero(~np.isnan(q))
+    if temperature <= 0 or len(searched) == 0:
+        out[result.action] = 1.0
+        return out
+    x = q[searched] / temperature
+    weights = np.exp(x - x.max())
+    out[searched] = weights / weights.sum()
+    return out
+
+
 def value_kind(policy: Any, path: str | os.PathLike[str] | None = None) -> str | None:
     """What a checkpoint's value head estimates: its meta's ``value_kind`` (the file's
     header, else the ``.json`` beside it); None where neither says."""
@@ -495,6 +598,10 @@ class GuidedSearchAgent(Agent):
     probability proportional to ``visits ** (1 / temperature)`` (seeded). ``ptemp``: the
     priors' temperature (:class:`GuidedSearch`'s ``prior_temperature``). Defaults: ``c=0.5``,
     ``ptemp=3`` (:data:`AGENT_C`, :data:`AGENT_PTEMP`), ``iters=200`` without a budget.
+    ``topk=K`` (and ``margin``): the rollout mode (the module docstring), any checkpoint's
+    priors choosing the candidates; there ``temperature`` samples
+    ``softmax(mean / temperature)`` over them (:func:`value_policy`), since every
+    candidate gets the same sweeps.
     """
 
     name = "search"
@@ -514,6 +621,8 @@ class GuidedSearchAgent(Agent):
         ptemp: float = AGENT_PTEMP,
         scale: float | None = None,
         game: str | None = None,
+        topk: int = 0,
+        margin: float = 0.0,
     ) -> None:
         from .policy import load_policy
         from .policy_format import CheckpointError
@@ -556,6 +665,8 @@ class GuidedSearchAgent(Agent):
             rounds=rounds,
             scale=scale,
             prior_temperature=ptemp,
+            topk=topk,
+            margin=margin,
         )
         self.last: SearchResult | None = None
         self.reset(seed)
@@ -598,7 +709,10 @@ class GuidedSearchAgent(Agent):
         self.search.last_root = None  # explain() reads the result; the tree is not kept
         self.last = result
         action = result.action
-        if self.temperature > 0:
+        if self.temperature > 0 and self.search.topk:
+            p = value_policy(result, self.temperature)
+            action = int(self._rng.choice(len(p), p=p))
+        elif self.temperature > 0:
             weights = result.visits[legal] ** (1.0 / self.temperature)
             if weights.sum() > 0:
                 action = legal[int(self._rng.choice(len(legal), p=weights / weights.sum()))]
@@ -634,5 +748,5 @@ class GuidedSearchAgent(Agent):
                 }
                 for a in order[:top]
             ],
-            "values": [round(float(v), 4) for v in result.values],
+            "values": [None if np.isnan(v) else round(float(v), 4) for v in result.values],
         }

@@ -141,6 +141,8 @@ _SEARCH_OPTIONS = {
     "rounds": _to_int,
     "temperature": _to_float,
     "ptemp": _to_float,
+    "topk": _to_int,  # the rollout mode (GuidedSearch topk, margin)
+    "margin": _to_float,
 }
 
 
@@ -148,7 +150,8 @@ def make_search(seed: int | None = None, *, game: str | None = None, **options: 
     """Search guided by a checkpoint (:mod:`.guided_search`). Options: ckpt=FILE (required),
     iters=N, seconds=S, c=X (PUCT), batch=K (leaves per network call), rollout=random or
     one of the game's rollouts, rounds=K, temperature=T (0: the most visited action),
-    ptemp=T (the priors' temperature: above 1 flattens them)."""
+    ptemp=T (the priors' temperature: above 1 flattens them), topk=K and margin=X (the
+    network's top-K valued by the game's compiled rollouts)."""
     _unknown("search", options, list(_SEARCH_OPTIONS))
     if "ckpt" not in options:
         raise ValueError(

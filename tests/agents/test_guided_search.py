@@ -191,6 +191,115 @@ def test_the_agent_spec_with_rounds_0_plays_with_compiled_rollouts() -> None:
     assert abs(sum(agent.explain()["values"]) - 1.0) < 1e-3  # win shares of whole games
 
 
+# -- the rollout mode (topk) -------------------------------------------------------------
+def test_the_rollout_mode_values_the_nets_top_k_with_equal_sweeps() -> None:
+    """topk=3: the candidates are the net's 3 most likely legal actions (its argmax first,
+    ties by number), each valued by iters // 3 compiled sweeps; the value head is never
+    asked; the best mean is played (ties: the net's argmax) and the result is seeded."""
+    pytest.importorskip("numba")
+    state, view = _view(4, seed=3)
+    legal = state.legal_actions()
+    net = StubNet(favour=legal[-1])
+    search = GuidedSearch(net, game="art_gallery", iters=60, seed=2, topk=3)
+    result = search.run(view)
+    cands = [legal[-1], legal[0], legal[1]]
+    assert sorted(np.flatnonzero(result.visits)) == sorted(cands)
+    assert np.all(result.visits[cands] == 20) and result.iterations == 60
+    assert sorted(np.flatnonzero(~np.isnan(result.q))) == sorted(cands)
+    assert net.value_rows == [] and net.logit_rows == [1]  # the root's priors only
+    best = max(result.q[cands])
+    assert result.q[result.action] == best
+    assert result.action == legal[-1] or result.q[result.action] > result.q[legal[-1]]
+    me = state.current_player
+    assert result.values[me] == best and np.isnan(np.delete(result.values, me)).all()
+    again = GuidedSearch(StubNet(favour=legal[-1]), game="art_gallery", iters=60, seed=2, topk=3)
+    assert np.array_equal(again.run(view).q, result.q, equal_nan=True)
+
+
+def test_a_margin_keeps_the_nets_argmax_and_noise_changes_the_candidates() -> None:
+    pytest.importorskip("numba")
+    state, view = _view(4, seed=4)
+    legal = state.legal_actions()
+    net = StubNet(favour=legal[2])
+    for seed in range(3):
+        search = GuidedSearch(net, game="art_gallery", iters=40, seed=seed, topk=4, margin=1.0)
+        assert search.run(view).action == legal[2]  # no mean beats it by more than 1
+    clean = set(
+        np.flatnonzero(
+            GuidedSearch(net, game="art_gallery", iters=8, topk=4, seed=0).run(view).visits
+        )
+    )
+    noisy = [
+        set(
+            np.flatnonzero(
+                GuidedSearch(net, game="art_gallery", iters=8, topk=4, seed=seed, dirichlet=1.0)
+                .run(view)
+                .visits
+            )
+        )
+        for seed in range(5)
+    ]
+    assert any(cands != clean for cands in noisy)
+
+
+def test_a_time_budget_bounds_the_rollout_mode() -> None:
+    pytest.importorskip("numba")
+    _, view = _view(6, seed=1)
+    search = GuidedSearch(StubNet(), game="art_gallery", iters=None, seconds=0.05, topk=4, seed=1)
+    search.run(view)  # the first call may load machine code
+    start = time.perf_counter()
+    result = search.run(view)
+    assert time.perf_counter() - start < 1.0
+    assert result.iterations >= 4 and result.iterations % 4 == 0
+
+
+def test_value_policy_is_a_softmax_of_the_means_over_the_candidates() -> None:
+    from art_gallery_env.agents.guided_search import value_policy
+
+    q = np.full(6, np.nan)
+    q[[1, 4]] = [0.30, 0.35]
+    result = SearchResult(4, np.array([0, 5, 0, 0, 5, 0.0]), np.zeros(2), None, q, 10)
+    p = value_policy(result, 0.05)
+    assert p[[0, 2, 3, 5]].sum() == 0 and abs(p.sum() - 1) < 1e-12
+    assert abs(p[4] / p[1] - math.e) < 1e-9  # a gap of one temperature: e times the mass
+    assert value_policy(result, 0.0).tolist() == [0, 0, 0, 0, 1, 0]
+
+
+def test_the_agent_spec_plays_the_rollout_mode() -> None:
+    pytest.importorskip("numba")
+    state, _ = _view(4, seed=7)
+    agent = make_agent(f"search:ckpt={QUICK},topk=3,iters=30", 3)
+    assert agent.search.topk == 3 and agent.value_source == "rollout"
+    assert agent.act(*_inputs(state)) in state.legal_actions()
+    info = agent.explain()
+    assert len(info["top"]) >= 3 and [t["visits"] for t in info["top"][:3]] == [10, 10, 10]
+    assert sum(v is not None for v in info["values"]) == 1
+    sampler = make_agent(f"search:ckpt={QUICK},topk=3,iters=30,temperature=1", 3)
+    action = sampler.act(*_inputs(state))
+    assert sampler.last is not None and not np.isnan(sampler.last.q[action])
+
+
+@pytest.mark.parametrize(
+    ("spec", "words"),
+    [
+        ("topk=-1", "topk must be an int >= 0"),
+        ("topk=2,margin=-1", "margin must be a number >= 0"),
+        ("topk=2,rollout=random", "topk=2 plays the heuristic's rollouts"),
+    ],
+)
+def test_bad_rollout_mode_options_are_one_line(spec: str, words: str) -> None:
+    pytest.importorskip("numba")
+    with pytest.raises(ValueError, match=words) as err:
+        make_agent(f"search:ckpt={QUICK},iters=8,{spec}", 1)
+    assert "\n" not in str(err.value)
+
+
+def test_the_rollout_mode_needs_the_games_compiled_search() -> None:
+    with pytest.raises(ValueError, match="topk needs a compiled search") as err:
+        GuidedSearch(StubNet(), game="gallerist", iters=8, topk=2)
+    assert "\n" not in str(err.value)
+
+
 def test_the_checkpoints_value_kind_picks_the_value_path(win_share_ckpt: Path) -> None:
     assert value_kind(load_policy(QUICK), QUICK) is None
     assert value_kind(load_policy(win_share_ckpt), win_share_ckpt) == WIN_SHARE
