@@ -181,6 +181,13 @@ class EntityNet(nn.Module):
         self.pointer_group = None
         if use_pointer and structure.pointer is not None:
             self._build_pointer(structure, hidden_sizes[-1])
+        self.observation_size = size
+        self._build_gathers()
+        self.register_load_state_dict_post_hook(EntityNet._after_load)
+
+    @staticmethod
+    def _after_load(module: EntityNet, _keys: Any) -> None:
+        module._build_gathers()  # the loaded index buffers may differ from the structure's
 
     def _build_pointer(self, structure: NetworkStructure, hidden: int) -> None:
         p = structure.pointer
@@ -208,45 +215,68 @@ class EntityNet(nn.Module):
         self.pointer_action = nn.Parameter(torch.zeros(k, self.pointer_dim))
         self.pointer_out = _linear(self.pointer_dim, 1, 0.01, bias=False)
 
-    def _tokens(self, x: torch.Tensor) -> dict[str, torch.Tensor]:
-        padded = F.pad(x, (0, 1))
-        return {
-            name: self.act(
-                self.encoders[name](padded[:, getattr(self, f"index_{name}")])
-                + self.positions[name]
-            )
-            for name in self.groups
-        }
+    def _build_gathers(self) -> None:
+        """The training path's column lists, rebuilt from the index buffers (also after a
+        state dict is loaded): per group its fields as one flat ``index_select`` (an entry
+        of -1 reads column 0, then ``absent_<group>`` sets it to 0), and the columns read
+        raw (``rest``, the pointer's context) as one more. Not exported (not persistent).
 
-    def _trunk(self, x: torch.Tensor) -> tuple[torch.Tensor, dict[str, torch.Tensor]]:
+        ``x[:, index]`` with a 2-D index and a padded copy of ``x`` cost 16 ms per 1,024
+        rows here, against 7 ms for ``index_select`` on ``x`` itself (docs/vector.md)."""
+        size = self.observation_size
+        for name in self.groups:
+            index = getattr(self, f"index_{name}").flatten()
+            valid = index < size
+            flat = torch.where(valid, index, torch.zeros_like(index))
+            self.register_buffer(f"gather_{name}", flat, persistent=False)
+            self.register_buffer(f"absent_{name}", torch.nonzero(~valid)[:, 0], persistent=False)
+        raw = [self.rest]
+        if self.pointer_group is not None:
+            raw += [self.pointer_context_a, self.pointer_context_b]
+        self._raw_sizes = [len(r) for r in raw]
+        self.register_buffer("gather_raw", torch.cat(raw), persistent=False)
+
+    def _tokens(self, x: torch.Tensor) -> dict[str, torch.Tensor]:
+        tokens = {}
+        for name in self.groups:
+            shape = getattr(self, f"index_{name}").shape
+            fields = x.index_select(1, getattr(self, f"gather_{name}"))
+            fields = fields.index_fill_(1, getattr(self, f"absent_{name}"), 0.0).view(-1, *shape)
+            tokens[name] = self.act(self.encoders[name](fields) + self.positions[name])
+        return tokens
+
+    def _trunk(self, x: torch.Tensor) -> tuple[torch.Tensor, dict[str, torch.Tensor], list]:
         tokens = self._tokens(x)
-        h = torch.cat([tokens[name].flatten(1) for name in self.groups] + [x[:, self.rest]], 1)
+        raw = list(x.index_select(1, self.gather_raw).split(self._raw_sizes, 1))
+        h = torch.cat([tokens[name].flatten(1) for name in self.groups] + [raw[0]], 1)
         for layer in self.trunk:
             h = self.act(layer(h))
-        return h, tokens
+        return h, tokens, raw[1:]
 
-    def _logits(self, x: torch.Tensor, h: torch.Tensor, tokens: dict) -> torch.Tensor:
+    def _logits(self, h: torch.Tensor, tokens: dict, context: list) -> torch.Tensor:
         logits = self.pi(h)
         if self.pointer_group is None:
             return logits
-        a, b = x[:, self.pointer_context_a], x[:, self.pointer_context_b]
-        context = a.unsqueeze(2) * b.unsqueeze(1)
-        index = (context.flatten(1) @ self.pointer_index).round().long()  # (B, k), 0: none
-        token = tokens[self.pointer_group]
-        padded = F.pad(token, (0, 0, 1, 0))  # token 0 is the zero "none"
-        dest = padded.gather(1, index.unsqueeze(-1).expand(-1, -1, token.shape[-1]))
-        q = self.act(
-            self.pointer_dest(dest) + self.pointer_hidden(h).unsqueeze(1) + self.pointer_action
-        )
+        a, b = context
+        pairs = a.unsqueeze(2) * b.unsqueeze(1)
+        index = (pairs.flatten(1) @ self.pointer_index).round().long()  # (B, k), 0: none
+        # the destination's projection before the gather (the same products: a token's
+        # row is projected once, not once per action that points at it)
+        dest = F.pad(self.pointer_dest(tokens[self.pointer_group]), (0, 0, 1, 0))
+        rows, slots, width = dest.shape  # slot 0 is the zero "none"
+        index = index + torch.arange(0, rows * slots, slots, device=index.device).unsqueeze(1)
+        # whole rows by index_select (0.3 ms per 1,024 observations, gather 3 ms)
+        dest = dest.reshape(rows * slots, width).index_select(0, index.flatten())
+        dest = dest.view(rows, -1, width)
+        q = self.act(dest + self.pointer_hidden(h).unsqueeze(1) + self.pointer_action)
         return logits.index_add(1, self.pointer_actions, self.pointer_out(q).squeeze(-1))
 
     def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        h, tokens = self._trunk(x)
-        return self._logits(x, h, tokens), self.vf(h)
+        h, tokens, context = self._trunk(x)
+        return self._logits(h, tokens, context), self.vf(h)
 
     def logits(self, x: torch.Tensor) -> torch.Tensor:
-        h, tokens = self._trunk(x)
-        return self._logits(x, h, tokens)
+        return self._logits(*self._trunk(x))
 
     def value(self, x: torch.Tensor) -> torch.Tensor:
         return self.vf(self._trunk(x)[0])

@@ -11,7 +11,13 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import torch
+from sb3_contrib.common.maskable.buffers import MaskableRolloutBuffer, MaskableRolloutBufferSamples
+from sb3_contrib.common.maskable.distributions import (
+    MaskableCategorical,
+    MaskableCategoricalDistribution,
+)
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 
 from art_gallery_env.core.registry import get_game
@@ -44,9 +50,12 @@ class NetworkPolicy(MaskableActorCriticPolicy):
 
     def _build(self, lr_schedule: Any) -> None:
         self.net = build_network(self.network_config, self.game)
-        self.optimizer = self.optimizer_class(
-            self.parameters(), lr=lr_schedule(1), **self.optimizer_kwargs
-        )
+        options = dict(self.optimizer_kwargs)
+        if self.optimizer_class is torch.optim.Adam:
+            # one multi-tensor step instead of a Python loop over the parameters: the same
+            # numbers (tests/training/test_networks.py), half the time on a small net
+            options.setdefault("foreach", True)
+        self.optimizer = self.optimizer_class(self.parameters(), lr=lr_schedule(1), **options)
 
     def _get_constructor_parameters(self) -> dict[str, Any]:
         data = super()._get_constructor_parameters()
@@ -57,9 +66,21 @@ class NetworkPolicy(MaskableActorCriticPolicy):
         return super(MaskableActorCriticPolicy, self).extract_features(obs, self.features_extractor)
 
     def _distribution(self, logits: torch.Tensor, action_masks: Any) -> Any:
-        distribution = self.action_dist.proba_distribution(action_logits=logits)
-        if action_masks is not None:
-            distribution.apply_masking(action_masks)
+        distribution = self.action_dist
+        if not isinstance(distribution, MaskableCategoricalDistribution):
+            distribution = distribution.proba_distribution(action_logits=logits)
+            if action_masks is not None:
+                distribution.apply_masking(action_masks)
+            return distribution
+        # The masked categorical built once, with its mask, without torch.distributions'
+        # argument checks: proba_distribution then apply_masking normalises the logits
+        # three times and checks them each time (a tenth of the PPO update of the small
+        # entity net). The same distribution up to float error.
+        distribution.distribution = MaskableCategorical(
+            logits=logits.view(-1, distribution.action_dim),
+            masks=action_masks,
+            validate_args=False,
+        )
         return distribution
 
     def forward(
@@ -83,6 +104,33 @@ class NetworkPolicy(MaskableActorCriticPolicy):
 
     def predict_values(self, obs: Any) -> torch.Tensor:
         return self.net.value(self._x(obs))
+
+
+class TorchRolloutBuffer(MaskableRolloutBuffer):
+    """sb3-contrib's masked rollout buffer whose minibatches are one torch ``index_select``
+    per array: SB3 indexes the numpy arrays and then copies the result into torch
+    (``to_torch``), two copies of the 1,024 x 2,221 observations per minibatch. The same
+    samples (on the CPU; another device, or a VecNormalize, takes SB3's path)."""
+
+    def _get_samples(  # type: ignore[override]
+        self, batch_inds: np.ndarray, env: Any = None
+    ) -> MaskableRolloutBufferSamples:
+        if env is not None or torch.device(self.device).type != "cpu":
+            return super()._get_samples(batch_inds, env)
+        index = torch.from_numpy(np.asarray(batch_inds, dtype=np.int64))
+
+        def rows(array: np.ndarray) -> torch.Tensor:
+            return torch.from_numpy(array).index_select(0, index)
+
+        return MaskableRolloutBufferSamples(
+            rows(self.observations),
+            rows(self.actions),
+            rows(self.values).flatten(),
+            rows(self.log_probs).flatten(),
+            rows(self.advantages).flatten(),
+            rows(self.returns).flatten(),
+            rows(self.action_masks).reshape(-1, self.mask_dims),
+        )
 
 
 def new_network_model(
@@ -110,5 +158,6 @@ def new_network_model(
         seed=seed,
         device="cpu",
         policy_kwargs={"network": dict(network), "game": game},
+        rollout_buffer_class=TorchRolloutBuffer,
         **ppo,
     )

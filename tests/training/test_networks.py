@@ -150,3 +150,153 @@ def test_vector_env_batches_entity_snapshots_in_torch(tmp_path: Path) -> None:
     policy = load_policy(export_model_weights(model, tmp_path / "s.safetensors", {"name": "s"}))
     obs, _ = _observations()
     np.testing.assert_allclose(_BatchedEntity(policy).logits(obs), policy.logits(obs), atol=1e-5)
+
+
+def _reference_entity(net: torch.nn.Module, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """The entity net as its exported tensors define it (and as it trained before the
+    update was made faster): a padded copy of ``x`` indexed with each group's 2-D index,
+    and each action's destination token gathered before its projection."""
+    import torch.nn.functional as F
+
+    padded = F.pad(x, (0, 1))
+    tokens = {
+        g: net.act(net.encoders[g](padded[:, getattr(net, f"index_{g}")]) + net.positions[g])
+        for g in net.groups
+    }
+    h = torch.cat([tokens[g].flatten(1) for g in net.groups] + [x[:, net.rest]], 1)
+    for layer in net.trunk:
+        h = net.act(layer(h))
+    logits = net.pi(h)
+    if net.pointer_group is not None:
+        a, b = x[:, net.pointer_context_a], x[:, net.pointer_context_b]
+        select = net.pointer_select.view(len(a[0]) * len(b[0]), len(net.pointer_actions), -1)
+        pairs = (a.unsqueeze(2) * b.unsqueeze(1)).flatten(1)
+        dest = torch.einsum("bp,pkt,btd->bkd", pairs, select, tokens[net.pointer_group])
+        q = net.act(
+            net.pointer_dest(dest) + net.pointer_hidden(h).unsqueeze(1) + net.pointer_action
+        )
+        logits = logits.index_add(1, net.pointer_actions, net.pointer_out(q).squeeze(-1))
+    return logits, net.vf(h)
+
+
+@pytest.mark.parametrize("pointer", [True, False])
+def test_entity_training_path_computes_the_reference_net(pointer: bool) -> None:
+    """The fast gathers (index_select, absent fields zeroed, the pointer's projection
+    before its gather) give the exported net's logits, values and gradients."""
+    from art_gallery_env.training.networks import EntityNet
+
+    network = {**TINY["entity"], "use_pointer": pointer}
+    net = new_network_model(network, n_steps=32, batch_size=16).policy.net
+    assert isinstance(net, EntityNet) and (net.pointer_group is not None) == pointer
+    assert any(len(getattr(net, f"absent_{g}")) for g in net.groups)  # -1 entries covered
+    x = torch.as_tensor(_observations()[0])
+    x[:, :5], x[:, 0] = 0.0, 1.0  # column 0, which an absent field reads before it is
+    # zeroed, set (it starts a one-hot of 5 that the pointer reads)
+    grads = []
+    for forward in (net, lambda x: _reference_entity(net, x)):
+        net.zero_grad()
+        logits, values = forward(x)
+        (logits.square().mean() + values.square().mean()).backward()
+        grads.append({n: p.grad.clone() for n, p in net.named_parameters()})
+        outputs = (logits.detach(), values.detach())
+        if len(grads) == 1:
+            fast = outputs
+    torch.testing.assert_close(fast, outputs, rtol=0, atol=1e-6)
+    for name, grad in grads[0].items():
+        torch.testing.assert_close(grad, grads[1][name], rtol=1e-4, atol=1e-7, msg=name)
+
+
+def test_entity_gathers_follow_a_loaded_state_dict() -> None:
+    """The gather lists are rebuilt from loaded index buffers, not kept from the
+    structure the module was built with."""
+    model = new_network_model(TINY["entity"], n_steps=32, batch_size=16)
+    net = model.policy.net
+    state = net.state_dict()
+    state["index_seat"] = torch.flip(state["index_seat"], [0])  # another seat order
+    net.load_state_dict(state)
+    x = torch.as_tensor(_observations()[0])
+    x[:, :5], x[:, 0] = 0.0, 1.0
+    with torch.no_grad():
+        torch.testing.assert_close(net(x), _reference_entity(net, x), rtol=0, atol=1e-6)
+
+
+def _filled_model(seed: int = 0) -> tuple[object, dict[str, np.ndarray]]:
+    """A tiny entity model and a random rollout (observations of a real game)."""
+    model = new_network_model(TINY["entity"], seed=seed, n_steps=40, batch_size=16, n_epochs=2)
+    obs, masks = _observations(40)
+    rng = np.random.default_rng(1)
+    actions = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
+    data = {
+        "observations": obs[:, None],
+        "actions": actions[:, None, None].astype(np.float32),
+        "values": rng.normal(size=(40, 1)).astype(np.float32),
+        "log_probs": -rng.random((40, 1)).astype(np.float32),
+        "advantages": rng.normal(size=(40, 1)).astype(np.float32),
+        "returns": rng.normal(size=(40, 1)).astype(np.float32),
+        "action_masks": masks[:, None].astype(np.float32),
+    }
+    return model, data
+
+
+def _set_rollout(model: object, buffer_class: type, data: dict[str, np.ndarray]) -> None:
+    buffer = buffer_class(40, model.observation_space, model.action_space, device="cpu")
+    for key, value in data.items():
+        setattr(buffer, key, value.copy())
+    buffer.full, buffer.pos, buffer.generator_ready = True, 40, False
+    model.rollout_buffer = buffer
+
+
+def test_torch_rollout_buffer_samples_what_sb3s_samples() -> None:
+    from sb3_contrib.common.maskable.buffers import MaskableRolloutBuffer
+
+    from art_gallery_env.training.sb3_policy import TorchRolloutBuffer
+
+    model, data = _filled_model()
+    assert model.rollout_buffer_class is TorchRolloutBuffer
+    samples = []
+    for cls in (TorchRolloutBuffer, MaskableRolloutBuffer):
+        _set_rollout(model, cls, data)
+        np.random.seed(4)
+        samples.append(list(model.rollout_buffer.get(16)))
+    assert len(samples[0]) == 3
+    for fast, sb3 in zip(*samples, strict=True):
+        for a, b in zip(fast, sb3, strict=True):
+            assert a.dtype == b.dtype and torch.equal(a, b)
+
+
+def test_ppo_update_is_sb3s_update() -> None:
+    """One MaskablePPO.train() with this package's fast path (gathers, buffer, the masked
+    categorical built once, multi-tensor Adam) against SB3's own path on the same
+    rollout: the same parameters up to float error."""
+    from sb3_contrib.common.maskable.buffers import MaskableRolloutBuffer
+    from stable_baselines3.common.logger import Logger
+
+    fast, data = _filled_model()
+    slow, _ = _filled_model()
+    assert fast.policy.optimizer.defaults["foreach"] is True
+    slow.policy.optimizer = torch.optim.Adam(
+        slow.policy.parameters(), lr=fast.learning_rate, eps=1e-5, foreach=False
+    )
+
+    def sb3_distribution(logits: torch.Tensor, masks: object) -> object:
+        distribution = slow.policy.action_dist.proba_distribution(action_logits=logits)
+        distribution.apply_masking(masks)
+        return distribution
+
+    slow.policy._distribution = sb3_distribution
+    net = slow.policy.net
+    slow.policy.net.forward = lambda x: _reference_entity(net, x)
+    for model, buffer in ((fast, type(fast.rollout_buffer)), (slow, MaskableRolloutBuffer)):
+        model.set_logger(Logger(None, []))
+        model._current_progress_remaining = 1.0
+        _set_rollout(model, buffer, data)
+        np.random.seed(2)
+        model.train()
+    for (name, a), b in zip(fast.policy.named_parameters(), slow.policy.parameters()):
+        torch.testing.assert_close(a, b, rtol=1e-4, atol=1e-6, msg=name)
+    before, _ = _filled_model()
+    moved = max(
+        (a - b).abs().max().item()
+        for a, b in zip(fast.policy.parameters(), before.policy.parameters())
+    )
+    assert moved > 1e-5  # the update did move the weights
