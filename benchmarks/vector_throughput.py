@@ -10,7 +10,8 @@ Rows (random legal play at 2, 4 and 6 players):
            side by vector_training.py at 2 and 4 players (--skip-training: nan)
 
 Usage: python benchmarks/vector_throughput.py [--seconds 3] [--repeats 3] [--envs 2048]
-       [--train-steps 2048] [--vector-envs 64] [--rollout 1024] [--train-players 2 4]
+       [--train-steps 2048] [--vector-envs 64] [--rollout 1024] [--new-rollout 8192]
+       [--train-players 2 4]
        [--skip-training] [--blas-as-is] [--smoke]
 
 The machine is shared and noisy: every measurement is repeated, the repeats interleave
@@ -59,6 +60,7 @@ SMOKE = {
     "train_steps": 64,
     "vector_envs": 4,
     "rollout": 64,
+    "new_rollout": 64,
     "train_players": [2],
 }
 
@@ -171,6 +173,9 @@ def main() -> None:
     parser.add_argument("--train-steps", type=int, default=2048, help="learner steps per train")
     parser.add_argument("--vector-envs", type=int, default=64, help="games in the train VecEnv")
     parser.add_argument("--rollout", type=int, default=1024, help="learner steps per rollout")
+    parser.add_argument(
+        "--new-rollout", type=int, default=8192, help="the new stack's rollout (ppo_all's)"
+    )
     parser.add_argument("--train-players", type=int, nargs="+", default=TRAINING_TABLES)
     parser.add_argument("--skip-training", action="store_true", help="no train rows (nan)")
     parser.add_argument("--blas-as-is", action="store_true", help="keep numpy's BLAS threads")
@@ -199,7 +204,12 @@ def main() -> None:
         import vector_training  # this folder; needs the [train] extra
 
         pairs = vector_training.register(
-            TRAINING_ROWS, args.train_players, args.train_steps, args.vector_envs, args.rollout
+            TRAINING_ROWS,
+            args.train_players,
+            args.train_steps,
+            args.vector_envs,
+            args.rollout,
+            args.new_rollout,
         )
 
     try:

@@ -10,8 +10,15 @@ the learner, so self-play, heuristic and random opponents all play (default weig
 Each measurement is ``model.learn`` over ``--train-steps`` learner steps after a warm-up
 rollout, PPO updates included; a callback splits the time into rollout and update.
 
+The new stack (issue 24) is the entity network of docs/training.md's choice (16 -> [128],
+pointer 32) with ``configs/ppo_all.yaml``'s update (64 games x 128 steps, minibatch 1,024, 4
+epochs): each of its measurements is at least one whole rollout. ``--torch-threads 2`` adds
+the same stack on two torch threads (its ratio to one thread is printed; torch's OpenMP
+threads spin, so measure it on a quiet machine: the load is printed).
+
 Usage: python benchmarks/vector_training.py [--players 2 4] [--train-steps 2048] [--repeats 2]
-       [--vector-envs 64] [--rollout 1024] [--blas-as-is] [--env-only SECONDS] [--smoke]
+       [--vector-envs 64] [--rollout 1024] [--new-rollout 8192] [--torch-threads 1]
+       [--blas-as-is] [--env-only SECONDS] [--smoke]
 
 ``--smoke`` (tests/test_benchmarks_smoke.py) runs the env-only rows for a moment and then the
 train rows with one tiny rollout and update each, in seconds.
@@ -28,12 +35,15 @@ import time
 from pathlib import Path
 from typing import Any, NamedTuple
 
-ROLLOUT = 1024  # learner steps per PPO rollout, both env kinds (--rollout)
-MINIBATCH = 256  # PPO minibatch (at most the rollout)
+ROLLOUT = 1024  # learner steps per PPO rollout of today's rows (--rollout)
+MINIBATCH = 256  # today's rows' PPO minibatch (at most the rollout)
 POOL = {"self_play": 0.3, "heuristic": 0.7, "random": 0.0}  # ppo_all's opponents
-# issue 24's stack: the entity network (docs/training.md, "Network") on the compiled
-# engine with compiled heuristic opponents
-NEW_NETWORK = {"type": "entity", "hidden_sizes": [256], "token_dim": 32, "pointer_dim": 64}
+# issue 24's stack: the entity network chosen in docs/training.md ("Network") on the
+# compiled engine with compiled heuristic opponents, with ppo_all's update: 64 games x
+# 128 steps per rollout (--new-rollout), minibatch 1,024, 4 epochs
+NEW_NETWORK = {"type": "entity", "hidden_sizes": [128], "token_dim": 16, "pointer_dim": 32}
+NEW_ROLLOUT = 8192
+NEW_MINIBATCH = 1024
 NEW = "new stack"
 SMOKE = {
     "players": [2],
@@ -41,6 +51,7 @@ SMOKE = {
     "repeats": 1,
     "vector_envs": 4,
     "rollout": 64,
+    "new_rollout": 64,
     "env_only": 0.05,
 }
 
@@ -62,9 +73,9 @@ class Trainer:
         warm_up: bool = True,
         rollout: int = ROLLOUT,
         network: dict[str, Any] | None = None,
+        minibatch: int = MINIBATCH,
+        threads: int = 1,
     ) -> None:
-        import torch
-
         from art_gallery_env.training.config import config_from_dict
         from art_gallery_env.training.sb3_trainer import _new_model, build_vec_env
 
@@ -77,21 +88,26 @@ class Trainer:
                 "env": {"num_players": players},
                 "network": network or {},
                 "ppo": {
-                    "n_steps": rollout // n_envs,
-                    "batch_size": min(MINIBATCH, rollout),
+                    "n_steps": max(1, rollout // n_envs),
+                    "batch_size": min(minibatch, rollout),
                     "n_epochs": 4,
                 },
                 "pool": POOL,
+                "torch_threads": threads,
             }
         )
-        torch.set_num_threads(config.torch_threads)
+        self.threads = config.torch_threads
         self.env = build_vec_env(config, pool)
         self.model = _new_model(config, self.env)  # as the trainer builds a new run's model
         if warm_up:  # workers started, kernels compiled or loaded
             self.learn(rollout)
 
     def learn(self, steps: int) -> Timing:
+        """``steps`` learner steps (whole rollouts: at least one) and their updates."""
+        import torch
         from stable_baselines3.common.callbacks import BaseCallback
+
+        torch.set_num_threads(self.threads)  # process-wide: set for each row in turn
 
         marks: list[float] = []
 
@@ -123,7 +139,13 @@ class Pair:
     exact config, its ``n_envs`` too (for reference)."""
 
     def __init__(
-        self, players: int, vector_envs: int, subproc_envs: int = 2, rollout: int = ROLLOUT
+        self,
+        players: int,
+        vector_envs: int,
+        subproc_envs: int = 2,
+        rollout: int = ROLLOUT,
+        new_rollout: int = NEW_ROLLOUT,
+        new_threads: int = 1,
     ) -> None:
         self._folder = tempfile.TemporaryDirectory()
         pool = Path(self._folder.name)
@@ -139,10 +161,13 @@ class Pair:
             f"vector {subproc_envs} envs": Trainer(
                 players, "vector", subproc_envs, pool, rollout=rollout
             ),
-            NEW: Trainer(
-                players, "vector", vector_envs, pool, rollout=rollout, network=NEW_NETWORK
-            ),
         }
+        new = {"rollout": new_rollout, "network": NEW_NETWORK, "minibatch": NEW_MINIBATCH}
+        self.rows[NEW] = Trainer(players, "vector", vector_envs, pool, **new)
+        if new_threads > 1:  # the same stack on more torch threads (--torch-threads)
+            self.rows[f"{NEW}, {new_threads} threads"] = Trainer(
+                players, "vector", vector_envs, pool, **new, threads=new_threads
+            )
         self.history: list[dict[str, Timing]] = []
 
     @staticmethod
@@ -176,6 +201,16 @@ class Pair:
             return float("nan")
         return statistics.median(
             t[NEW].steps_per_second / t["today"].steps_per_second for t in self.history
+        )
+
+    def threads_ratio(self) -> float:
+        """Median over the repeats of the new stack's steps/s on more torch threads over
+        its steps/s on one (nan without --torch-threads)."""
+        more = [name for name in self.rows if name.startswith(f"{NEW}, ")]
+        if not self.history or not more:
+            return float("nan")
+        return statistics.median(
+            t[more[0]].steps_per_second / t[NEW].steps_per_second for t in self.history
         )
 
     def close(self) -> None:
@@ -242,28 +277,44 @@ def register(
     steps: int,
     vector_envs: int,
     rollout: int = ROLLOUT,
+    new_rollout: int = NEW_ROLLOUT,
 ) -> list[Pair]:
     """Fill vector_throughput.py's TRAINING_ROWS (players -> function(seconds) -> ratio);
     the pairs are built now (workers, compile) and measured per repeat."""
-    pairs = [Pair(n, vector_envs, rollout=rollout) for n in players]
+    pairs = [Pair(n, vector_envs, rollout=rollout, new_rollout=new_rollout) for n in players]
     for pair in pairs:
         rows[pair.players] = lambda _seconds, pair=pair: pair.ratio(steps)
     return pairs
 
 
 def train_rows(args: argparse.Namespace) -> None:
-    """Each table size's pair measured ``args.repeats`` times; the median ratios last."""
-    pairs = [Pair(n, args.vector_envs, rollout=args.rollout) for n in args.players]
+    """Each table size's pair measured ``args.repeats`` times; the median ratios last,
+    then the load (the 1-minute load average, at the start and the end)."""
+    load = os.getloadavg()[0]
+    pairs = [
+        Pair(
+            n,
+            args.vector_envs,
+            rollout=args.rollout,
+            new_rollout=args.new_rollout,
+            new_threads=args.torch_threads,
+        )
+        for n in args.players
+    ]
     try:
         for _ in range(args.repeats):
             for pair in pairs:
                 pair.ratio(args.train_steps)
         for pair in pairs:
             ratios = [pair.vector_rate(t) / t["today"].steps_per_second for t in pair.history]
-            print(
+            line = (
                 f"train{pair.players}p={statistics.median(ratios):.2f}x "
                 f"train{pair.players}p_new={pair.new_ratio():.2f}x"
             )
+            if args.torch_threads > 1:
+                line += f" threads{args.torch_threads}={pair.threads_ratio():.2f}x"
+            print(line)
+        print(f"load {load:.1f} at the start, {os.getloadavg()[0]:.1f} at the end")
     finally:
         for pair in pairs:
             pair.close()
@@ -276,6 +327,12 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=2)
     parser.add_argument("--vector-envs", type=int, default=64)
     parser.add_argument("--rollout", type=int, default=ROLLOUT, help="learner steps per rollout")
+    parser.add_argument(
+        "--new-rollout", type=int, default=NEW_ROLLOUT, help="the new stack's rollout"
+    )
+    parser.add_argument(
+        "--torch-threads", type=int, default=1, help="also the new stack on N torch threads"
+    )
     parser.add_argument("--blas-as-is", action="store_true", help="keep numpy's BLAS threads")
     parser.add_argument("--env-only", type=float, metavar="SECONDS", help="envs without PPO")
     parser.add_argument("--smoke", action="store_true", help="tiny sizes, seconds (CI)")
