@@ -85,7 +85,6 @@ _O = OFFSET
 _END = {f.name: f.offset + f.size for f in FIELDS}
 _STRIDE = {f.name: f.size // S for f in FIELDS}
 """Entries per relative seat of a field whose first axis is the seat."""
-_INFLUENCE_TILE = TILE_SCORINGS.index("influence_per_3")
 _MENUS = (F_TURN, F_POST, F_KICKED)
 _DECISION, _DECISION_ARTIST = _O["decision"], _O["decision_artist"]
 _DECISION_LOCATION, _EXEC_STATE = _O["decision_location"], _O["exec_state"]
@@ -139,6 +138,14 @@ def _set_ones(m: memoryview, old: list[int] | None, new: list[int]) -> list[int]
     return new
 
 
+def _one_hots(m: memoryview, start: int, zero: memoryview, new: list[int]) -> None:
+    """Clear the region from ``start`` (as long as ``zero``) and set the entries in ``new``
+    (a one-hot part's update when it has many entries: one copy clears them all)."""
+    m[start : start + len(zero)] = zero
+    for i in new:
+        m[i] = 1.0
+
+
 # -- the writers, one per part (each writes exactly what encode_reference writes there) --
 _TABLE = _O["flags"]
 _PACK_TABLE = _pack(_END["start_player"] - _TABLE)
@@ -157,6 +164,7 @@ def _w_table(enc: ObservationEncoder, s: GameState, memo: _Memo, part: int) -> N
 
 
 _OCCUPANT, _GALLERIST, _KICKED = _O["occupant"], _O["gallerist"], _O["kicked"]
+_PLACES_ZERO = _ZERO[: _END["kicked"] - _OCCUPANT]
 
 
 def _w_places(enc: ObservationEncoder, s: GameState, memo: _Memo, part: int) -> None:
@@ -172,7 +180,7 @@ def _w_places(enc: ObservationEncoder, s: GameState, memo: _Memo, part: int) -> 
     if s.kicked is not None:
         owner, kind, loc = s.kicked
         ones += (_KICKED + rel[owner], _KICKED + S + kind, _KICKED + S + 2 + loc)
-    memo.part[part] = _set_ones(memo.m, memo.part[part], ones)
+    _one_hots(memo.m, _OCCUPANT, _PLACES_ZERO, ones)
 
 
 _LACERDA = _O["lacerda"]
@@ -277,27 +285,35 @@ def _w_easels(enc: ObservationEncoder, s: GameState, memo: _Memo, part: int) -> 
         m[b + 2 + works[work].form] = 1.0
 
 
-_VISITORS = _O["plaza"]
-_PACK_VISITORS = _pack(_END["tickets"] - _VISITORS)
-_EMPTY_SEATS = [[0.0] * (NUM_COLOURS * (S - n)) for n in range(S + 1)]
-assert [f.name for f in FIELDS if _VISITORS <= f.offset < _END["tickets"]] == [
-    "plaza", "bag", "lobby", "gallery_visitors", "box_office", "ticket_discard", "tickets",
-], "the visitor and ticket fields in a row"  # fmt: skip
+_PACK_COLOURS2 = _pack(2 * NUM_COLOURS)
 
 
-def _w_visitors(enc: ObservationEncoder, s: GameState, memo: _Memo, part: int) -> None:
-    """``plaza`` .. ``tickets``: the visitors and tickets everywhere, packed at once (one
-    part: a visitor or a ticket moves between two of them)."""
-    bag, order, rest = s.bag, memo.order, _EMPTY_SEATS[memo.n]
-    lobby, gallery, tickets = s.lobby, s.gallery_visitors, s.tickets
-    _PACK_VISITORS(
-        memo.mb, 4 * _VISITORS,
-        *[x / 10 for x in s.plaza], *[bag.count(c) / 14 for c in range(NUM_COLOURS)],
-        *[x / 5 for p in order for x in lobby[p]], *rest,
-        *[x / 5 for p in order for x in gallery[p]], *rest,
-        *[x / 20 for x in s.box_office], *[x / 20 for x in s.ticket_discard],
-        *[x / 10 for p in order for x in tickets[p]], *rest,
+def _w_plaza_bag(enc: ObservationEncoder, s: GameState, memo: _Memo, part: int) -> None:
+    bag = s.bag
+    _PACK_COLOURS2(
+        memo.mb, 4 * _O["plaza"], *[x / 10 for x in s.plaza],
+        *[bag.count(c) / 14 for c in range(NUM_COLOURS)],
     )  # fmt: skip
+
+
+def _w_box_office(enc: ObservationEncoder, s: GameState, memo: _Memo, part: int) -> None:
+    _PACK_COLOURS2(
+        memo.mb, 4 * _O["box_office"], *[x / 20 for x in s.box_office],
+        *[x / 20 for x in s.ticket_discard],
+    )  # fmt: skip
+
+
+def _seat_counts(name: str, attr: str, scale: int) -> Writer:
+    """The writer of a per-seat count field (lobby, gallery visitors, tickets)."""
+    start = 4 * _O[name]
+    get = attrgetter(attr)
+    packs = [_pack(NUM_COLOURS * n) for n in range(S + 1)]
+
+    def write(enc: ObservationEncoder, s: GameState, memo: _Memo, part: int) -> None:
+        rows = get(s)
+        packs[memo.n](memo.mb, start, *[x / scale for p in memo.order for x in rows[p]])
+
+    return write
 
 
 _DISPLAY, _DISPLAY_WIDTH = _O["display"], FIELD["display"].shape[1]
@@ -327,6 +343,7 @@ def _w_display(enc: ObservationEncoder, s: GameState, memo: _Memo, part: int) ->
 
 _MARKET_UPPER, _MARKET_UPPER_WIDTH = _O["market_upper"], 1 + T + OWN
 _MARKET_LOWER, _LOCATION_TILE = _O["market_lower"], _O["location_tile"]
+_MARKET_ZERO = _ZERO[: _END["location_tile"] - _MARKET_UPPER]
 
 
 def _w_market(enc: ObservationEncoder, s: GameState, memo: _Memo, part: int) -> None:
@@ -348,7 +365,7 @@ def _w_market(enc: ObservationEncoder, s: GameState, memo: _Memo, part: int) -> 
         if tile != EMPTY:
             b = _LOCATION_TILE + (1 + T) * loc
             ones += (b, b + 1 + scoring[tile])
-    memo.part[part] = _set_ones(memo.m, memo.part[part], ones)
+    _one_hots(memo.m, _MARKET_UPPER, _MARKET_ZERO, ones)
 
 
 def _float32_sums(step: float, count: int) -> list[float]:
@@ -503,6 +520,7 @@ def _five(done: list[bool]) -> list[float]:
 
 _PLAYER = _O["player"]
 _PLAYER_WIDTH = _STRIDE["player"]
+_PACK_SEATS = [_pack(_PLAYER_WIDTH * n) for n in range(S + 1)]
 
 
 def _w_economy(enc: ObservationEncoder, s: GameState, memo: _Memo, part: int) -> None:
@@ -510,48 +528,43 @@ def _w_economy(enc: ObservationEncoder, s: GameState, memo: _Memo, part: int) ->
     d = s.data
     top, costs, money_of = d.influence_max, d.hire_costs, d.influence_money
     hired_base = d.assistants - d.start_desks  # hired_count = hired_base - queue
-    # The score parts as this memo last computed them, unless one of their inputs changed
-    # (influence counts only while a seat holds the 'influence per 3' tile): most rewrites
-    # of this part are for cash, influence or desks alone.
+    # The public score without the secret cards (public_score_parts): the majorities (kept
+    # by the encoder until the market changes), the exhibition and the auction's work
+    # (summed here, a few lookups), and the reputation tiles, which this memo keeps until
+    # an attribute their units read changed (most rewrites are for cash or desks alone).
     kept = memo.part[part]
-    changed = memo.changed
-    if (
-        kept is None
-        or not _SCORE_BASE_ATTRS.isdisjoint(changed)
-        or (kept[3] and not _SCORE_TILE_ATTRS.isdisjoint(changed))
-        or (kept[1] and _INFLUENCE_ATTR in changed)
-    ):
-        parts, influence_matters, tiles_held = enc.score_parts(s)
-        kept = memo.part[part] = [parts, influence_matters, [None] * memo.n, tiles_held]
-    parts, rows = kept[0], kept[2]
-    mb = memo.mb
-    # Each seat's row is rewritten only when one of its inputs changed (a decision moves
-    # mostly the acting seat's cash or influence).
-    for r, p in enumerate(memo.order):
+    if kept is None or not kept[1].isdisjoint(memo.changed):
+        reputation, reads = _reputation(s)
+        kept = memo.part[part] = (reputation, reads)
+    reputation = kept[0]
+    majorities = enc.majorities(s)
+    values, tile_of, fame, artist_of = d.artist_values, s.artist_tile, s.fame, s.work_artist
+    row: list[float] = []
+    for p in memo.order:
         queue, influence, money = s.queue[p], s.influence[p], s.money[p]
-        fixed, rep_influence = parts[p]
+        fixed, rep_influence = reputation[p]
+        fixed += majorities.get(p, 0)
+        for work in s.gallery[p]:  # the exhibition: each work's sales value
+            artist = artist_of[work]
+            fixed += values[tile_of[artist]][fame[artist]]
+        if s.renowned[p] != EMPTY:  # the auction's work counts twice (G16.2)
+            fixed += 2 * renowned_value(s, s.renowned[p])
         score = money + fixed + money_of[min(top, influence + rep_influence)]
-        key = (money, influence, s.desks[p], queue, s.removed[p], len(s.sold[p]), score,
-               s.start_tile[p] != EMPTY, s.pending_tile[p] != EMPTY)  # fmt: skip
-        if key == rows[r]:
-            continue
-        rows[r] = key
-        _PACK_SEAT(
-            mb, 4 * (_PLAYER + _PLAYER_WIDTH * r),
+        row += (
             money / MONEY_SCALE,
             influence / top,
-            key[2] / d.desks,
+            s.desks[p] / d.desks,
             queue / 8,
-            key[4] / 10,
+            s.removed[p] / 10,
             costs[hired_base - queue] / 6 if queue else 0.0,
-            key[5] / 8,
+            len(s.sold[p]) / 8,
             score / SCORE_SCALE,
-            float(key[7]),
-            float(key[8]),
-        )  # fmt: skip
+            float(s.start_tile[p] != EMPTY),
+            float(s.pending_tile[p] != EMPTY),
+        )
+    _PACK_SEATS[memo.n](memo.mb, 4 * _PLAYER, *row)
 
 
-_PACK_SEAT = _pack(_PLAYER_WIDTH)
 
 
 _SCORE_INPUTS = (
@@ -568,8 +581,12 @@ _PART_TABLE: tuple[tuple[str, Writer, str], ...] = (
     ("artist_tile", _w_artist_stars, "artist_stars"),
     ("stacks work_visitors", _w_stacks, "stack"),
     ("easels discovered fame artist_tile", _w_easels, "easel"),
-    ("plaza bag lobby gallery_visitors box_office ticket_discard tickets", _w_visitors,
-     "plaza bag lobby gallery_visitors box_office ticket_discard tickets"),
+    ("plaza bag", _w_plaza_bag, "plaza bag"),
+    ("lobby", _seat_counts("lobby", "lobby", 5), "lobby"),
+    ("gallery_visitors", _seat_counts("gallery_visitors", "gallery_visitors", 5),
+     "gallery_visitors"),
+    ("box_office ticket_discard", _w_box_office, "box_office ticket_discard"),
+    ("tickets", _seat_counts("tickets", "tickets", 10), "tickets"),
     ("display deck promo_tokens", _w_display, "display deck promotion_tokens"),
     ("market_tiles market_upper market_lower location_tiles", _w_market,
      "market_upper market_lower location_tile"),
@@ -592,27 +609,73 @@ _DEPENDS = tuple(
     for a in _ATTRS
 )
 """Per attribute, the parts built from it."""
-_SCORE_BASE = "gallery renowned work_artist artist_tile fame discovered market_upper market_lower"
-_SCORE_BASE += " spaces"
-_SCORE_BASE_ATTRS = frozenset(_ATTRS.index(a) for a in _SCORE_BASE.split())
-"""What the public score parts (ObservationEncoder.score_parts) read when no seat holds a
-reputation tile: majorities, exhibition, auction, and the boards' spaces."""
-_SCORE_TILE_ATTRS = frozenset(
-    _ATTRS.index(a) for a in _SCORE_INPUTS.split() if a != "influence"
-) - _SCORE_BASE_ATTRS
-"""What the reputation tiles' units read besides (G16.3), influence aside."""
-_INFLUENCE_ATTR = _ATTRS.index("influence")
-_PLANS: dict[tuple[int, ...], tuple[int, ...]] = {}
-"""Per set of changed attributes, the parts to rewrite (a game meets a few hundred sets)."""
-_MAX_PLANS = 4096
+_UNIT_READS = {
+    "influence_per_3": "influence",
+    "collectors": "gallery_visitors",
+    "vips": "gallery_visitors",
+    "investors": "gallery_visitors",
+    "visitors": "gallery_visitors",
+    "visitor_sets": "gallery_visitors",
+    "reputation_tiles": "spaces",
+    "auction_assistants": "market_lower",
+    "assistants_in_play": "queue removed",
+    "promoted_artists": "promotion",
+    "famous_artists": "discovered fame",
+    "masterpieces": "gallery masterpiece",
+    **dict.fromkeys(
+        ("works_acquired", "works_sold", "works_exhibited", "art_forms", "photo", "painting",
+         "digital", "sculpture"),
+        "gallery sold renowned",
+    ),
+}  # fmt: skip
+"""Per tile scoring, the state attributes its unit reads (rules/scoring.py's _UNITS)."""
+assert set(_UNIT_READS) == set(TILE_SCORINGS), "a read set per tile scoring"
+_SPACES_ONLY = frozenset([_ATTRS.index("spaces")])
+_UNIT_ATTRS = tuple(
+    frozenset(_ATTRS.index(a) for a in _UNIT_READS[name].split()) for name in TILE_SCORINGS
+)
 
 
-def _plan(changed: tuple[int, ...]) -> tuple[int, ...]:
-    """The parts built from any attribute in ``changed``, in table order."""
-    parts = tuple(sorted({part for i in changed for part in _DEPENDS[i]}))
+def _reputation(s: GameState) -> tuple[list[tuple[int, int]], frozenset[int]]:
+    """Per seat, its reputation tiles' (money, influence) (G16.3), and the attributes they
+    were computed from: the boards' spaces and what the units of the tiles held read."""
+    scoring = [tile.scoring for tile in s.data.reputation_tiles]
+    out = []
+    reads = _SPACES_ONLY
+    for p, board in enumerate(s.spaces):
+        if board.count(EMPTY) == len(board):  # no tile: no reputation score
+            out.append((0, 0))
+            continue
+        out.append(reputation_scores(s, p))
+        for t in board:
+            if t != EMPTY:
+                reads = reads | _UNIT_ATTRS[scoring[t]]
+    return out, reads
+
+
+Plan = tuple[tuple[Writer, int], ...]
+_PLANS: dict[tuple[int, ...], Plan] = {}
+"""Per set of changed attributes, the (writer, part) pairs to run (random play meets a few
+thousand sets; the dict is bounded)."""
+_MAX_PLANS = 1 << 15
+_DEPMASK = tuple(sum(1 << part for part in parts) for parts in _DEPENDS)
+_MASK_PLANS: dict[int, Plan] = {}
+"""Per set of parts (a bit mask), its plan: there are far fewer of these."""
+
+
+def _plan(changed: tuple[int, ...]) -> Plan:
+    """The writers of the parts built from any attribute in ``changed``, in table order."""
+    mask = 0
+    for i in changed:
+        mask |= _DEPMASK[i]
+    plan = _MASK_PLANS.get(mask)
+    if plan is None:
+        plan = _MASK_PLANS[mask] = tuple(
+            (writer, part) for part, writer in enumerate(_PARTS) if mask >> part & 1
+        )
     if len(_PLANS) < _MAX_PLANS:
-        _PLANS[changed] = parts
-    return parts
+        _PLANS[changed] = plan
+    return plan
 
 
 _NESTED = {"tickets", "lobby", "gallery_visitors", "gallery", "sold", "spaces", "stacks",
@@ -707,46 +770,18 @@ class ObservationEncoder:
             for i in changed:
                 snap[i] = _COPY[i](values[i])
             memo.changed = changed
-            for part in _PLANS.get(changed) or _plan(changed):
-                _PARTS[part](self, s, memo, part)
+            for writer, part in _PLANS.get(changed) or _plan(changed):
+                writer(self, s, memo, part)
         return memo.vector.copy()
 
-    def score_parts(self, s: GameState) -> tuple[list[tuple[int, int]], bool, bool]:
-        """Per seat, the parts of its public score that do not move with its cash:
-        :func:`~..rules.scoring.public_score_parts`' (fixed money, reputation influence),
-        summed here without its per-call overheads; whether they move with influence (a
-        seat holds the 'influence per 3' tile) and whether any seat holds a reputation tile
-        (whose units read more of the state). The market majorities are kept for all
-        observers until the market changes."""
+    def majorities(self, s: GameState) -> dict[int, int]:
+        """The market majorities' money per owner (G16.1), kept for all observers until
+        the market changes."""
         market = _MARKET(s)
         if market != self._market:
             self._market = (market[0][:], market[1][:])
             self._majorities = majority_money(s)
-        majorities = self._majorities
-        values, tile_of, fame, artist_of = (
-            s.data.artist_values, s.artist_tile, s.fame, s.work_artist
-        )  # fmt: skip
-        tiles = s.data.reputation_tiles
-        out = []
-        influence_matters = tiles_held = False
-        for p in range(s.num_players):
-            fixed = majorities.get(p, 0)
-            for work in s.gallery[p]:  # the exhibition: each work's sales value
-                artist = artist_of[work]
-                fixed += values[tile_of[artist]][fame[artist]]
-            if s.renowned[p] != EMPTY:  # the auction's work counts twice (G16.2)
-                fixed += 2 * renowned_value(s, s.renowned[p])
-            rep_influence = 0
-            board = s.spaces[p]
-            if board.count(EMPTY) != len(board):  # no tile: no reputation score
-                rep_money, rep_influence = reputation_scores(s, p)
-                fixed += rep_money
-                tiles_held = True
-                influence_matters = influence_matters or any(
-                    tiles[t].scoring == _INFLUENCE_TILE for t in board if t != EMPTY
-                )
-            out.append((fixed, rep_influence))
-        return out, influence_matters, tiles_held
+        return self._majorities
 
 
 def _decision_entries(s: GameState) -> list[int]:
