@@ -82,3 +82,40 @@ def test_an_encoder_pickles_and_copies_and_then_encodes_as_before() -> None:
     for twin in (pickle.loads(pickle.dumps(encoder)), copy.deepcopy(encoder)):
         assert np.array_equal(twin.encode(state, 0), first)
         assert np.array_equal(twin.encode(state, 1), encoder.encode(state, 1))
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 4])
+def test_fast_encoder_equals_reference_whenever_reputation_tiles_are_held(n: int) -> None:
+    """The encoder keeps each memo's reputation scores until an attribute their tiles'
+    units read changes (observation._UNIT_READS); a unit reading something the table does
+    not name would leave a stale score. Random games with every decision checked while
+    some seat holds a tile, one encoder for all of them (as an env keeps it across games)."""
+    rng = random.Random(100 + n)
+    encoder = ObservationEncoder()
+    checked = 0
+    for game in range(3):
+        s = new_game(n, 1000 * n + game)
+        while not s.is_over:
+            if any(t != -1 for board in s.spaces for t in board):
+                assert_same(encoder, s, s.current_player, f"{n} players, game {game}")
+                checked += 1
+            else:
+                encoder.encode(s, s.current_player)
+            s.apply(rng.choice(s.legal_actions()))
+    assert checked > 50  # the games did reach the tiles
+
+
+def test_an_env_keeps_its_encoder_across_games_and_stays_exact() -> None:
+    """reset() of the seat observer keeps the encoder's last vectors (they are exact for
+    any state): a second game's observations are the reference's from the first decision."""
+    from art_gallery_env.gallerist import raw_env
+
+    e = raw_env(num_players=2)
+    rng = random.Random(7)
+    for seed in (1, 2):
+        e.reset(seed=seed)
+        for _ in range(60):
+            agent = e.agent_selection
+            obs = e.observe(agent)["observation"]
+            assert np.array_equal(obs, encode_reference(e.state, e.agent_name_mapping[agent]))
+            e.step(rng.choice(e.state.legal_actions()))

@@ -349,7 +349,7 @@ _MARKET_ZERO = _ZERO[: _END["location_tile"] - _MARKET_UPPER]
 def _w_market(enc: ObservationEncoder, s: GameState, memo: _Memo, part: int) -> None:
     """Tiles and assistants on the market, tiles beside the locations: all one-hot (the
     entries write_market sets)."""
-    scoring = [tile.scoring for tile in s.data.reputation_tiles]
+    scoring = enc.tile_scoring
     rel = memo.rel
     ones = []
     for i, (tile, owner) in enumerate(zip(s.market_tiles, s.market_upper)):
@@ -502,6 +502,8 @@ def _w_own_cards(enc: ObservationEncoder, s: GameState, memo: _Memo, part: int) 
     goals = enc._goals.get(key)
     if goals is None:
         curator, dealer = card_goals(s, p)
+        if len(enc._goals) >= _MAX_GOALS:  # bounded: the encoder may live for many games
+            enc._goals.clear()
         goals = enc._goals[key] = _five(curator) + _five(dealer)
     m = memo.m
     m[_OWN_CARDS : _OWN_CARDS + _OWN_SIZE] = _ZERO[:_OWN_SIZE]
@@ -511,6 +513,7 @@ def _w_own_cards(enc: ObservationEncoder, s: GameState, memo: _Memo, part: int) 
 
 
 _PACK_GOALS = _pack(10)
+_MAX_GOALS = 1 << 14
 
 
 def _five(done: list[bool]) -> list[float]:
@@ -534,7 +537,7 @@ def _w_economy(enc: ObservationEncoder, s: GameState, memo: _Memo, part: int) ->
     # an attribute their units read changed (most rewrites are for cash or desks alone).
     kept = memo.part[part]
     if kept is None or not kept[1].isdisjoint(memo.changed):
-        reputation, reads = _reputation(s)
+        reputation, reads = _reputation(s, enc.tile_scoring)
         kept = memo.part[part] = (reputation, reads)
     reputation = kept[0]
     majorities = enc.majorities(s)
@@ -636,10 +639,12 @@ _UNIT_ATTRS = tuple(
 )
 
 
-def _reputation(s: GameState) -> tuple[list[tuple[int, int]], frozenset[int]]:
+def _reputation(
+    s: GameState, scoring: list[int]
+) -> tuple[list[tuple[int, int]], frozenset[int]]:
     """Per seat, its reputation tiles' (money, influence) (G16.3), and the attributes they
-    were computed from: the boards' spaces and what the units of the tiles held read."""
-    scoring = [tile.scoring for tile in s.data.reputation_tiles]
+    were computed from: the boards' spaces and what the units of the tiles held read
+    (``scoring``: each tile's scoring)."""
     out = []
     reads = _SPACES_ONLY
     for p, board in enumerate(s.spaces):
@@ -733,6 +738,7 @@ class ObservationEncoder:
     def __init__(self) -> None:
         self._data: Any = None
         self._fingerprint: str | None = None
+        self.tile_scoring: list[int] = []  # per reputation tile of the data, its scoring
         self.reset()
 
     def reset(self) -> None:
@@ -756,6 +762,7 @@ class ObservationEncoder:
                 self.reset()
                 self._fingerprint = s.data.fingerprint
             self._data = s.data
+            self.tile_scoring = [tile.scoring for tile in s.data.reputation_tiles]
         key = (s.num_players, observer)
         memo = self._memos.get(key)
         if memo is None:

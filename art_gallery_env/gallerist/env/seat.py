@@ -28,7 +28,9 @@ class GalleristSeatObserver(BaseSeatObserver):
         self.action_mask = self.masks.mask  # the base's action_mask, one call fewer
 
     def reset(self) -> None:
-        self.encoder.reset()
+        """A new game keeps the encoder's last vectors: they are exact for any state (every
+        part is compared by value), so the first decisions of the next game rewrite only
+        what differs instead of every part (the memos are one per table size and seat)."""
 
     def observation(self, state: GameState, seat: int) -> np.ndarray:
         return self.encoder.encode(state, seat)
