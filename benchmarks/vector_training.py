@@ -60,6 +60,11 @@ class Timing(NamedTuple):
     steps_per_second: float
     rollout_fraction: float  # of the wall time, the rest is the PPO update
 
+    @property
+    def update_ms(self) -> float:
+        """Wall-clock ms of PPO update per learner step."""
+        return 1000 * (1 - self.rollout_fraction) / self.steps_per_second
+
 
 class Trainer:
     """One model on one env kind, learning on in chunks of ``steps``."""
@@ -185,8 +190,8 @@ class Pair:
         self.history.append(timings)
         base = timings["today"].steps_per_second
         parts = [
-            f"{name} {t.steps_per_second:,.0f}/s (rollout {t.rollout_fraction:.0%}, "
-            f"{t.steps_per_second / base:.2f}x)"
+            f"{name} {t.steps_per_second:,.0f}/s (rollout {t.rollout_fraction:.0%}, update "
+            f"{t.update_ms:.2f} ms/step, {t.steps_per_second / base:.2f}x)"
             for name, t in timings.items()
         ]
         print(f"  train {self.players}p steps/s: " + "; ".join(parts), flush=True)
