@@ -36,25 +36,25 @@ class SeatObserver(Protocol):
 
 
 class MaskCache:
-    """int8 action masks of a game with ``num_actions`` actions, one bytearray per distinct
-    legal set (a game meets a few hundred, so they are kept)."""
+    """int8 action masks of a game with ``num_actions`` actions, one kept array per distinct
+    legal set (a game meets a few hundred, so they are kept); callers get copies."""
 
     def __init__(self, num_actions: int) -> None:
         self.num_actions = num_actions
-        self._none = bytearray(num_actions)
-        self._masks: dict[tuple[int, ...], bytearray] = {}
+        self._none = np.zeros(num_actions, dtype=np.int8)
+        self._masks: dict[tuple[int, ...], np.ndarray] = {}
 
     def mask(self, state: EngineState, seat: int) -> np.ndarray:
         """1 for each legal action of ``seat``; all 0 when it is not its turn."""
         if state.is_over or state.current_player != seat:
-            return np.array(self._none, dtype=np.int8)
+            return self._none.copy()
         legal = tuple(state.legal_actions())
         mask = self._masks.get(legal)
         if mask is None:
-            mask = self._masks[legal] = bytearray(self.num_actions)
-            for action in legal:
-                mask[action] = 1
-        return np.array(mask, dtype=np.int8)  # a new array: callers may write to it
+            mask = self._masks[legal] = np.zeros(self.num_actions, dtype=np.int8)
+            mask[list(legal)] = 1
+        return mask.copy()  # a new array: callers may write to it (a copy is ~4x cheaper
+        # than np.array of a bytearray)
 
 
 class BaseSeatObserver:
