@@ -558,10 +558,14 @@ def _rollout_searcher(
     )
 
 
-def value_policy(result: SearchResult, temperature: float) -> np.ndarray:
+def value_policy(
+    result: SearchResult, temperature: float, prior: np.ndarray | None = None
+) -> np.ndarray:
     """A rollout-mode result's means as a distribution over the actions:
     ``softmax(q / temperature)`` over the candidates (the actions with a mean), 0
-    elsewhere; temperature 0 (or no means: a single candidate) puts all on ``action``."""
+    elsewhere, or with ``prior`` (num_actions,) ``prior * exp(q / temperature)``
+    renormalised (the KL-regularised improvement of the prior: where the means tie, the
+    prior stays); temperature 0 (or no means: a single candidate) puts all on ``action``."""
     out = np.zeros(len(result.visits), np.float64)
     q = result.q if result.q is not None else np.full(len(out), np.nan)
     searched = np.flatnonzero(~np.isnan(q))
@@ -570,6 +574,8 @@ def value_policy(result: SearchResult, temperature: float) -> np.ndarray:
         return out
     x = q[searched] / temperature
     weights = np.exp(x - x.max())
+    if prior is not None:
+        weights = weights * np.maximum(np.asarray(prior, np.float64)[searched], 1e-12)
     out[searched] = weights / weights.sum()
     return out
 

@@ -263,6 +263,9 @@ def test_value_policy_is_a_softmax_of_the_means_over_the_candidates() -> None:
     assert p[[0, 2, 3, 5]].sum() == 0 and abs(p.sum() - 1) < 1e-12
     assert abs(p[4] / p[1] - math.e) < 1e-9  # a gap of one temperature: e times the mass
     assert value_policy(result, 0.0).tolist() == [0, 0, 0, 0, 1, 0]
+    prior = np.array([0.1, 0.6, 0.1, 0.0, 0.2, 0.0])
+    p = value_policy(result, 0.05, prior)  # prior * exp(q / T): 0.6 against 0.2 * e
+    assert abs(p[4] / p[1] - math.e / 3) < 1e-9 and abs(p.sum() - 1) < 1e-12
 
 
 def test_the_agent_spec_plays_the_rollout_mode() -> None:
