@@ -425,6 +425,12 @@ class ExitConfig(_Strict):
     c_puct: Number = Field(0.5, gt=0)
     prior_temperature: Number = Field(3.0, gt=0, le=100)
     dirichlet: Number = Field(0.25, ge=0, le=1)  # root noise in self-play (0: none)
+    # > 0: the rollout mode (GuidedSearch topk; the game's compiled rollouts value the
+    # net's top-K, iters rollouts a decision) with the policy target softmax(mean /
+    # target_temperature) over the candidates (exit_selfplay's docstring says why)
+    topk: Count = Field(0, ge=0, le=64)
+    target_temperature: Number = Field(0.05, gt=0, le=10)
+    target_prior: bool = True  # the target: prior * exp(mean / T) (else the plain softmax)
     temperature_moves: Count = Field(4, ge=0)  # per seat, first decisions sampled by visits
     replay_generations: Count = Field(4, ge=1)
     epochs: Count = Field(2, ge=1)
@@ -529,6 +535,8 @@ def _check_exit_start(config: TrainConfig) -> None:
         game.require("warm_start", "exit.init: warm_start")
     if config.warm_start is not None and config.warm_start.dagger_rounds:
         raise ValueError("warm_start.dagger_rounds: expert iteration clones without DAgger; use 0")
+    if section.topk:
+        game.require("compiled_search", f"exit.topk: {section.topk} (0 searches without it)")
 
 
 def _generations_override(data: dict[str, Any], given: Mapping[str, Any]) -> dict[str, Any]:

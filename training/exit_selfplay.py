@@ -8,6 +8,20 @@ policy target); once the game is over every row gets its seat's win share (the v
 target). A seat plays its first ``temperature_moves`` searched decisions by sampling the
 visit distribution (exploration), then the most visited action.
 
+With ``topk`` > 0 the search is the rollout mode (the network's top-K root actions valued
+by the game's compiled rollouts, ``iters`` rollouts a decision). Its sweeps give every
+candidate the same count, so visits are no target; the policy target is instead
+``softmax(mean / target_temperature)`` over the candidates (``value_policy``), 0 elsewhere,
+and the sampled moves are drawn from it. Why not the chosen action one-hot (smoothed over
+the candidates): it says "this one" as loudly when it won by noise as when it won by a
+wide margin; the softmax carries the margin, so near-ties stay near-even (the network is
+not pushed by the noise of ``iters // K`` sweeps) and a clear winner gets most of the mass.
+With ``target_prior`` (the default) the target is ``prior * exp(mean / T)`` renormalised
+over the candidates, ``prior`` the search's root priors without the noise (the net's
+softmax at ``prior_temperature``): the KL-regularised improvement of the network's own
+policy. Where the rollouts see no difference (a round-end horizon often cannot) the net's
+choice stays instead of being spread evenly over the candidates.
+
 A task depends only on its own seeds, never on the process that plays it or on the other
 tasks, so a generation's data is the same for any number of workers. No torch here: the
 workers import numpy and the game only (about 60 MB each, not 250).
@@ -48,6 +62,9 @@ class SelfPlayTask:
     dirichlet: float
     temperature_moves: int
     prior_temperature: float = 1.0
+    topk: int = 0  # > 0: the rollout mode's K candidates (0: PUCT)
+    target_temperature: float = 0.05  # the rollout mode's policy target (the docstring)
+    target_prior: bool = True  # the target weighs the search's priors in (the docstring)
 
 
 _NETS: dict[tuple[str, int, int], Any] = {}
@@ -73,8 +90,20 @@ class _SearchSeat(Agent):
     def __init__(self, search: Any, seat: int, rows: list[tuple], task: SelfPlayTask) -> None:
         self.search, self.seat, self.rows = search, seat, rows
         self.temperature_moves = task.temperature_moves
+        self.target_temperature = task.target_temperature if task.topk else None
+        self.prior_temperature = task.prior_temperature if task.target_prior else None
         self.rng = np.random.default_rng(derive_seed(task.seed, "temperature", seat))
         self.searched = 0
+
+    def _prior(self, observation: Any, mask: np.ndarray) -> np.ndarray | None:
+        """The search's root priors without the Dirichlet noise (the net's masked softmax
+        at the prior temperature), or None where the target leaves them out."""
+        if self.prior_temperature is None:
+            return None
+        logits = np.asarray(self.search.net.logits(np.asarray(observation)[None]), np.float64)
+        x = np.where(mask, logits.reshape(-1) / self.prior_temperature, -np.inf)
+        weights = np.exp(x - x.max())
+        return weights / weights.sum()
 
     def act(self, observation: Any, action_mask: Any, view: SeatView | None = None) -> int:
         mask = np.asarray(action_mask).astype(bool)
@@ -83,9 +112,13 @@ class _SearchSeat(Agent):
             return int(legal[0])
         assert view is not None  # the arena's loop always passes the seat's view
         result = self.search.run(view)
-        visits = np.asarray(result.visits, dtype=np.float64) * mask
-        total = visits.sum()
-        target = visits / total if total > 0 else mask / mask.sum()
+        if self.target_temperature is not None:  # the rollout mode: its means' softmax
+            prior = self._prior(observation, mask)
+            weights = _value_policy()(result, self.target_temperature, prior) * mask
+        else:
+            weights = np.asarray(result.visits, dtype=np.float64) * mask
+        total = weights.sum()
+        target = weights / total if total > 0 else mask / mask.sum()
         self.rows.append(
             (np.asarray(observation, np.float16), mask, target.astype(np.float32), self.seat)
         )
@@ -101,6 +134,12 @@ def _search_class() -> Any:
     from art_gallery_env.agents.guided_search import GuidedSearch
 
     return GuidedSearch
+
+
+def _value_policy() -> Any:
+    from art_gallery_env.agents.guided_search import value_policy
+
+    return value_policy
 
 
 def play_selfplay_game(task: SelfPlayTask) -> dict[str, Any]:
@@ -125,6 +164,7 @@ def play_selfplay_game(task: SelfPlayTask) -> dict[str, Any]:
             value_from_net=True,
             dirichlet=task.dirichlet,
             prior_temperature=task.prior_temperature,
+            topk=task.topk,
         )
         seats.append(_SearchSeat(search, seat, rows, task))
     result = loop.play_game(state, seats, observer)

@@ -8,7 +8,10 @@ Each generation ``g`` (1 .. ``exit.generations``):
    drawn from ``env.num_players`` / ``player_weights``, the network of generation
    ``g - 1`` guiding :class:`~art_gallery_env.agents.guided_search.GuidedSearch` in every
    seat, played by ``exit.workers`` processes. The rows (observation, mask, root visit
-   distribution, the seat's final win share) are saved as ``replay/gen_NNN.npz``;
+   distribution, the seat's final win share) are saved as ``replay/gen_NNN.npz``; with
+   ``exit.topk`` > 0 the search is its rollout mode (the net's top-K valued by the
+   game's compiled rollouts) and the policy target the softmax of the candidates' means
+   over ``exit.target_temperature`` (:mod:`.exit_selfplay` says why);
 2. **train** the torch entity network (:mod:`.networks`) on the last
    ``replay_generations`` generations' rows: cross-entropy of the masked policy to the
    visit distribution, plus ``value_weight`` times the squared error of the value head,
@@ -294,6 +297,9 @@ def selfplay_tasks(config: TrainConfig, generation: int, weights: Path) -> list[
             dirichlet=ex.dirichlet,
             temperature_moves=ex.temperature_moves,
             prior_temperature=ex.prior_temperature,
+            topk=ex.topk,
+            target_temperature=ex.target_temperature,
+            target_prior=ex.target_prior,
         )
         for g, n in enumerate(drawn)
     ]

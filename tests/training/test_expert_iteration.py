@@ -180,6 +180,60 @@ def test_the_onnx_export_of_a_win_share_checkpoint_gives_its_value(
 
 
 @pytest.mark.slow
+def test_a_run_in_the_rollout_mode_learns_the_means_softmax(fast_run: Path, tmp_path: Path) -> None:
+    """exit.topk: self-play searches the net's top-K with the game's compiled rollouts,
+    and each row's policy target is prior * exp(mean / target_temperature) over those K
+    (target_prior, the default), or the plain softmax of the means."""
+    pytest.importorskip("numba")
+    topk = {"exit": {"topk": 3, "iters": 12, "target_temperature": 0.05}}
+    folder = run(tmp_path / "run", **merge_config(FAST, topk))
+    with np.load(folder / "replay" / "gen_001.npz") as replay:
+        policy, mask = replay["policy"], replay["mask"]
+    nonzero = (policy > 0).sum(1)
+    assert len(policy) and np.allclose(policy.sum(1), 1.0, atol=1e-5)
+    assert not (policy * ~mask).any() and nonzero.max() <= 3
+    assert (nonzero == np.minimum(3, mask.sum(1))).all()  # every candidate keeps some mass
+    assert (policy.max(1) < 0.999).any()  # not the chosen action's one-hot
+    from art_gallery_env.training.exit_selfplay import SelfPlayTask, play_selfplay_game
+
+    def targets(temperature: float, prior: bool = False) -> np.ndarray:
+        task = SelfPlayTask(
+            index=0, weights=str(fast_run / "pool" / "gen_000.safetensors"),
+            game="art_gallery", num_players=2, seed=5, variants={}, iters=8, c_puct=0.5,
+            search_batch=4, dirichlet=0.0, temperature_moves=0, topk=2,
+            target_temperature=temperature,
+            target_prior=prior,
+            prior_temperature=1.0,
+        )
+        return play_selfplay_game(task)["policy"]
+
+    sharp, flat = targets(1e-6), targets(10.0)
+    top = sharp.max(1, keepdims=True)  # a tiny temperature: all on the best mean(s)
+    assert ((sharp == 0) | np.isclose(sharp, top)).all() and (top[:, 0] > 0.99).any()
+    two = (flat > 0).sum(1) == 2
+    # a large one: near-even (means lie in [0, 1], so at most e ** 0.1 apart)
+    assert two.any() and np.allclose(flat[two].max(1), 0.5, atol=0.03)
+    # with the prior and a large temperature: the net's own priors over the two candidates
+    from art_gallery_env.training.exit_selfplay import load_net
+
+    task_obs = play_selfplay_game(
+        SelfPlayTask(
+            index=0, weights=str(fast_run / "pool" / "gen_000.safetensors"),
+            game="art_gallery", num_players=2, seed=5, variants={}, iters=8, c_puct=0.5,
+            search_batch=4, dirichlet=0.0, temperature_moves=0, topk=2,
+            target_temperature=1e6, target_prior=True, prior_temperature=1.0,
+        )
+    )
+    logits = load_net(str(fast_run / "pool" / "gen_000.safetensors")).logits(
+        task_obs["obs"].astype(np.float32)
+    )
+    chosen = task_obs["policy"] > 0
+    expected = np.where(chosen, np.exp(logits - logits.max(1, keepdims=True)), 0.0)
+    expected /= expected.sum(1, keepdims=True)
+    assert np.allclose(task_obs["policy"], expected, atol=2e-3)
+
+
+@pytest.mark.slow
 def test_resume_equals_an_uninterrupted_run(tmp_path: Path) -> None:
     straight = run(tmp_path / "straight")
     run(tmp_path / "split", exit={"generations": 1})
@@ -270,6 +324,8 @@ def test_sigterm_mid_run_saves_and_a_resume_finishes(tmp_path: Path) -> None:
         ({"ppo": {"n_steps": 64}}, r"does not use ppo"),
         ({"network": {"type": "mlp"}}, r"trains the entity network"),
         ({"env": {"reward_mode": "score_margin"}}, r"env\.reward_mode: .* learns win shares"),
+        ({"exit": {"topk": -1}}, r"exit\.topk: Input should be greater than or equal to 0"),
+        ({"exit": {"target_temperature": 0}}, r"exit\.target_temperature: Input should be gre"),
     ],
 )
 def test_a_malformed_exit_section_is_one_line(changes: dict, message: str, tmp_path: Path) -> None:
