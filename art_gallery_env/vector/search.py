@@ -152,6 +152,7 @@ class CompiledSearch:
         """The action with the most root visits (ties: the higher mean) and, per action of
         the observer tried at the root, (visits, mean value). ``view`` is a SeatView (its
         seat the observer) or a GameState with ``observer`` given."""
+        start = time.perf_counter()
         world, observer = _root_world(view, observer)
         if world.is_over or world.current_player != observer:
             raise ValueError(f"seat {observer} has no decision to search in this state")
@@ -164,11 +165,11 @@ class CompiledSearch:
         write_state(s, ROOT, world)
         rng = np.array([_mix(seed, 1)], np.uint64)
         s.action_rng[WORK] = _mix(seed, 2)
+        deadline = None if seconds is None else start + seconds
         if self.topk:
             s.action_rng[ROOT] = _mix(seed, 3)
-            return self._rollout_search(tables, params, observer, iters, seconds, rng)
+            return self._rollout_search(tables, params, observer, iters, deadline, rng)
         width = world.num_players * NUM_ACTIONS
-        deadline = None if seconds is None else time.perf_counter() + seconds
         if deadline is None:
             tree = _new_tree(iters + 1, width)
             done = self._run(tables, params, observer, iters, tree, rng)
@@ -202,9 +203,8 @@ class CompiledSearch:
             chunk = max(1, int(rate * min(deadline - now, budget / CHUNKS_PER_BUDGET)))
         return tree, done
 
-
     # -- the rollout search (topk > 0) ------------------------------------------------
-    def _rollout_search(self, tables, params, observer, iters, seconds, rng):  # noqa: ANN001
+    def _rollout_search(self, tables, params, observer, iters, deadline, rng):  # noqa: ANN001
         """The rollout algorithm over the heuristic (kernels.rollout_sweeps): the root's
         ``topk`` best actions by the heuristic's scores, each played on from the same
         determinized worlds; the best mean wins unless it beats the heuristic's own choice
@@ -220,11 +220,11 @@ class CompiledSearch:
         limit = MAX_ITERS if iters is None else iters
         max_sweeps = max(1, limit // k)
         values = np.empty((max_sweeps, k), np.float64)
-        if seconds is None:
+        if deadline is None:
             done = self._sweeps(tables, params, observer, cands, values, 0, max_sweeps, rng)
         else:
             done = self._timed_sweeps(
-                tables, params, observer, cands, values, max_sweeps, seconds, rng
+                tables, params, observer, cands, values, max_sweeps, deadline, rng
             )
         self.last_iterations = done * k
         means = values[:done].mean(axis=0)
@@ -249,6 +249,7 @@ class CompiledSearch:
         candidate played on by the heuristic from the same worlds), and the sweeps run:
         ``iters`` rollouts in all (``iters // len(candidates)`` sweeps, at least one) and/or
         ``seconds``. ``view`` as in :meth:`search`."""
+        start = time.perf_counter()
         world, observer = _root_world(view, observer)
         if world.is_over or world.current_player != observer:
             raise ValueError(f"seat {observer} has no decision to search in this state")
@@ -267,13 +268,14 @@ class CompiledSearch:
         rng = np.array([_mix(seed, 1)], np.uint64)
         s.action_rng[WORK] = _mix(seed, 2)
         s.action_rng[ROOT] = _mix(seed, 3)
+        deadline = None if seconds is None else start + seconds
         max_sweeps = max(1, (MAX_ITERS if iters is None else iters) // len(cands))
         values = np.empty((max_sweeps, len(cands)), np.float64)
-        if seconds is None:
+        if deadline is None:
             done = self._sweeps(tables, params, observer, cands, values, 0, max_sweeps, rng)
         else:
             done = self._timed_sweeps(
-                tables, params, observer, cands, values, max_sweeps, seconds, rng
+                tables, params, observer, cands, values, max_sweeps, deadline, rng
             )
         self.last_iterations = done * len(cands)
         return values[:done].mean(axis=0), done
@@ -286,19 +288,21 @@ class CompiledSearch:
         )
         return count
 
-    def _timed_sweeps(self, tables, params, observer, cands, values, limit, seconds, rng):  # noqa: ANN001
-        """Chunks of sweeps until the deadline (about CHUNKS_PER_BUDGET clock checks)."""
+    def _timed_sweeps(self, tables, params, observer, cands, values, limit, deadline, rng):  # noqa: ANN001
+        """Chunks of sweeps (about CHUNKS_PER_BUDGET clock checks) while another sweep fits
+        before the deadline at the speed measured so far; at least one sweep."""
         start = time.perf_counter()
-        deadline = start + seconds
+        budget = max(deadline - start, 1e-9)
         done, chunk = 0, 1
         while done < limit:
             chunk = min(chunk, limit - done)
             done += self._sweeps(tables, params, observer, cands, values, done, chunk, rng)
             now = time.perf_counter()
-            if now >= deadline:
+            per_sweep = max(now - start, 1e-9) / done
+            if now + per_sweep >= deadline:
                 break
-            rate = done / max(now - start, 1e-9)
-            chunk = max(1, int(rate * min(deadline - now, seconds / CHUNKS_PER_BUDGET)))
+            room = min(deadline - now, budget / CHUNKS_PER_BUDGET)
+            chunk = max(1, int(room / per_sweep))
         return done
 
 
