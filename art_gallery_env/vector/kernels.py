@@ -573,20 +573,7 @@ def final_rewards_row(s, t, b, totals, rewards):
     'score_margin' (own total - best other) / 10."""
     n = t.num_players
     if t.reward_mode == 0:
-        top_total, top_tiles = -1, -1
-        for p in range(n):
-            tiles = s.tiles_held_len[b, p]
-            if totals[p] > top_total or (totals[p] == top_total and tiles > top_tiles):
-                top_total, top_tiles = totals[p], tiles
-        winners = 0
-        for p in range(n):
-            if totals[p] == top_total and s.tiles_held_len[b, p] == top_tiles:
-                winners += 1
-        for p in range(n):
-            if totals[p] == top_total and s.tiles_held_len[b, p] == top_tiles:
-                rewards[p] = 1.0 / winners
-            else:
-                rewards[p] = -1.0
+        share_wins(s, t, b, totals, rewards, -1.0)
     else:
         for p in range(n):
             other = -(1 << 30)
@@ -1732,23 +1719,9 @@ def determinize_games(s, t, src, dst, observer, rng):
 def win_shares_row(s, t, b, out, chains):
     """core.scoring.win_shares at game over: 1/k for each of k seats tied on the best
     (total, tiles) (R7.5), 0 for the others."""
-    n = t.num_players
-    top_total, top_tiles = -1, -1
-    for p in range(n):
-        total = total_score(s, t, b, p, chains[0], chains[1], chains[2])
-        out[p] = total
-        tiles = s.tiles_held_len[b, p]
-        if total > top_total or (total == top_total and tiles > top_tiles):
-            top_total, top_tiles = total, tiles
-    winners = 0
-    for p in range(n):
-        if out[p] == top_total and s.tiles_held_len[b, p] == top_tiles:
-            winners += 1
-    for p in range(n):
-        if out[p] == top_total and s.tiles_held_len[b, p] == top_tiles:
-            out[p] = 1.0 / winners
-        else:
-            out[p] = 0.0
+    for p in range(t.num_players):
+        out[p] = total_score(s, t, b, p, chains[0], chains[1], chains[2])
+    share_wins(s, t, b, out, out, 0.0)
 
 
 @kernel
@@ -1939,3 +1912,25 @@ def rollout_sweeps(s, t, hp, root, det, work, observer, cands, sweeps, options, 
             evaluate_row(s, t, work, scale, potential, hand_weight, rewards, evals, chains)
             values[i, k] = rewards[observer]
     return sweeps
+
+
+@kernel
+def share_wins(s, t, b, totals, out, loss):
+    """R7.5 from game b's R7 ``totals``: 1/k to each of the k seats tied on the best
+    (total, tiles), ``loss`` to the others (``out`` may be ``totals``: each seat's entry
+    is read before it is written). final_rewards_row and win_shares_row share it."""
+    n = t.num_players
+    top_total, top_tiles = -1.0, -1
+    for p in range(n):
+        tiles = s.tiles_held_len[b, p]
+        if totals[p] > top_total or (totals[p] == top_total and tiles > top_tiles):
+            top_total, top_tiles = totals[p], tiles
+    winners = 0
+    for p in range(n):
+        if totals[p] == top_total and s.tiles_held_len[b, p] == top_tiles:
+            winners += 1
+    for p in range(n):
+        if totals[p] == top_total and s.tiles_held_len[b, p] == top_tiles:
+            out[p] = 1.0 / winners
+        else:
+            out[p] = loss
