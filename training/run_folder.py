@@ -125,8 +125,7 @@ class RunStart:
         CheckpointStore(self.run_dir).collect_garbage()
         if self.resuming:
             prune_snapshots(self.run_dir / "pool", None, after_steps=self.steps_done)
-        config = yaml.safe_dump(self.config.model_dump(), sort_keys=False)
-        atomic_write_text(self.run_dir / "config.yaml", config)
+        atomic_write_text(self.run_dir / "config.yaml", run_config_text(self.config))
 
     def abandon(self) -> None:
         """Undo a start that failed before its first checkpoint (a resumed run's files are
@@ -386,6 +385,15 @@ def _checked_resume(
     )
     start.notes += [f"config change on resume: {k}: {old!r} -> {new!r}" for k, old, new in changed]
     return start
+
+
+def run_config_text(config: TrainConfig) -> str:
+    """The run folder's ``config.yaml``: the keys the config set (what it was given, and the
+    CLI's overrides), so that it loads again as a config. The whole dump, defaults included,
+    would not: a section or key the algorithm or network type does not read is refused when
+    given, although at its default it changes nothing. The checkpoints' meta keeps the whole
+    dump, which ``--resume`` compares."""
+    return yaml.safe_dump(config.model_dump(exclude_unset=True), sort_keys=False)
 
 
 def network_shape(network: Any) -> dict[str, Any]:
