@@ -266,9 +266,9 @@ class OnnxPolicy:
             return None
         obs = np.asarray(observation, dtype=np.float32).reshape(-1, self._obs_size)
         mask = np.ones((len(obs), self._num_actions), np.float32)
-        return self.session.run(
-            [OUTPUT_VALUE], {INPUT_OBSERVATION: obs, INPUT_MASK: mask}
-        )[0].reshape(-1)
+        return self.session.run([OUTPUT_VALUE], {INPUT_OBSERVATION: obs, INPUT_MASK: mask})[
+            0
+        ].reshape(-1)
 
     def logits(self, observation: np.ndarray) -> np.ndarray:
         """Unmasked logits (every action allowed), as :meth:`MLPPolicy.logits` gives them."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 from art_gallery_env.arena.loop import GameResult, play_game
+from art_gallery_env.art_gallery.heuristic import HeuristicPolicy
 from art_gallery_env.rules.hidden import bid_is_hidden
 from art_gallery_env.rules.phases import BID, MOVE
 from art_gallery_env.rules.state import GameState, new_game
@@ -74,3 +75,24 @@ def play_seeded(
         for agent, agent_seed in zip(agents, agent_seeds, strict=True):
             agent.reset(agent_seed)
     return play_game(new_game(len(agents), seed), agents, max_decisions=max_decisions)
+
+
+def heuristic_positions(
+    count: int, seed: int, players=(2, 3, 4, 5, 6), min_legal: int = 2, max_stop: int = 90
+) -> list[GameState]:
+    """``count`` decisions from heuristic self-play (table sizes cycled) with at least
+    ``min_legal`` legal actions, each after 4 to ``max_stop`` decisions."""
+    policy = HeuristicPolicy()
+    found = []
+    for i in range(count):
+        rng = random.Random(seed + i)
+        state = new_game(players[i % len(players)], seed + i)
+        stop = rng.randrange(4, max_stop)
+        for k in range(10_000):
+            if k >= stop and len(state.legal_actions()) >= min_legal:
+                break
+            state.apply(policy.choose(state, rng))
+            if state.is_over:
+                state = new_game(state.num_players, seed + 1000 + k)
+        found.append(state)
+    return found

@@ -398,9 +398,7 @@ def test_a_rivals_priors_are_the_mean_over_the_worlds_that_reach_its_node() -> N
     search.run(view)
     root = search.last_root
     assert root is not None and root.samples[state.current_player] == [1, 4]
-    counts = [
-        n.samples[seat][0] for n, depth in _nodes(root) if depth > 0 for seat in n.samples
-    ]
+    counts = [n.samples[seat][0] for n, depth in _nodes(root) if depth > 0 for seat in n.samples]
     assert counts and max(counts) == 4 and min(counts) >= 1
     rival = [
         (n, seat)

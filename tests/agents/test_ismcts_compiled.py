@@ -10,11 +10,10 @@ from collections import Counter
 
 import numpy as np
 import pytest
-from agent_test_helpers import mid_round_state, twin_state
+from agent_test_helpers import heuristic_positions, mid_round_state, twin_state
 
 from art_gallery_env.agents import ISMCTSAgent, make_agent
 from art_gallery_env.agents import registry as agent_registry
-from art_gallery_env.art_gallery.heuristic import HeuristicPolicy
 from art_gallery_env.art_gallery.search import Evaluator
 from art_gallery_env.rules.hidden import PlayerView, bid_is_hidden, determinize, is_distributing
 from art_gallery_env.rules.phases import BID, MOVE, PICK, SHOP
@@ -46,20 +45,7 @@ PUBLIC = [
 
 def _positions(count: int, seed: int, players=(2, 3, 4, 5, 6)) -> list[GameState]:
     """``count`` decisions with a real choice from heuristic self-play, table sizes mixed."""
-    policy = HeuristicPolicy()
-    found = []
-    for i in range(count):
-        rng = random.Random(seed + i)
-        state = new_game(players[i % len(players)], seed + i)
-        stop = rng.randrange(4, 90)
-        for k in range(10_000):
-            if k >= stop and len(state.legal_actions()) > 1:
-                break
-            state.apply(policy.choose(state, rng))
-            if state.is_over:
-                state = new_game(state.num_players, seed + 1000 + k)
-        found.append(state)
-    return found
+    return heuristic_positions(count, seed, players, min_legal=2, max_stop=90)
 
 
 def _hidden_pool(state: GameState, player: int) -> tuple[list[int], int]:

@@ -9,33 +9,20 @@ import random
 
 import numpy as np
 import pytest
-from agent_test_helpers import mid_round_state, twin_state
+from agent_test_helpers import heuristic_positions, mid_round_state, twin_state
 
 from art_gallery_env.agents import ISMCTSAgent, make_agent
 from art_gallery_env.art_gallery.heuristic import HeuristicPolicy
 from art_gallery_env.rules.actions import NUM_ACTIONS
 from art_gallery_env.rules.hidden import PlayerView
 from art_gallery_env.rules.phases import BID, MOVE, PICK, SHOP
-from art_gallery_env.rules.state import GameState, new_game
+from art_gallery_env.rules.state import GameState
 from art_gallery_env.vector import search as compiled
 
 
 def _positions(count: int, seed: int, players=(2, 3, 4, 5, 6)) -> list[GameState]:
     """``count`` decisions with at least three legal actions, from heuristic self-play."""
-    policy = HeuristicPolicy()
-    found = []
-    for i in range(count):
-        rng = random.Random(seed + i)
-        state = new_game(players[i % len(players)], seed + i)
-        stop = rng.randrange(4, 60)
-        for k in range(10_000):
-            if k >= stop and len(state.legal_actions()) > 2:
-                break
-            state.apply(policy.choose(state, rng))
-            if state.is_over:
-                state = new_game(state.num_players, seed + 1000 + k)
-        found.append(state)
-    return found
+    return heuristic_positions(count, seed, players, min_legal=3, max_stop=60)
 
 
 def _mask(state: GameState) -> np.ndarray:

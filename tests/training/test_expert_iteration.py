@@ -112,7 +112,6 @@ def test_the_curve_counts_generations(
     )
 
 
-
 def test_a_log_without_a_step_unit_counts_training_steps() -> None:
     """The PPO trainers write no unit: their x axis stays "training steps"; a log resumed
     across the change (older rows without the column) takes the unit its rows give."""
@@ -198,9 +197,18 @@ def test_a_run_in_the_rollout_mode_learns_the_means_softmax(fast_run: Path, tmp_
 
     def targets(temperature: float, prior: bool = False) -> np.ndarray:
         task = SelfPlayTask(
-            index=0, weights=str(fast_run / "pool" / "gen_000.safetensors"),
-            game="art_gallery", num_players=2, seed=5, variants={}, iters=8, c_puct=0.5,
-            search_batch=4, dirichlet=0.0, temperature_moves=0, topk=2,
+            index=0,
+            weights=str(fast_run / "pool" / "gen_000.safetensors"),
+            game="art_gallery",
+            num_players=2,
+            seed=5,
+            variants={},
+            iters=8,
+            c_puct=0.5,
+            search_batch=4,
+            dirichlet=0.0,
+            temperature_moves=0,
+            topk=2,
             target_temperature=temperature,
             target_prior=prior,
             prior_temperature=1.0,
@@ -218,10 +226,21 @@ def test_a_run_in_the_rollout_mode_learns_the_means_softmax(fast_run: Path, tmp_
 
     task_obs = play_selfplay_game(
         SelfPlayTask(
-            index=0, weights=str(fast_run / "pool" / "gen_000.safetensors"),
-            game="art_gallery", num_players=2, seed=5, variants={}, iters=8, c_puct=0.5,
-            search_batch=4, dirichlet=0.0, temperature_moves=0, topk=2,
-            target_temperature=1e6, target_prior=True, prior_temperature=1.0,
+            index=0,
+            weights=str(fast_run / "pool" / "gen_000.safetensors"),
+            game="art_gallery",
+            num_players=2,
+            seed=5,
+            variants={},
+            iters=8,
+            c_puct=0.5,
+            search_batch=4,
+            dirichlet=0.0,
+            temperature_moves=0,
+            topk=2,
+            target_temperature=1e6,
+            target_prior=True,
+            prior_temperature=1.0,
         )
     )
     logits = load_net(str(fast_run / "pool" / "gen_000.safetensors")).logits(

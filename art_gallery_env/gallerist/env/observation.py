@@ -568,8 +568,6 @@ def _w_economy(enc: ObservationEncoder, s: GameState, memo: _Memo, part: int) ->
     _PACK_SEATS[memo.n](memo.mb, 4 * _PLAYER, *row)
 
 
-
-
 _SCORE_INPUTS = (
     "gallery sold renowned spaces gallery_visitors queue removed influence market_upper "
     "market_lower discovered fame artist_tile promotion masterpiece work_artist"
@@ -608,8 +606,7 @@ _PARTS = tuple(writer for _, writer, _ in _PART_TABLE)
 _ATTRS = tuple(sorted({a for names, _, _ in _PART_TABLE for a in names.split()}))
 _READ = attrgetter(*_ATTRS)
 _DEPENDS = tuple(
-    tuple(i for i, (names, _, _) in enumerate(_PART_TABLE) if a in names.split())
-    for a in _ATTRS
+    tuple(i for i, (names, _, _) in enumerate(_PART_TABLE) if a in names.split()) for a in _ATTRS
 )
 """Per attribute, the parts built from it."""
 _UNIT_READS = {
@@ -639,9 +636,7 @@ _UNIT_ATTRS = tuple(
 )
 
 
-def _reputation(
-    s: GameState, scoring: list[int]
-) -> tuple[list[tuple[int, int]], frozenset[int]]:
+def _reputation(s: GameState, scoring: list[int]) -> tuple[list[tuple[int, int]], frozenset[int]]:
     """Per seat, its reputation tiles' (money, influence) (G16.3), and the attributes they
     were computed from: the boards' spaces and what the units of the tiles held read
     (``scoring``: each tile's scoring)."""

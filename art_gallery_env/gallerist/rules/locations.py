@@ -197,10 +197,7 @@ def _can_buy(s: GameState, p: int, a: int) -> bool:
 def can_buy_with_token(s: GameState, p: int, a: int) -> bool:
     """G6.3/G6.4: a signature token beside a discovered non-celebrity, at its current fame."""
     return (
-        s.discovered[a]
-        and not s.celebrity[a]
-        and s.tokens[a] > 0
-        and affordable(s, p, s.fame[a])
+        s.discovered[a] and not s.celebrity[a] and s.tokens[a] > 0 and affordable(s, p, s.fame[a])
     )
 
 
