@@ -1906,9 +1906,7 @@ def rollout_sweeps(s, t, hp, root, det, work, observer, cands, sweeps, options, 
             copy_slot(s, det, work)
             s.action_rng[work] = stream
             apply_action(s, t, work, cands[k])
-            search_rollout(
-                s, t, hp, work, end_round, ROLLOUT_HEURISTIC, legal, scores, top, w
-            )
+            search_rollout(s, t, hp, work, end_round, ROLLOUT_HEURISTIC, legal, scores, top, w)
             evaluate_row(s, t, work, scale, potential, hand_weight, rewards, evals, chains)
             values[i, k] = rewards[observer]
     return sweeps
