@@ -195,7 +195,7 @@ def test_a_run_in_the_rollout_mode_learns_the_means_softmax(fast_run: Path, tmp_
     assert (policy.max(1) < 0.999).any()  # not the chosen action's one-hot
     from art_gallery_env.training.exit_selfplay import SelfPlayTask, play_selfplay_game
 
-    def targets(temperature: float, prior: bool = False) -> np.ndarray:
+    def game(temperature: float, prior: bool = False) -> dict:
         task = SelfPlayTask(
             index=0,
             weights=str(fast_run / "pool" / "gen_000.safetensors"),
@@ -213,9 +213,9 @@ def test_a_run_in_the_rollout_mode_learns_the_means_softmax(fast_run: Path, tmp_
             target_prior=prior,
             prior_temperature=1.0,
         )
-        return play_selfplay_game(task)["policy"]
+        return play_selfplay_game(task)
 
-    sharp, flat = targets(1e-6), targets(10.0)
+    sharp, flat = game(1e-6)["policy"], game(10.0)["policy"]
     top = sharp.max(1, keepdims=True)  # a tiny temperature: all on the best mean(s)
     assert ((sharp == 0) | np.isclose(sharp, top)).all() and (top[:, 0] > 0.99).any()
     two = (flat > 0).sum(1) == 2
@@ -224,25 +224,7 @@ def test_a_run_in_the_rollout_mode_learns_the_means_softmax(fast_run: Path, tmp_
     # with the prior and a large temperature: the net's own priors over the two candidates
     from art_gallery_env.training.exit_selfplay import load_net
 
-    task_obs = play_selfplay_game(
-        SelfPlayTask(
-            index=0,
-            weights=str(fast_run / "pool" / "gen_000.safetensors"),
-            game="art_gallery",
-            num_players=2,
-            seed=5,
-            variants={},
-            iters=8,
-            c_puct=0.5,
-            search_batch=4,
-            dirichlet=0.0,
-            temperature_moves=0,
-            topk=2,
-            target_temperature=1e6,
-            target_prior=True,
-            prior_temperature=1.0,
-        )
-    )
+    task_obs = game(1e6, prior=True)
     logits = load_net(str(fast_run / "pool" / "gen_000.safetensors")).logits(
         task_obs["obs"].astype(np.float32)
     )
