@@ -57,6 +57,9 @@ def click_and_wait(page: Page, selector: str) -> None:
 def test_illegal_choices_are_not_clickable(page: Page, live_server: LiveServer) -> None:
     game_id = start_game(page, live_server, 2, "random")
     game = live_server.app.state.store.get(game_id)
+    # The first page may be "Waiting" while the agent plays first (a random seed picks the
+    # start player), and then shows no choices: wait for the person's turn.
+    page.wait_for_selector(YOUR_TURN_OR_END, timeout=TIMEOUT)
     enabled, disabled = shown_choices(page)
     assert set(enabled) == set(game.state.legal_actions())  # every legal choice, only those
     assert 1 in disabled  # move 0 anticlockwise: never legal (R4.3), shown greyed out
