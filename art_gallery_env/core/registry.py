@@ -194,6 +194,12 @@ class GameSpec:
                 + (f"; games that have it: {', '.join(others)}" if others else "")
             )
 
+    def __reduce__(self) -> tuple[Any, tuple[str]]:
+        """A spec pickles as its registered name: its builders are the game's functions (some
+        of them lambdas, which do not pickle), and the process that unpickles it finds the
+        same spec in its own registry. So agents that hold a spec (the searches) pickle."""
+        return (get_game, (self.name,))
+
     def extension(self, capability: str) -> Any:
         """The module of this game's ``capability`` tool (after :meth:`require`)."""
         self.require(capability, capability)
