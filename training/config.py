@@ -770,7 +770,7 @@ def config_from_dict(
     if not isinstance(data, dict):
         raise ConfigError(f"{source}: expected a mapping of keys, got {type(data).__name__}")
     given = {k: v for k, v in (overrides or {}).items() if v is not None}
-    data = {**_generations_override(data, given), **given}
+    data = {**_generations_override(_set_keys_of_a_whole_dump(data), given), **given}
     try:
         config = TrainConfig.model_validate(data)
     except ValidationError as err:
@@ -787,6 +787,39 @@ def config_from_dict(
     if problems:
         raise _problems_error(source, problems)
     return config
+
+
+# The top-level keys of every whole dump (run_dir included, which configs do not give).
+_WHOLE_DUMP_KEYS = {"name", "algorithm", "seed", "total_steps", "n_envs", "vec_env", "run_dir"}
+_WHOLE_DUMP_KEYS |= {"torch_threads", "env", "network", "ppo", "pool", "eval"}
+
+
+def _set_keys_of_a_whole_dump(data: dict[str, Any]) -> dict[str, Any]:
+    """A run folder's ``config.yaml`` written before it held only the keys that were set
+    (23df60b) is the whole dump, defaults included, and a key that its algorithm or network
+    type does not read is refused when given, even at its default. A mapping with every
+    top-level key that such dumps held (``_WHOLE_DUMP_KEYS``; later keys such as ``exit``
+    may be missing) is one: it is read without the keys at their defaults (the same
+    config), so that old run folders' configs load and resume."""
+    fields = TrainConfig.model_fields
+    if not set(data) >= _WHOLE_DUMP_KEYS:
+        return data
+    kept: dict[str, Any] = {}
+    for key, value in data.items():
+        field = fields.get(key)
+        if field is None or field.is_required():
+            kept[key] = value  # an unknown key is reported as in any config
+            continue
+        default = field.get_default(call_default_factory=True)
+        if isinstance(default, BaseModel):
+            default = default.model_dump()
+        if isinstance(value, Mapping) and isinstance(default, Mapping):
+            value = {k: v for k, v in value.items() if k not in default or v != default[k]}
+            if value:
+                kept[key] = value
+        elif value != default:
+            kept[key] = value
+    return kept
 
 
 def _agent_spec_problems(key: str, specs: list[str], game: str | None) -> list[str]:
