@@ -40,7 +40,10 @@ SUMMARY: dict[str, str] = {
     r"(?:\| 2 \| \S+ \| [\d,]+ \| (?:[\d,]+ \| [\d.]+x|- \| -) \| [\d.]+ \| (?:[\d.]+|-) "
     r"\| [\d.]+ \|\n)+",
     "network_candidates": r"\| network \| update ms/step \| 2p all / moves \|.*\n\|---.*\n"
-    r"(?:\| \w+ \| [\d.]+ \| [\d.]+% / [\d.]+% \| [\d,]+ \| \d+ \| \d+ \|\n){6}load",
+    r"(?:\| \w+ \| [\d.]+ \| [\d.]+% / [\d.]+% \| [\d,]+ \| \d+ \| \d+ \| [\d.]+ \|\n){6}"
+    r"\n\| network \| players \| all \| move \| bid \| shop \| pick \|.*\n\|---.*\n"
+    r"(?:\| \w+ \| 2 \| (?:[\d.]+% \| ){5}[\d.]+% / [\d.]+% \|\n"
+    r"\w+: training cross-entropy per epoch [\d.]+\n){6}load",
     "onnx_latency": r"\| back end \| per decision.*\n\|---.*\n\| numpy \| \d+ \| \d+ \| [\d.]+ \|\n"
     r"\| onnxruntime \| \d+ \| \d+ \| [\d.]+ \|\n",
     "openspiel_ismcts": r"\| OpenSpiel ISMCTS \| opponent \|.*\n\|---.*\n"
