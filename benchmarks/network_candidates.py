@@ -377,6 +377,7 @@ def collect(args: Any, games: int, seed: int) -> dict[str, Any]:
                 "heuristic", args.sizes, count, seed=chunk_seed, explore=args.explore
             )
         part["obs"] = SparseRows.from_dense(part["obs"])
+        part["chunk"] = np.full(len(part["action"]), c, dtype=np.int64)
         part["game"] = part["game"] + offset
         offset = int(part["game"].max()) + 1
         parts.append(part)
@@ -399,9 +400,13 @@ def _save(path: str, key: dict, sets: dict[str, dict]) -> None:
 
 
 def _load(path: str, key: dict) -> tuple[dict, dict] | None:
-    """The cached (train, held) sets if the file holds them for this ``key``."""
+    """The cached (train, held) sets if the file holds them for this ``key``, or more
+    games of the same chunks: then their first ``key["games"]`` per size (the chunks are
+    seeded by their index, so those are the games a smaller collection plays)."""
     with np.load(path) as cached:
-        if "key" not in cached.files or json.loads(str(cached["key"])) != key:
+        stored = json.loads(str(cached["key"])) if "key" in cached.files else {}
+        more = stored.get("games", 0) > key["games"] and key["games"] % CHUNK == 0
+        if {**stored, "games": key["games"]} != key or stored["games"] != key["games"] and not more:
             return None
         sets: tuple[dict, dict] = ({}, {})
         for name in cached.files:
@@ -411,6 +416,9 @@ def _load(path: str, key: dict) -> tuple[dict, dict] | None:
         for prefix, data in zip(("train", "held"), sets):
             parts = [cached[f"{prefix}_obs_{p}"] for p in ("indptr", "columns", "values")]
             data["obs"] = SparseRows(*parts, int(cached[f"{prefix}_obs_width"]))
+    if more:
+        keep = sets[0]["chunk"] < key["games"] // CHUNK
+        return {k: v[keep] for k, v in sets[0].items()}, sets[1]
     return sets
 
 
