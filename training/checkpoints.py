@@ -104,9 +104,12 @@ class CheckpointStore:
     def discard(self, pending: PendingCheckpoint) -> None:
         shutil.rmtree(pending.path, ignore_errors=True)
 
-    def commit(self, pending: PendingCheckpoint, meta: dict[str, Any], best: bool) -> Path:
+    def commit(
+        self, pending: PendingCheckpoint, meta: dict[str, Any], best: bool, latest: bool = True
+    ) -> Path:
         """Write the metadata (with each file's sha256), publish the folder as ``latest``
-        (and ``best``), remove what no pointer names; returns the checkpoint folder."""
+        (unless ``latest`` is false: expert iteration's re-picked best) and ``best``, remove
+        what no pointer names; returns the checkpoint folder."""
         files = meta["files"]
         meta = {
             **meta,
@@ -121,7 +124,8 @@ class CheckpointStore:
         final = self.folder / pending.path.name.replace(PENDING_PREFIX, "step_", 1)
         os.rename(pending.path, final)
         target = f"{CHECKPOINTS}/{final.name}"
-        atomic_symlink(target, self.run_dir / LATEST)
+        if latest:
+            atomic_symlink(target, self.run_dir / LATEST)
         if best:
             atomic_symlink(target, self.run_dir / BEST)
         self.link_fixed_names(files)

@@ -439,6 +439,17 @@ class ExitConfig(_Strict):
     value_weight: Number = Field(1.0, ge=0)  # the value loss's weight beside the policy's
     workers: Count = Field(2, ge=1)
     init: str = Field(INIT_WARM_START, min_length=1)
+    # The anchor to the start (0: none; issue 25's drift from the clone). anchor_games:
+    # compiled games of the warm_start: teacher (the heuristic by default) per table size,
+    # played again at every start (seeded, a few seconds), whose decisions (one-hot policy,
+    # win share) join every generation's replay rows. anchor_kl: the weight of
+    # KL(generation 0's policy || the net's) on every training row, generation 0 read from
+    # pool/gen_000.safetensors. best_candidates: at the run's end the top K generations by
+    # the eval.games curve play eval.final_games more games each and the best of them
+    # becomes best (0 or 1: the curve's pick).
+    anchor_games: Count = Field(0, ge=0, le=10_000)
+    anchor_kl: Number = Field(0.0, ge=0, le=100)
+    best_candidates: Count = Field(0, ge=0, le=20)
 
 
 EXPERT_ITERATION = "expert_iteration"

@@ -38,6 +38,7 @@ workers are killed, nothing of it is published) and exits with ``latest`` as it 
 from __future__ import annotations
 
 import io
+import json
 import multiprocessing
 import shutil
 import time
@@ -53,7 +54,7 @@ from art_gallery_env.files import atomic_copy, atomic_write_bytes, atomic_write_
 from art_gallery_env.processes import kill_processes, one_compute_thread_for_children
 from art_gallery_env.processes import spawning_quietly as _spawning_quietly
 
-from .checkpoints import WEIGHTS
+from .checkpoints import BEST, WEIGHTS
 from .config import INIT_RANDOM, INIT_WARM_START, TrainConfig, WarmStartConfig
 from .exit_selfplay import SelfPlayTask, merge_games, play_chunk
 from .interrupt import GracefulStop, TrainingInterrupted
@@ -92,14 +93,7 @@ class Learner:
 
     def load_weights_file(self, path: str | Path) -> None:
         """Start from an entity checkpoint's weights (``exit.init``: a path)."""
-        import torch
-
-        from art_gallery_env.agents.policy_format import load_weights
-
-        policy = load_weights(path)
-        state = {k: torch.as_tensor(np.asarray(v)) for k, v in policy.t.items()}
-        own = self.net.state_dict()
-        self.net.load_state_dict({k: state[k].to(own[k].dtype) for k in own if k in state})
+        load_weights_into(self.net, path)
 
     def export(self, path: Path, meta: dict[str, Any]) -> None:
         from art_gallery_env.agents.policy_format import save_network_weights
@@ -128,24 +122,33 @@ class Learner:
         return int(state["generation"])
 
     def fit(
-        self, data: dict[str, np.ndarray], epochs: int, batch_size: int, seed: int, lr: float
+        self,
+        data: dict[str, np.ndarray],
+        epochs: int,
+        batch_size: int,
+        seed: int,
+        lr: float,
+        anchor: Any = None,
     ) -> dict[str, float]:
         """``epochs`` passes over ``data`` (obs, mask, policy target, value target);
-        returns the last epoch's mean losses."""
+        returns the last epoch's mean losses. With an ``anchor`` network (generation 0)
+        the loss adds ``exit.anchor_kl`` times KL(anchor's policy || the net's) per row."""
         import torch
         import torch.nn.functional as F
 
         for group in self.optimizer.param_groups:
             group["lr"] = lr
         weight = float(self.config.exit.value_weight) if self.config.exit else 1.0
+        kl_weight = float(self.config.exit.anchor_kl) if self.config.exit else 0.0
+        anchored = anchor is not None and kl_weight > 0
         params = list(self.net.parameters())
         generator = torch.Generator().manual_seed(seed % (1 << 63))
         rows = len(data["value"])
         self.net.train()
-        ce_sum = mse_sum = 0.0
+        ce_sum = mse_sum = kl_sum = 0.0
         for _ in range(epochs):
             order = torch.randperm(rows, generator=generator).numpy()
-            ce_sum = mse_sum = 0.0
+            ce_sum = mse_sum = kl_sum = 0.0
             for i in range(0, rows, batch_size):
                 idx = np.sort(order[i : i + batch_size])
                 x = torch.as_tensor(data["obs"][idx], dtype=torch.float32)
@@ -156,8 +159,13 @@ class Learner:
                 ce = -(target * logp).sum(1).mean()
                 share = torch.sigmoid(value.reshape(-1))
                 mse = F.mse_loss(share, torch.as_tensor(data["value"][idx]))
+                loss = ce + weight * mse
+                if anchored:
+                    kl = _anchor_kl(anchor, x, mask, logp)
+                    loss = loss + kl_weight * kl
+                    kl_sum += kl.item() * len(idx)
                 self.optimizer.zero_grad()
-                (ce + weight * mse).backward()
+                loss.backward()
                 torch.nn.utils.clip_grad_norm_(params, 1.0)
                 self.optimizer.step()
                 ce_sum += ce.item() * len(idx)
@@ -170,7 +178,31 @@ class Learner:
             "policy_ce": ce_mean,
             "policy_kl": ce_mean - entropy,
             "value_mse": mse_sum / max(1, rows),
+            "anchor_kl": kl_sum / max(1, rows),
         }
+
+
+def _anchor_kl(anchor: Any, x: Any, mask: Any, logp: Any) -> Any:
+    """Mean KL(anchor || net) of the masked policies: the pull back to generation 0."""
+    import torch
+    import torch.nn.functional as F
+
+    with torch.no_grad():
+        ref = F.log_softmax(anchor.logits(x).masked_fill(~mask, -1e9), dim=1)
+    p = ref.exp()
+    return (p * (ref - logp)).masked_fill(~mask, 0.0).sum(1).mean()
+
+
+def load_weights_into(net: Any, path: str | Path) -> None:
+    """An entity checkpoint's weights into the torch network ``net``."""
+    import torch
+
+    from art_gallery_env.agents.policy_format import load_weights
+
+    policy = load_weights(path)
+    state = {k: torch.as_tensor(np.asarray(v)) for k, v in policy.t.items()}
+    own = net.state_dict()
+    net.load_state_dict({k: state[k].to(own[k].dtype) for k in own if k in state})
 
 
 def _entropy(target: np.ndarray) -> float:
@@ -272,6 +304,64 @@ def drop_warm_start_cache(run_dir: Path) -> bool:
     if removing.exists():
         shutil.rmtree(removing)
     return found
+
+
+# -- the anchor to generation 0 (exit.anchor_games, exit.anchor_kl) ----------------------
+TRAIN_KEYS = ("obs", "mask", "policy", "value")  # what Learner.fit reads of a row
+
+
+class Anchors:
+    """What pulls every generation's training back to the start: the teacher's rows
+    (``exit.anchor_games``) and generation 0's network (``exit.anchor_kl``), both made
+    again at every start from the seed and ``pool/gen_000``, so a resume is exact."""
+
+    def __init__(self, config: TrainConfig, run_dir: Path, learner: Learner) -> None:
+        ex = config.exit
+        assert ex is not None
+        self.rows = teacher_rows(config, learner) if ex.anchor_games else None
+        self.net = None
+        if ex.anchor_kl > 0:
+            from .sb3_policy import build_network
+
+            self.net = build_network(config.network.network(), config.env.game)
+            load_weights_into(self.net, run_dir / POOL / f"{generation_name(0)}.safetensors")
+            self.net.eval()
+            for parameter in self.net.parameters():
+                parameter.requires_grad_(False)
+
+    def training_rows(self, window: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+        """The replay window's rows, and the teacher's after them."""
+        if self.rows is None:
+            return window
+        return {k: np.concatenate([window[k], self.rows[k].astype(window[k].dtype)])
+                for k in TRAIN_KEYS}  # fmt: skip
+
+
+def teacher_rows(config: TrainConfig, learner: Learner) -> dict[str, np.ndarray]:
+    """``exit.anchor_games`` games per table size of the ``warm_start:`` teacher (the
+    compiled engine where the game has it), as one-hot policy and win-share rows."""
+    from art_gallery_env.core.registry import get_game
+
+    from .warm_start import collect
+    from .warm_start_vector import compiled_collect
+
+    ex = config.exit
+    assert ex is not None
+    ws = config.warm_start or WarmStartConfig()
+    spec = get_game(config.env.game)
+    variants = spec.check_variants(config.env.variants)
+    sizes, mode = config.env.table_sizes, config.env.reward_mode
+    args = (ws.teacher, sizes, ex.anchor_games, derive_seed(config.seed, "anchor"), mode)
+    started = time.time()
+    data = compiled_collect(spec, *args, variants, ws.explore)
+    if data is None:
+        data = collect(*args, variants, ws.explore, game=config.env.game)
+    print(
+        f"expert iteration: anchor rows: {len(data['action']):,} decisions of {ws.teacher} in "
+        f"{ex.anchor_games} games x sizes {sizes} ({time.time() - started:.0f} s)",
+        flush=True,
+    )
+    return _cloning_rows(data, learner)
 
 
 # -- self-play --------------------------------------------------------------------------
@@ -383,13 +473,103 @@ def prune_generations(run_dir: Path, done: int, keep_replay: int) -> None:
                 path.unlink(missing_ok=True)
 
 
-def publish_generation(run_dir: Path, generation: int, meta: dict[str, Any]) -> None:
-    """``pool/gen_NNN.safetensors`` (a copy of latest's weights) and ``gen_NNN.json``."""
+def publish_generation(
+    run_dir: Path, generation: int, meta: dict[str, Any], keep_state: bool = False
+) -> None:
+    """``pool/gen_NNN.safetensors`` (a copy of latest's weights) and ``gen_NNN.json``;
+    with ``keep_state`` also its resume state (``gen_NNN.exit_state.pt``, for
+    :func:`repick_best`)."""
     name = generation_name(generation)
     pool = run_dir / POOL
     pool.mkdir(exist_ok=True)
     atomic_copy(run_dir / "latest" / WEIGHTS, pool / f"{name}.safetensors")
+    if keep_state:
+        atomic_copy(run_dir / "latest" / EXIT_STATE, pool / f"{name}.{EXIT_STATE}")
     atomic_write_json(pool / f"{name}.json", meta, indent=2, sort_keys=True)
+
+
+# -- the final pick of best (exit.best_candidates) ----------------------------------------
+REPICK_SEED = 777  # not the final table's 54321: that table stays an independent measure
+REPICKED = "best_candidates.json"
+
+
+def curve_scores(run_dir: Path, config: TrainConfig) -> dict[int, float]:
+    """Each generation's selection score from ``eval.csv`` (the ``eval.games`` curve)."""
+    import csv
+
+    from .selection import selection_score
+
+    by_generation: dict[int, dict[str, dict[str, float]]] = {}
+    with (run_dir / "eval.csv").open(encoding="utf-8") as file:
+        for row in csv.DictReader(file):
+            results = by_generation.setdefault(int(row["steps"]), {})
+            results[row["opponent"]] = {"win_share": float(row["win_share"])}
+    return {g: selection_score(r, config) for g, r in by_generation.items()}
+
+
+def repick_best(run_dir: Path, config: TrainConfig) -> int:
+    """Play the top ``exit.best_candidates`` generations of the curve ``eval.final_games``
+    games more each (seed :data:`REPICK_SEED`) and make the best of them ``best``: 20-game
+    points are about +-20 points, so the curve's maximum is partly noise. Writes
+    ``best_candidates.json``; returns the generation picked."""
+    from .selection import evaluate_policy_file, format_results_table, selection_score
+
+    ex = config.exit
+    assert ex is not None
+    scores = curve_scores(run_dir, config)
+    pool = run_dir / POOL
+    have = [g for g in scores if (pool / f"{generation_name(g)}.safetensors").is_file()]
+    top = sorted(have, key=lambda g: (-scores[g], -g))[: ex.best_candidates]
+    table: dict[int, dict[str, Any]] = {}
+    for g in top:
+        results = evaluate_policy_file(
+            pool / f"{generation_name(g)}.safetensors", config, games=config.eval.final_games,
+            workers=config.eval.final_workers, seed=REPICK_SEED,
+        )  # fmt: skip
+        table[g] = {"curve": scores[g], "selection": selection_score(results, config),
+                    "results": results}  # fmt: skip
+        print(format_results_table(f"candidate {generation_name(g)}", results), flush=True)
+    pick = max(top, key=lambda g: (table[g]["selection"], g))
+    record = {"picked": pick, "games": config.eval.final_games, "seed": REPICK_SEED,
+              "candidates": {generation_name(g): v for g, v in table.items()}}  # fmt: skip
+    atomic_write_json(run_dir / REPICKED, record, indent=2, sort_keys=True)
+    best = json.loads((run_dir / f"{BEST}.json").read_text(encoding="utf-8"))
+    if int(best["steps"]) != pick:
+        _publish_best(run_dir, config, pick, scores[pick], record)
+    print(f"expert iteration: best is {generation_name(pick)} of candidates "
+          f"{[generation_name(g) for g in top]} ({config.eval.final_games} games each)",
+          flush=True)  # fmt: skip
+    return pick
+
+
+def _publish_best(
+    run_dir: Path, config: TrainConfig, generation: int, curve: float, record: dict[str, Any]
+) -> None:
+    """A checkpoint folder of a pool generation (weights and resume state) as ``best``;
+    ``latest`` stays."""
+    from .checkpoints import CheckpointStore, checkpoint_header
+
+    name = generation_name(generation)
+    pool_meta = json.loads((run_dir / POOL / f"{name}.json").read_text(encoding="utf-8"))
+    store = CheckpointStore(run_dir)
+    pending = store.begin(generation)
+    try:
+        atomic_copy(run_dir / POOL / f"{name}.safetensors", pending.path / WEIGHTS)
+        atomic_copy(run_dir / POOL / f"{name}.{EXIT_STATE}", pending.path / EXIT_STATE)
+        meta = {
+            **checkpoint_header(config.env.game),
+            "trainer": TRAINER,
+            "files": {"weights": WEIGHTS, "exit": EXIT_STATE},
+            "config": config.model_dump(),
+            "steps": generation,
+            "exit": pool_meta.get("exit", {}),
+            "eval": {"results": pool_meta.get("eval", {}), "selection": curve},
+            "repicked": record,
+        }
+        store.commit(pending, meta, best=True, latest=False)
+    except BaseException:
+        store.discard(pending)
+        raise
 
 
 # -- the run ----------------------------------------------------------------------------
@@ -437,9 +617,15 @@ def _run(start: RunStart, stop: GracefulStop) -> int:
             publish_generation(run_dir, done, {"generation": done})  # a kill came between
         if drop_warm_start_cache(run_dir):  # generation 0 is saved: nothing needs it now
             print(f"expert iteration: removed {run_dir / WARM_START} (generation 0 is saved)")
+        with stop.abortable():
+            anchors = Anchors(config, run_dir, learner)
         for generation in range(done + 1, config.total_steps + 1):
-            _generation(learner, state, selector, start, stop, progress, generation, workers)
+            _generation(learner, state, selector, start, stop, progress, generation, workers,
+                        anchors)  # fmt: skip
             done = generation
+        if config.exit.best_candidates > 1 and config.eval.final_games:
+            with stop.abortable():
+                repick_best(run_dir, config)
     except KeyboardInterrupt:
         if not stop.requested:
             raise
@@ -463,6 +649,7 @@ def _generation(
     progress: CsvLog,
     generation: int,
     workers: SelfPlayPool,
+    anchors: Anchors,
 ) -> None:
     """One generation: self-play, train, then evaluate and keep (module docstring)."""
     config, run_dir = start.config, start.run_dir
@@ -478,7 +665,8 @@ def _generation(
         window = replay_window(run_dir, generation, ex.replay_generations)
         trained, train_cpu = time.time(), time.process_time()
         seed = derive_seed(config.seed, "train", generation)
-        stats = learner.fit(window, ex.epochs, ex.batch_size, seed, ex.learning_rate)
+        rows = anchors.training_rows(window)
+        stats = learner.fit(rows, ex.epochs, ex.batch_size, seed, ex.learning_rate, anchors.net)
         train_s, train_cpu = time.time() - trained, time.process_time() - train_cpu
     decisions = sum(g["decisions"] for g in games)
     selfplay_cpu = sum(g["cpu_s"] for g in games)
@@ -489,6 +677,7 @@ def _generation(
         "exit/policy_ce": stats["policy_ce"],
         "exit/policy_kl": stats["policy_kl"],
         "exit/value_mse": stats["value_mse"],
+        "exit/anchor_kl": stats["anchor_kl"],
         "exit/selfplay_s": round(selfplay_s, 2),
         "exit/selfplay_cpu_s": round(selfplay_cpu, 2),
         "exit/train_s": round(train_s, 2),
@@ -526,7 +715,8 @@ def _keep(
     if began is not None:
         row["exit/generation_s"] = round(time.time() - began, 2)
     meta = {"generation": generation, "eval": results, **extra}
-    publish_generation(start.run_dir, generation, meta)
+    keep_state = start.config.exit is not None and start.config.exit.best_candidates > 1
+    publish_generation(start.run_dir, generation, meta, keep_state)
     progress.append(
         {STEP_KEY: generation, STEP_UNIT_KEY: STEP_UNIT, "exit/generation": generation, **row}
     )
