@@ -245,35 +245,40 @@ def test_R8_other_seats_hidden_bids_are_card_backs_and_hidden_hands_counts(n: in
 
 
 # -- videos ------------------------------------------------------------------------------
-def round_frames(n: int, seed: int) -> list[np.ndarray]:
-    """A whole game played through the env, one spectator frame per round and the end."""
+SHRINK = 4  # the per-decision video keeps every 4th pixel: H.264 of ~290 full frames took ~20 s
+
+
+def played_game(n: int, seed: int) -> tuple[list[np.ndarray], list[np.ndarray]]:
+    """A whole game played through the env, rendered after every step, dead steps included:
+    (every frame, shrunk SHRINK times per side; the full frames at the start, each new round
+    and the end). One game serves both video tests: rasterising is ~0.25 s a frame."""
     e = env(num_players=n, render_mode="rgb_array", render_viewer=None)
     e.reset(seed=seed)
     rng = random.Random(seed)
-    frames, last_round = [e.render()], 1
+    first = e.render()
+    every, rounds, last_round = [first[::SHRINK, ::SHRINK].copy()], [first], 1
     for _agent in e.agent_iter():
         obs, _, termination, truncation, _ = e.last()
-        if termination or truncation:
-            e.step(None)
-            continue
-        legal = np.flatnonzero(obs["action_mask"]).tolist()
-        e.step(rng.choice(legal))
+        dead = termination or truncation
+        e.step(None if dead else rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
+        frame = e.render()
+        every.append(frame[::SHRINK, ::SHRINK].copy())
         state = e.unwrapped.state
-        if state.round != last_round or state.is_over:
-            frames.append(e.render())
+        if not dead and (state.round != last_round or state.is_over):
+            rounds.append(frame)
             last_round = state.round
-    return frames
+    return every, rounds
 
 
 @pytest.fixture(scope="module")
-def game_frames() -> list[np.ndarray]:
-    return round_frames(2, 6)
+def game() -> tuple[list[np.ndarray], list[np.ndarray]]:
+    return played_game(2, 9)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("suffix", [".mp4", ".gif"])
-def test_a_2_player_game_saves_as_a_video(tmp_path, game_frames, suffix: str) -> None:
-    frames = game_frames
+def test_a_2_player_game_saves_as_a_video(tmp_path, game, suffix: str) -> None:
+    frames = game[1]  # one full-size frame per round
     assert len(frames) >= 5
     path = save_video(frames, tmp_path / "games" / f"game{suffix}", fps=2)
     assert path.is_file() and path.stat().st_size > 10_000
@@ -285,17 +290,11 @@ def test_a_2_player_game_saves_as_a_video(tmp_path, game_frames, suffix: str) ->
 
 
 @pytest.mark.slow
-def test_a_2_player_game_saves_as_a_video_with_a_frame_per_decision(tmp_path) -> None:
-    e = env(num_players=2, render_mode="rgb_array", render_viewer=None)
-    e.reset(seed=9)
-    frames = [e.render()]
-    for agent in e.agent_iter():
-        obs, _, termination, truncation, _ = e.last()
-        action = (
-            None if termination or truncation else e.action_space(agent).sample(obs["action_mask"])
-        )
-        e.step(action)
-        frames.append(e.render())
+def test_a_2_player_game_saves_as_a_video_with_a_frame_per_decision(tmp_path, game) -> None:
+    frames, rounds = game
+    assert len(frames) > 200 > len(rounds)  # a whole game, a frame after each of its steps
+    width, height = canvas_size(2)
+    assert frames[0].shape == (-(-height // SHRINK), -(-width // SHRINK), 3)
     path = save_video(frames, tmp_path / "game.mp4", fps=raw_env.metadata["render_fps"])
     assert iio.imread(path, plugin="pyav").shape[0] == len(frames)
 
