@@ -119,6 +119,13 @@ class _Table:
         self.reward = np.zeros(b, dtype=np.float32)  # the learner's reward once over
         self.won = np.zeros(b, dtype=np.bool_)
         self.score = np.zeros(b, dtype=np.int64)
+        # for the engine's play_seats: how it plays each seat, and the compiled agents'
+        # parameter rows (agent index -> row of params)
+        self.seat_kind = np.zeros((b, n), dtype=np.int64)
+        self.seat_params = np.zeros((b, n), dtype=np.int64)
+        self.python_seat = np.zeros((b, n), dtype=np.bool_)  # played by _choose's loop
+        self.param_row: dict[int, int] = {}
+        self.params = np.zeros((0, 0), dtype=np.float64)  # (agents, values) once one plays
 
 
 class VectorSelfPlayEnv(VecEnv):
@@ -187,6 +194,10 @@ class VectorSelfPlayEnv(VecEnv):
         }
         self._actions: np.ndarray | None = None
         self._seed_rng = np.random.default_rng(seed)
+        self.compiled_rounds = hasattr(engine.VectorGame, "play_seats")
+        """Whether the opponents' random and compiled seats play in the engine's
+        ``play_seats`` (the same games, fewer calls: see _play_opponents); False plays
+        every round of decisions from Python, as before (benchmarks/vector_training.py)."""
 
     # -- the VecEnv API ----------------------------------------------------------------
     def reset(self) -> np.ndarray:
@@ -313,17 +324,41 @@ class VectorSelfPlayEnv(VecEnv):
             table.episodes[i] += 1
             table.learner[i] = learner
             table.seat_agent[i, learner] = LEARNER
+            table.python_seat[i, learner] = False
             seats = [(learner + k) % n for k in range(1, n)]
             episode_seed = int(self._seed_rng.integers(2**62))
             for k, (seat, agent) in enumerate(zip(seats, self.pool.sample(n - 1))):
                 index = self._index_of(agent)
                 table.seat_agent[i, seat] = index
+                self._seat_for_engine(table, i, seat, index)
                 if self._agent_kind[index] != RANDOM:
                     agent.reset(episode_seed + k)
         table.reward[which] = 0.0
         self._play_opponents(table)
         if game.done.any():
             raise RuntimeError("a game ended before the learner's first decision")
+
+    def _seat_for_engine(self, table: _Table, i: int, seat: int, index: int) -> None:
+        """How the engine's ``play_seats`` plays seat ``seat`` of game ``i`` (agent
+        ``index``): random, compiled (with the agent's parameter row) or by this env."""
+        kind = self._agent_kind[index]
+        table.python_seat[i, seat] = kind == PYTHON
+        game = table.game
+        if not hasattr(game, "play_seats"):
+            return
+        if kind == RANDOM:
+            table.seat_kind[i, seat] = game.SEAT_RANDOM
+        elif kind == COMPILED:
+            row = table.param_row.get(index)
+            if row is None:
+                values = game.compiled_params(self._agents[index])
+                params = table.params.reshape(-1, len(values))
+                row = table.param_row[index] = len(params)
+                table.params = np.vstack([params, values])
+            table.seat_kind[i, seat] = game.SEAT_COMPILED
+            table.seat_params[i, seat] = row
+        else:
+            table.seat_kind[i, seat] = game.SEAT_CALLER
 
     def _index_of(self, agent: Agent) -> int:
         index = self._agent_index.get(id(agent))
@@ -375,7 +410,49 @@ class VectorSelfPlayEnv(VecEnv):
     # -- opponents -------------------------------------------------------------------
     def _play_opponents(self, table: _Table) -> None:
         """Opponents move, all waiting games at once, until every game is over or at
-        its learner's turn."""
+        its learner's turn.
+
+        The rule (what the Python loop of ``_play_rounds`` does): rounds, each of which
+        draws ``random_actions`` for every game that is not over and then moves every game
+        waiting for an opponent one decision; until no game waits. ``_play_seats`` gives
+        the same games with fewer calls (tests/training/test_vector_env_rounds.py)."""
+        if self.compiled_rounds and not table.python_seat.any():
+            self._play_seats(table)
+        else:
+            self._play_rounds(table)
+
+    def _play_seats(self, table: _Table) -> None:
+        """The engine plays the random and compiled seats of each game on to its next
+        learner or snapshot decision in one call; the snapshots then move every game that
+        waits for one (one forward pass per snapshot), and so on. A game's action stream
+        sees what the rounds did: one draw per decision, then one per round it waited at
+        its learner's turn (``skip_draws``: as many rounds as the game that made the most
+        decisions), the games being independent of each other otherwise."""
+        game, n = table.game, table.game.num_players
+        obs_buffer, mask_buffer = self._scratch_obs[n], self._scratch_mask[n]
+        decisions = np.zeros(game.num_envs, dtype=np.int64)
+        slots = np.arange(game.num_envs)
+        actions = np.zeros(game.num_envs, dtype=np.int64)
+        while True:
+            rewards, dones, need = game.play_seats(
+                table.learner, table.seat_kind, table.seat_params, table.params, decisions
+            )
+            self._record_ends(table, rewards, dones)
+            if not need.any():
+                break
+            who = np.where(need, table.seat_agent[slots, game.current_player], LEARNER)
+            game.legal_mask(out=mask_buffer, active=need)
+            game.observe(out=obs_buffer, active=need)
+            for index in np.unique(who[need]):
+                rows = np.flatnonzero(who == index)
+                actions[rows] = self._choose(
+                    self._agents[index], table, rows, obs_buffer[rows], mask_buffer[rows]
+                )
+            self._record_ends(table, *game.step(actions, active=need))
+        game.skip_draws(np.where(game.done, 0, decisions.max() - decisions))
+
+    def _play_rounds(self, table: _Table) -> None:
+        """_play_opponents round by round from Python (any agent)."""
         game, n = table.game, table.game.num_players
         slots = np.arange(game.num_envs)
         obs_buffer, mask_buffer = self._scratch_obs[n], self._scratch_mask[n]

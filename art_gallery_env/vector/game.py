@@ -278,6 +278,84 @@ class VectorGame:
             raise TypeError(f"no compiled twin of {agent!r}: check plays_compiled(agent)")
         return self.heuristic_actions(active, agent.policy.params)
 
+    # how play_seats plays a seat: random_actions, compiled_actions, or the caller
+    SEAT_RANDOM, SEAT_COMPILED, SEAT_CALLER = (
+        kernels.SEAT_RANDOM,
+        kernels.SEAT_HEURISTIC,
+        kernels.SEAT_CALLER,
+    )
+
+    def compiled_params(self, agent: Any) -> np.ndarray:
+        """``agent``'s row of ``play_seats``' ``params`` at this table size (``agent`` must
+        be one :meth:`plays_compiled` accepts)."""
+        if not is_compiled_heuristic(agent):
+            raise TypeError(f"no compiled twin of {agent!r}: check plays_compiled(agent)")
+        return param_vector(agent.policy.params, self.num_players)
+
+    def play_seats(
+        self,
+        stop_seat: np.ndarray,
+        seat_kind: np.ndarray,
+        seat_params: np.ndarray,
+        params: np.ndarray,
+        decisions: np.ndarray,
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Play every game's random and compiled seats in one call: each game moves on
+        until it is over, at ``stop_seat``'s turn (B,), or at a seat the caller plays.
+
+        ``seat_kind`` (B, players): SEAT_RANDOM (``random_actions``' choice), SEAT_COMPILED
+        (the compiled heuristic with the ``params`` row ``seat_params[b, seat]``; rows from
+        :meth:`compiled_params`) or SEAT_CALLER. Every decision first draws one random
+        action from the game's stream, as a loop of ``random_actions`` then ``step`` per
+        round of decisions does; ``decisions`` (B,) int64 counts them in place (with
+        :meth:`skip_draws` the caller can then give every game the same number of rounds).
+        Returns ``(rewards, dones, need)``: rewards and dones as ``step``'s (R7 totals in
+        ``final_scores``), ``need`` the games waiting at a caller's seat, their draw for
+        that decision taken: the caller chooses their actions and steps them."""
+        n = self.num_players
+        stop_seat = self._check_seats(stop_seat)
+        kind = np.ascontiguousarray(seat_kind, dtype=np.int64)
+        rows = np.ascontiguousarray(seat_params, dtype=np.int64)
+        params = np.ascontiguousarray(params, dtype=np.float64)
+        if params.size == 0:  # no compiled seat
+            params = np.zeros((0, kernels.NUM_HEURISTIC_PARAMS), dtype=np.float64)
+        if kind.shape != (self.num_envs, n) or rows.shape != kind.shape:
+            raise ValueError(f"seat_kind and seat_params must have shape ({self.num_envs}, {n})")
+        if params.ndim != 2 or params.shape[1] != kernels.NUM_HEURISTIC_PARAMS:
+            raise ValueError(f"params must be (k, {kernels.NUM_HEURISTIC_PARAMS}) rows")
+        used = rows[kind == self.SEAT_COMPILED]
+        if used.size and (used.min() < 0 or used.max() >= len(params)):
+            raise ValueError(f"seat_params of compiled seats must be in 0..{len(params) - 1}")
+        if decisions.shape != (self.num_envs,) or decisions.dtype != np.int64:
+            raise ValueError(f"decisions must be a ({self.num_envs},) int64 array")
+        need = np.zeros(self.num_envs, dtype=np.bool_)
+        rewards = np.zeros((self.num_envs, n), dtype=np.float32)
+        dones = np.zeros(self.num_envs, dtype=np.bool_)
+        self.final_scores[:] = 0
+        self._run(
+            kernels.play_seats,
+            self.state,
+            self.tables,
+            params,
+            kind,
+            rows,
+            stop_seat,
+            decisions,
+            need,
+            rewards,
+            dones,
+            self.final_scores,
+        )
+        return rewards, dones, need
+
+    def skip_draws(self, counts: np.ndarray) -> None:
+        """Advance each game's action stream by ``counts[b]`` draws, as that many calls of
+        :meth:`random_actions` would (a game that is over draws nothing: give it 0)."""
+        counts = np.ascontiguousarray(counts, dtype=np.int64)
+        if counts.shape != (self.num_envs,) or (counts < 0).any():
+            raise ValueError(f"counts must be ({self.num_envs},) non-negative ints")
+        self._run(kernels.skip_draws, self.state, counts)
+
     def play_out(
         self, active: np.ndarray | None = None, policy: str = "random", params: Any = None
     ) -> tuple[np.ndarray, np.ndarray]:

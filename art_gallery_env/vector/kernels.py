@@ -1573,6 +1573,58 @@ def heuristic_play_out(s, t, hp, active, rewards, final_scores, lo, hi):
     return decisions
 
 
+# -- a self-play env's opponents (VectorGame.play_seats; training/vector_env.py) ------------
+SEAT_RANDOM, SEAT_HEURISTIC, SEAT_CALLER = 0, 1, 2  # how play_seats plays a seat
+
+
+@njit(cache=True, nogil=True)
+def play_seats(
+    s, t, hp, seat_kind, seat_params, stop_seat, decisions, need, rewards, dones, scores_out, lo, hi
+):
+    """Each game plays on until it is over, at ``stop_seat[b]``'s turn, or at a seat of
+    kind SEAT_CALLER (then ``need[b]``: the caller chooses and steps it). Random seats
+    play random_action, heuristic seats heuristic_action with the parameter row
+    ``hp[seat_params[b, seat]]``. Every decision, the caller's too, first draws one
+    random_action from the game's stream, as one round of the env's Python loop did
+    (random_actions for every game, then the chosen actions); ``decisions[b]`` counts
+    them. A game that ends writes its rewards and R7 totals as apply_actions. Returns how
+    many games need the caller."""
+    w = heuristic_scratch()
+    row = np.empty(NUM_ACTIONS, np.bool_)
+    scores = np.empty(NUM_ACTIONS, np.float64)
+    top = np.empty(NUM_ACTIONS, np.bool_)
+    chains = np.empty((3, NUM_ROWS), np.int64)
+    count = 0
+    for b in range(lo, hi):
+        need[b] = False
+        while s.phase[b] != GAME_OVER and s.current_player[b] != stop_seat[b]:
+            seat = s.current_player[b]
+            action = random_action(s, t, b, row)  # the round's draw
+            decisions[b] += 1
+            kind = seat_kind[b, seat]
+            if kind == SEAT_CALLER:
+                need[b] = True
+                count += 1
+                break
+            if kind == SEAT_HEURISTIC:
+                action = heuristic_action(s, t, hp[seat_params[b, seat]], b, row, scores, top, w)
+            apply_action(s, t, b, action)
+            if s.phase[b] == GAME_OVER:
+                dones[b] = True
+                scores_row(s, t, b, scores_out[b], chains)
+                final_rewards_row(s, t, b, scores_out[b], rewards[b])
+    return count
+
+
+@njit(cache=True, nogil=True)
+def skip_draws(s, counts, lo, hi):
+    """Advance each game's action stream as ``counts[b]`` random_action draws would (one
+    splitmix64 step each; only a game that is over draws nothing)."""
+    for b in range(lo, hi):
+        s.action_rng[b] += np.uint64(counts[b]) * _GOLDEN
+    return 0
+
+
 # -- ISMCTS (agents/ismcts.py's search on this engine; vector/search.py wraps it) -----------
 # One call runs many iterations of single-observer ISMCTS on a dense tree: node 0 is the
 # root, child[node, seat * 47 + action] the child of a (seat, action) key (-1: none), and

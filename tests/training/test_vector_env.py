@@ -136,6 +136,8 @@ def test_heuristic_opponents_are_compiled_and_play_heuristic_moves(monkeypatch) 
     Python path), and every move it makes is one the Python heuristic would make there."""
     pool = OpponentPool({"heuristic": 1.0}, seed=0)
     env = VectorSelfPlayEnv(4, 3, pool, seed=3)
+    env.compiled_rounds = False  # every move through game.step (play_seats gives the same
+    # games in fewer calls: tests/training/test_vector_env_rounds.py)
     table = env.tables[0]
     game, real_step, seen = table.game, table.game.step, []
 
