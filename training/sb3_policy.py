@@ -86,6 +86,15 @@ class NetworkPolicy(MaskableActorCriticPolicy):
     def forward(
         self, obs: torch.Tensor, deterministic: bool = False, action_masks: Any = None
     ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        if not torch.is_grad_enabled():  # the rollout (SB3 calls it under no_grad): the
+            # same numbers without autograd's bookkeeping of every tensor
+            with torch.inference_mode():
+                return self._forward(obs, deterministic, action_masks)
+        return self._forward(obs, deterministic, action_masks)
+
+    def _forward(
+        self, obs: torch.Tensor, deterministic: bool, action_masks: Any
+    ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
         logits, values = self.net(self._x(obs))
         distribution = self._distribution(logits, action_masks)
         actions = distribution.get_actions(deterministic=deterministic)

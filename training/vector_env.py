@@ -80,7 +80,7 @@ class _BatchedPolicy:
 
     def logits(self, observations: np.ndarray) -> np.ndarray:
         torch, last = self._torch, len(self.layers) - 1
-        with torch.no_grad():
+        with torch.inference_mode():  # no autograd bookkeeping: the same numbers
             x = torch.from_numpy(np.ascontiguousarray(observations, dtype=np.float32))
             for i, (weight, bias) in enumerate(self.layers):
                 x = torch.nn.functional.linear(x, weight, bias)
@@ -101,7 +101,7 @@ class _BatchedEntity:
     def logits(self, observations: np.ndarray) -> np.ndarray:
         import torch
 
-        with torch.no_grad():
+        with torch.inference_mode():  # no autograd bookkeeping: the same numbers
             x = torch.from_numpy(np.ascontiguousarray(observations, dtype=np.float32))
             return self.net.logits(x).numpy()
 

@@ -171,6 +171,15 @@ class VectorGame:
     def _check_seats(self, seats: int | np.ndarray | Sequence[int] | None) -> np.ndarray:
         if seats is None:
             return self.state.current_player.astype(np.int64)
+        if (  # the self-play env's per-game seats: only the range to check (a hot path)
+            isinstance(seats, np.ndarray)
+            and seats.dtype == np.int64
+            and seats.shape == (self.num_envs,)
+            and seats.flags.c_contiguous
+            and seats.min() >= 0
+            and seats.max() < self.num_players
+        ):
+            return seats
         array = np.asarray(seats)
         if array.ndim > 1 or (array.ndim == 1 and array.shape != (self.num_envs,)):
             raise ValueError(
