@@ -14,11 +14,16 @@ The new stack (issue 24) is the entity network of docs/training.md's choice (16 
 pointer 32) with ``configs/ppo_all.yaml``'s update (64 games x 128 steps, minibatch 1,024, 4
 epochs): each of its measurements is at least one whole rollout. ``--torch-threads 2`` adds
 the same stack on two torch threads (its ratio to one thread is printed; torch's OpenMP
-threads spin, so measure it on a quiet machine: the load is printed).
+threads spin, so measure it on a quiet machine: the load is printed). ``--round-loop`` adds
+the same stack with the env's opponents played round by round from Python (the env's
+``compiled_rounds`` off: the rollout before ``VectorGame.play_seats``; the same games) and
+prints the ratio. The new stack's snapshot opponent is today's MLP unless ``--new-snapshot
+entity`` (the stack's own network, what its training plays: a separate pool).
 
 Usage: python benchmarks/vector_training.py [--players 2 4] [--train-steps 2048] [--repeats 2]
        [--vector-envs 64] [--rollout 1024] [--new-rollout 8192] [--torch-threads 1]
-       [--blas-as-is] [--env-only SECONDS] [--smoke]
+       [--round-loop] [--new-snapshot mlp|entity] [--blas-as-is] [--env-only SECONDS]
+       [--smoke]
 
 ``--smoke`` (tests/test_benchmarks_smoke.py) runs the env-only rows for a moment and then the
 train rows with one tiny rollout and update each, in seconds.
@@ -45,6 +50,7 @@ NEW_NETWORK = {"type": "entity", "hidden_sizes": [128], "token_dim": 16, "pointe
 NEW_ROLLOUT = 8192
 NEW_MINIBATCH = 1024
 NEW = "new stack"
+ROUND_LOOP = f"{NEW}, round loop"
 SMOKE = {
     "players": [2],
     "train_steps": 64,
@@ -151,13 +157,19 @@ class Pair:
         rollout: int = ROLLOUT,
         new_rollout: int = NEW_ROLLOUT,
         new_threads: int = 1,
+        round_loop: bool = False,
+        new_snapshot: str = "mlp",
     ) -> None:
         self._folder = tempfile.TemporaryDirectory()
         pool = Path(self._folder.name)
         self.players = players
         # The snapshot first: a game dealt before it exists keeps its fallback opponents
         # (heuristic or random) to its end, which would skew the opponent mix.
-        self.write_snapshot(pool, players)
+        self.write_snapshot(pool / "mlp", players)
+        new_pool = pool / new_snapshot
+        if new_snapshot != "mlp":  # the new stack's own network (--new-snapshot entity)
+            self.write_snapshot(new_pool, players, NEW_NETWORK)
+        pool = pool / "mlp"
         self.vector = Trainer(players, "vector", vector_envs, pool, rollout=rollout)
         self.rows = {
             "today": Trainer(players, "subproc", subproc_envs, pool, rollout=rollout),
@@ -168,20 +180,25 @@ class Pair:
             ),
         }
         new = {"rollout": new_rollout, "network": NEW_NETWORK, "minibatch": NEW_MINIBATCH}
-        self.rows[NEW] = Trainer(players, "vector", vector_envs, pool, **new)
+        self.rows[NEW] = Trainer(players, "vector", vector_envs, new_pool, **new)
         if new_threads > 1:  # the same stack on more torch threads (--torch-threads)
             self.rows[f"{NEW}, {new_threads} threads"] = Trainer(
-                players, "vector", vector_envs, pool, **new, threads=new_threads
+                players, "vector", vector_envs, new_pool, **new, threads=new_threads
             )
+        if round_loop:  # the same stack, the opponents round by round (--round-loop)
+            loop = Trainer(players, "vector", vector_envs, new_pool, **new)
+            loop.env.set_attr("compiled_rounds", False)
+            self.rows[ROUND_LOOP] = loop
         self.history: list[dict[str, Timing]] = []
 
     @staticmethod
-    def write_snapshot(pool: Path, players: int) -> None:
-        """The pool's one snapshot: the actor of a new model."""
+    def write_snapshot(pool: Path, players: int, network: dict[str, Any] | None = None) -> None:
+        """The pool's one snapshot: the actor of a new model (today's MLP, or ``network``)."""
         from art_gallery_env.training.checkpoints import snapshot_name
         from art_gallery_env.training.sb3_trainer import SB3State
 
-        model = Trainer(players, "dummy", 1, pool, warm_up=False).model
+        pool.mkdir(parents=True, exist_ok=True)
+        model = Trainer(players, "dummy", 1, pool, warm_up=False, network=network).model
         path = pool / snapshot_name(0)
         SB3State(model).export_weights(path, {"name": path.stem})
 
@@ -206,6 +223,15 @@ class Pair:
             return float("nan")
         return statistics.median(
             t[NEW].steps_per_second / t["today"].steps_per_second for t in self.history
+        )
+
+    def row_ratio(self, name: str, base: str = NEW) -> float:
+        """Median over the repeats of row ``base``'s steps/s over row ``name``'s (nan
+        without that row)."""
+        if not self.history or name not in self.rows:
+            return float("nan")
+        return statistics.median(
+            t[base].steps_per_second / t[name].steps_per_second for t in self.history
         )
 
     def threads_ratio(self) -> float:
@@ -303,6 +329,8 @@ def train_rows(args: argparse.Namespace) -> None:
             rollout=args.rollout,
             new_rollout=args.new_rollout,
             new_threads=args.torch_threads,
+            round_loop=args.round_loop,
+            new_snapshot=args.new_snapshot,
         )
         for n in args.players
     ]
@@ -318,6 +346,8 @@ def train_rows(args: argparse.Namespace) -> None:
             )
             if args.torch_threads > 1:
                 line += f" threads{args.torch_threads}={pair.threads_ratio():.2f}x"
+            if args.round_loop:  # the new stack over itself with the round loop
+                line += f" vs_round_loop={pair.row_ratio(ROUND_LOOP):.2f}x"
             print(line)
         print(f"load {load:.1f} at the start, {os.getloadavg()[0]:.1f} at the end")
     finally:
@@ -337,6 +367,12 @@ def main() -> None:
     )
     parser.add_argument(
         "--torch-threads", type=int, default=1, help="also the new stack on N torch threads"
+    )
+    parser.add_argument(
+        "--round-loop", action="store_true", help="also the new stack with the round loop"
+    )
+    parser.add_argument(
+        "--new-snapshot", choices=("mlp", "entity"), default="mlp", help="the new stack's pool"
     )
     parser.add_argument("--blas-as-is", action="store_true", help="keep numpy's BLAS threads")
     parser.add_argument("--env-only", type=float, metavar="SECONDS", help="envs without PPO")
