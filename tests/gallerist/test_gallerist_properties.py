@@ -28,45 +28,48 @@ players = st.integers(min_value=1, max_value=4)
 seeds = st.integers(min_value=0, max_value=2**32 - 1)
 
 
-def visitor_counts(s: GameState) -> Counter:
-    """Every visitor by colour, wherever it is (written apart from the engine's checker)."""
-    counts: Counter = Counter(s.bag)
+def visitor_counts(s: GameState) -> list[int]:
+    """Every visitor by colour, wherever it is (written apart from the engine's checker).
+    Column sums and Counter's C loop: this runs at every decision of 2,000 games."""
+    colours = len(s.data.visitors)
     places = [s.plaza, s.box_visitors, *s.work_visitors, *s.lobby, *s.gallery_visitors]
-    for place in places:
-        for colour, k in enumerate(place):
-            counts[colour] += k
-    counts[2] += sum(1 for on in s.artist_collector if on)
+    assert all(len(place) == colours for place in places)
+    counts = [sum(column) for column in zip(*places)]
+    bag = Counter(s.bag)
+    assert set(bag) <= set(range(colours)), f"bag colours {sorted(bag)}"
+    for colour, k in bag.items():
+        counts[colour] += k
+    counts[2] += sum(map(bool, s.artist_collector))
     return counts
 
 
-def assistant_counts(s: GameState) -> Counter:
-    counts: Counter = Counter()
+def assistant_counts(s: GameState) -> list[int]:
+    """Assistants by owner (seats 0-3, LACERDA 4), wherever they are; a list, not a
+    Counter: this runs at every decision of 2,000 games."""
+    counts = [0] * (LACERDA + 1)
     for p in range(s.num_players):
         counts[p] += s.queue[p] + s.desks[p] + s.removed[p]
         counts[p] += sum(slot[2] for slot in s.contracts[p])
     counts[LACERDA] += s.lacerda_supply
-    for code in s.occupant:
-        if code != EMPTY and code % 2 == 1:
-            counts[code // 2] += 1
-    for owner in s.market_upper + s.market_lower:
-        if owner != EMPTY:
-            counts[owner] += 1
+    owners = [code // 2 for code in s.occupant if code != EMPTY and code % 2 == 1]
+    owners += [owner for owner in s.market_upper + s.market_lower if owner != EMPTY]
     if s.kicked is not None and s.kicked[1] == 1:
-        counts[s.kicked[0]] += 1
+        owners.append(s.kicked[0])
+    assert all(0 <= owner <= LACERDA for owner in owners), f"assistant owners {owners}"
+    for owner in owners:
+        counts[owner] += 1
     return counts
 
 
 def check_components(s: GameState) -> None:
     d = s.data
-    assert visitor_counts(s) == Counter(dict(enumerate(d.visitors)))
+    assert visitor_counts(s) == list(d.visitors)
     tickets = [
         s.box_office[c] + s.ticket_discard[c] + s.box_tickets[c] + sum(t[c] for t in s.tickets)
         for c in range(3)
     ]
     assert tickets == [20, 20, 20]
-    expected = Counter({p: 10 for p in range(s.num_players)})
-    if s.solo:
-        expected[LACERDA] = 10
+    expected = [10 if p < s.num_players else 0 for p in range(LACERDA)] + [10 * s.solo]
     assert assistant_counts(s) == expected
     works = [w for st_ in s.stacks for w in st_] + s.easels + s.box_works + s.renowned
     works += [w for g in s.gallery for w in g] + [w for x in s.sold for w in x]
@@ -115,6 +118,30 @@ def check_final(s: GameState) -> None:
     assert all(r["total"] == best for r in breakdown if r["rank"] == 1)
     if s.solo:
         assert 0 <= breakdown[0]["goal_level"] <= 3
+
+
+@pytest.mark.parametrize(
+    "corrupt",
+    [
+        lambda s: s.bag.append(0),  # a visitor too many
+        lambda s: s.bag.append(7),  # a colour that does not exist
+        lambda s: s.plaza.append(0),  # a place with a fourth colour
+        lambda s: s.queue.__setitem__(0, s.queue[0] - 1),  # an assistant lost
+        lambda s: s.market_lower.__setitem__(0, 9),  # an owner that is no seat
+        lambda s: s.box_works.append(s.easels[0]),  # a work in two places
+    ],
+)
+def test_the_component_checker_catches_a_corrupted_state(corrupt) -> None:
+    """The test's own counting (fast enough for every decision of 2,000 games) still
+    fails on a state with one component wrong."""
+    s = new_game(3, 5)
+    rng = random.Random(1)
+    for _ in range(60):
+        s.apply(rng.choice(s.legal_actions()))
+    check_components(s)
+    corrupt(s)
+    with pytest.raises(AssertionError):
+        check_components(s)
 
 
 @settings(max_examples=24, deadline=None, suppress_health_check=[HealthCheck.too_slow])
