@@ -5,15 +5,15 @@ GameSpec, whose builders include lambdas: the spec pickles as its registered nam
 from __future__ import annotations
 
 import pickle
+from pathlib import Path
 
 import pytest
 from agent_test_helpers import heuristic_positions
-from conftest import ROOT
 
 from art_gallery_env.agents.registry import make_agent
 from art_gallery_env.core.registry import game_names, get_game
 
-EXIT = ROOT / "checkpoints" / "exit_all.safetensors"
+EXIT = Path(__file__).resolve().parents[2] / "checkpoints" / "exit_all.safetensors"
 
 
 @pytest.mark.parametrize("name", game_names())
