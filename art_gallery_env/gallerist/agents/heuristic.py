@@ -99,6 +99,22 @@ class HeuristicParams:
 
 
 _STAR_STEPS: dict[str, tuple[tuple[tuple[int, int, float], ...], ...]] = {}
+_MEMO_LIMIT = 50_000  # entries per memo below; a full memo is emptied (plain values, no state)
+_MARKET: dict[tuple, tuple[dict[int, int], dict[int, list[int]]]] = {}
+_GOALS: dict[tuple, tuple[tuple[int, int, bool, float, float | None], ...]] = {}
+
+
+def _market(s: GameState) -> tuple[dict[int, int], dict[int, list[int]]]:
+    """The rules' ``majority_money`` and ``auction_totals`` (read only: shared), memoized
+    by what they read: the component data and the market's assistants. The evaluation
+    asks them for every candidate, and most candidates leave the market as it was."""
+    key = (s.data.fingerprint, *s.market_upper, *s.market_lower)
+    found = _MARKET.get(key)
+    if found is None:
+        if len(_MARKET) >= _MEMO_LIMIT:
+            _MARKET.clear()
+        found = _MARKET[key] = (majority_money(s), auction_totals(s))
+    return found
 
 
 def _star_steps(data: GameData) -> tuple[tuple[tuple[int, int, float], ...], ...]:
@@ -153,7 +169,7 @@ def _auction_value(s: GameState, p: int, params: HeuristicParams) -> float:
     among the easels: certain in a solo game (nobody else bids, G17.7), else growing
     smoothly with the lead over the best other offer that would take the last easel."""
     easels = len(s.easels)
-    totals = auction_totals(s)
+    totals = _market(s)[1]
     mine = totals[p][0] if p in totals else 0
     if not easels or not mine:
         return 0.0
@@ -240,7 +256,7 @@ def _held_value(s: GameState, p: int, params: HeuristicParams, future: float) ->
             v += params.solo_hope * future * (s.fame[artist] / top) ** params.hope_power
     rep_money, rep_influence = reputation_scores(s, p)
     v += rep_money + 0.5 * rep_influence
-    v += majority_money(s).get(p, 0)
+    v += _market(s)[0].get(p, 0)
     v += _auction_value(s, p, params)
     v += future * params.ticket * sum(s.tickets[p])
     v += future * params.lobby_visitor * sum(s.lobby[p])
@@ -299,6 +315,28 @@ def _sales_in_reach(s: GameState, p: int, forms: list[int]) -> list[int]:
     return out
 
 
+def _goal_parts(
+    s: GameState, p: int, shown: list[int], sold: list[int], reach: list[int]
+) -> tuple[tuple[int, int, bool, float, float | None], ...]:
+    """Per goal of ``p``'s Curator (k = 0) and Art Dealer (k = 1) cards: (k, value, done,
+    the share filled, the share a possible sale would fill or None); memoized by
+    :func:`_goals_value`, which weighs them."""
+    d = s.data
+    out = []
+    for k, (goals, have) in enumerate(
+        ((d.curators[s.curator[p]].goals, shown), (d.dealers[s.dealer[p]].goals, sold))
+    ):
+        for goal in goals:
+            if goal_complete(goal, have):
+                out.append((k, goal.value, True, 1.0, None))
+                continue
+            soon = None
+            if k == 1 and len(reach) > len(sold):
+                soon = _goal_progress(goal, reach)
+            out.append((k, goal.value, False, _goal_progress(goal, have), soon))
+    return tuple(out)
+
+
 def _goals_value(
     s: GameState, p: int, params: HeuristicParams, future: float, forms: list[int]
 ) -> float:
@@ -308,22 +346,23 @@ def _goals_value(
     shown = forms + ([d.works[s.renowned[p]].form] if s.renowned[p] != EMPTY else [])
     sold = [d.works[w].form for w in s.sold[p]]
     reach = sold + _sales_in_reach(s, p, forms)
+    key = (d.fingerprint, s.curator[p], s.dealer[p], len(sold), *shown, -1, *reach)
+    parts = _GOALS.get(key)
+    if parts is None:
+        if len(_GOALS) >= _MEMO_LIMIT:
+            _GOALS.clear()
+        parts = _GOALS[key] = _goal_parts(s, p, shown, sold, reach)
     v = 0.0
     closest = [0.0, 0.0]
-    for k, (goals, have) in enumerate(
-        ((d.curators[s.curator[p]].goals, shown), (d.dealers[s.dealer[p]].goals, sold))
-    ):
-        for goal in goals:
-            if goal_complete(goal, have):
-                v += goal.value
-                closest[k] = 1.0
-                continue
-            progress = _goal_progress(goal, have)
-            if k == 1 and len(reach) > len(sold):
-                soon = _goal_progress(goal, reach)
-                progress += params.sale_plan * (soon - progress)
-            v += params.partial_goal * future * goal.value * progress
-            closest[k] = max(closest[k], progress * future)
+    for k, value, done, progress, soon in parts:
+        if done:
+            v += value
+            closest[k] = 1.0
+            continue
+        if soon is not None:
+            progress += params.sale_plan * (soon - progress)
+        v += params.partial_goal * future * value * progress
+        closest[k] = max(closest[k], progress * future)
     if s.solo:
         v += _solo_goal_credit(s, p, (closest[0], closest[1]), params)
     return v
@@ -345,7 +384,7 @@ class HeuristicPolicy:
         for action in legal:
             child = world.clone()
             child.apply(action)
-            self._complete(child, me, rng)
+            child = self._complete(child, me, rng)
             if deep:
                 score = self._next_turn_value(child, me, rng, _turn_key(world))
             else:
@@ -358,7 +397,7 @@ class HeuristicPolicy:
         for action in world.legal_actions():
             child = world.clone()
             child.apply(action)
-            self._complete(child, me, rng)
+            child = self._complete(child, me, rng)
             out.append(evaluate(child, me, self.params))
         return out
 
@@ -377,19 +416,22 @@ class HeuristicPolicy:
             return max(self._scores(s, me, rng))
         return evaluate(s, me, self.params)
 
-    def _complete(self, s: GameState, me: int, rng: random.Random) -> None:
-        """Finish ``me``'s sub-decisions of this step, each by its best immediate result."""
+    def _complete(self, s: GameState, me: int, rng: random.Random) -> GameState:
+        """Finish ``me``'s sub-decisions of this step, each by its best immediate result;
+        returns the state reached (the best child itself: applying is deterministic, so
+        replaying the chosen action on ``s`` would rebuild the same state)."""
         for _ in range(self.params.max_subdecisions):
             if s.over or s.current_player != me or s.frames[-1][0] in _MENUS:
-                return
-            best, best_score = None, -np.inf
+                return s
+            best, best_score = s, -np.inf
             for action in s.legal_actions():
                 child = s.clone()
                 child.apply(action)
                 score = evaluate(child, me, self.params) + rng.random() * self.params.noise
                 if score > best_score:
-                    best, best_score = action, score
-            s.apply(best)
+                    best, best_score = child, score
+            s = best
+        return s
 
 
 def _turn_key(s: GameState) -> tuple[int, int]:
@@ -406,4 +448,3 @@ class GalleristHeuristicAgent(WorldPolicyAgent):
     def __init__(self, seed: int | None = None, params: HeuristicParams | None = None) -> None:
         self.policy = HeuristicPolicy(params)
         self.reset(seed)
-
