@@ -170,6 +170,30 @@ def test_clone_and_json_mid_game_continue_identically(n: int, seed: int, at: flo
     assert copies[1].score_breakdown() == s.score_breakdown()
 
 
+@pytest.mark.parametrize("n", [1, 2, 4])
+def test_clone_copies_every_slot_and_shares_no_list(n: int) -> None:
+    """clone() is written out field by field (for speed): a slot added to GameState and
+    left out there, or a list shared with the original, fails here."""
+    s = new_game(n, 5)
+    rng = random.Random(5)
+    for _ in range(40):
+        if s.is_over:
+            break
+        s.apply(rng.choice(s.legal_actions()))
+    c = s.clone()
+    for name in GameState.__slots__:
+        if name == "_legal":
+            continue
+        mine, theirs = getattr(s, name), getattr(c, name)
+        assert theirs == mine, name
+        if isinstance(mine, list):
+            assert theirs is not mine, name
+            inner = [(x, y) for x, y in zip(mine, theirs) if isinstance(x, list)]
+            assert all(x is not y for x, y in inner), name
+            deeper = [(a, b) for x, y in inner for a, b in zip(x, y) if isinstance(a, list)]
+            assert all(a is not b for a, b in deeper), name
+
+
 @pytest.mark.slow
 def test_two_thousand_random_games_at_one_to_four_players() -> None:
     """The acceptance run: 2,000 games, 500 per table size, components checked at every

@@ -223,38 +223,56 @@ class GameState(RulesState):
         _game.apply_action(self, action)
 
     def clone(self) -> GameState:
-        """A deep copy that shares only immutable data (component data, frames, events)."""
+        """A deep copy that shares only immutable data (component data, the frames' and
+        events' tuples). Written out field by field: search agents clone thousands of times
+        a decision (tests/gallerist/test_gallerist_properties.py checks that every slot is
+        copied and that no list is shared)."""
         o = GameState.__new__(GameState)
-        for name in _SCALARS:
-            setattr(o, name, getattr(self, name))
-        for name in _FLAT_LISTS:
-            setattr(o, name, getattr(self, name)[:])
-        for name in _NESTED_LISTS:
-            setattr(o, name, [x[:] for x in getattr(self, name)])
-        o.contracts = [[c[:] for c in slots] for slots in self.contracts]
-        o.kicked = self.kicked  # a tuple or None
         o._legal = None
+        # scalars (and ``kicked``, a tuple or None)
+        o.data, o.num_players, o.solo = self.data, self.num_players, self.solo
+        o.current_player, o.start_player = self.current_player, self.start_player
+        o.round, o.turn, o.over = self.round, self.turn, self.over
+        o.end_triggered, o.final_round = self.end_triggered, self.final_round
+        o.intermediate_pending = self.intermediate_pending
+        o.intermediate_done = self.intermediate_done
+        o.round_active, o.kicked = self.round_active, self.kicked
+        o.lacerda_pos, o.lacerda_kicked = self.lacerda_pos, self.lacerda_kicked
+        o.lacerda_supply, o.lacerda_next_lower = self.lacerda_supply, self.lacerda_next_lower
+        # flat lists
+        o.frames, o.events = self.frames[:], self.events[:]
+        o.money, o.influence, o.desks = self.money[:], self.influence[:], self.desks[:]
+        o.queue, o.removed, o.gpos = self.queue[:], self.removed[:], self.gpos[:]
+        o.renowned, o.commission = self.renowned[:], self.commission[:]
+        o.start_tile, o.pending_tile = self.start_tile[:], self.pending_tile[:]
+        o.curator, o.dealer, o.occupant = self.curator[:], self.dealer[:], self.occupant[:]
+        o.artist_tile, o.discovered = self.artist_tile[:], self.discovered[:]
+        o.fame, o.promotion, o.tokens = self.fame[:], self.promotion[:], self.tokens[:]
+        o.artist_bonus, o.artist_collector = self.artist_bonus[:], self.artist_collector[:]
+        o.celebrity, o.work_artist = self.celebrity[:], self.work_artist[:]
+        o.masterpiece, o.easels = self.masterpiece[:], self.easels[:]
+        o.box_works, o.bag, o.plaza = self.box_works[:], self.bag[:], self.plaza[:]
+        o.box_visitors, o.box_office = self.box_visitors[:], self.box_office[:]
+        o.ticket_discard, o.box_tickets = self.ticket_discard[:], self.box_tickets[:]
+        o.deck, o.contract_discard = self.deck[:], self.contract_discard[:]
+        o.promo_tokens, o.market_tiles = self.promo_tokens[:], self.market_tiles[:]
+        o.market_upper, o.market_lower = self.market_upper[:], self.market_lower[:]
+        o.location_tiles, o.box_tiles = self.location_tiles[:], self.box_tiles[:]
+        o.tile_discard, o.box_artists = self.tile_discard[:], self.box_artists[:]
+        o.box_bonus_tiles = self.box_bonus_tiles[:]
+        o.box_curators, o.box_dealers = self.box_curators[:], self.box_dealers[:]
+        # lists of lists
+        o.tickets = [x[:] for x in self.tickets]
+        o.lobby = [x[:] for x in self.lobby]
+        o.gallery_visitors = [x[:] for x in self.gallery_visitors]
+        o.gallery = [x[:] for x in self.gallery]
+        o.sold = [x[:] for x in self.sold]
+        o.spaces = [x[:] for x in self.spaces]
+        o.stacks = [x[:] for x in self.stacks]
+        o.work_visitors = [x[:] for x in self.work_visitors]
+        o.display = [x[:] for x in self.display]
+        o.contracts = [[c[:] for c in slots] for slots in self.contracts]
         return o
-
-
-_SCALARS = (
-    "data", "num_players", "solo", "current_player", "start_player", "round", "turn",
-    "end_triggered", "final_round", "intermediate_pending", "intermediate_done", "over",
-    "round_active", "lacerda_pos", "lacerda_kicked", "lacerda_supply", "lacerda_next_lower",
-)  # fmt: skip
-_FLAT_LISTS = (
-    "frames", "events", "money", "influence", "desks", "queue", "removed", "gpos", "renowned",
-    "commission", "start_tile", "pending_tile", "curator", "dealer", "occupant", "artist_tile",
-    "discovered", "fame", "promotion", "tokens", "artist_bonus", "artist_collector",
-    "celebrity", "work_artist", "masterpiece", "easels", "box_works", "bag", "plaza",
-    "box_visitors", "box_office", "ticket_discard", "box_tickets", "deck", "contract_discard",
-    "promo_tokens", "market_tiles", "market_upper", "market_lower", "location_tiles",
-    "box_tiles", "tile_discard", "box_artists", "box_bonus_tiles", "box_curators", "box_dealers",
-)  # fmt: skip
-_NESTED_LISTS = (
-    "tickets", "lobby", "gallery_visitors", "gallery", "sold", "spaces", "stacks",
-    "work_visitors", "display",
-)  # fmt: skip
 
 
 def new_game(
