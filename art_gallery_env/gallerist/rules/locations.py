@@ -3,6 +3,7 @@ what each choice does."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from .actions import (
@@ -107,13 +108,13 @@ def can_act(s: GameState, p: int, action: int, arriving: int = EMPTY) -> bool:
     if action == SELL:
         return bool(sell_options(s, p))
     if action == HIRE:
-        return bool(hire_options(s, p, hire_room_on_arrival(s, p) if arriving == MEDIA else None))
+        return can_hire(s, p, arriving == MEDIA)
     if action == PROMOTE:
         return any(_can_promote(s, p, a) for a in range(NUM_ARTIST_SLOTS))
     if action == REPUTATION:
-        return bool(reputation_options(s, p))
+        return next(_reputation_spaces(s, p), None) is not None
     if action == AUCTION:
-        return bool(auction_options(s, p))
+        return next(_auction_spaces(s, p), None) is not None
     raise AssertionError(f"not a location action: {action}")
 
 
@@ -386,6 +387,16 @@ def hire_options(s: GameState, p: int, free: int | None = None) -> list[int]:
     ]
 
 
+def can_hire(s: GameState, p: int, arriving_at_media: bool = False) -> bool:
+    """Whether :func:`hire_options` has a choice (with the room on arrival at the Media
+    Center when ``arriving_at_media``): one assistant, the cheapest hire (costs are never
+    negative), waiting and affordable, then the room, the dearest check, last."""
+    if not s.queue[p] or not affordable(s, p, hire_cost(s, p, 1)):
+        return False
+    free = hire_room_on_arrival(s, p) if arriving_at_media else s.data.desks - s.desks[p]
+    return free >= 1
+
+
 def hire(s: GameState, p: int, k: int) -> None:
     """G8.1 steps 1-2: the assistants to the desks, their cost; the bonuses follow."""
     start = hired_count(s, p)
@@ -448,18 +459,21 @@ def market_columns(s: GameState) -> range | tuple[int, ...]:
 
 
 def reputation_options(s: GameState, p: int) -> list[int]:
+    return list(_reputation_spaces(s, p))
+
+
+def _reputation_spaces(s: GameState, p: int) -> Iterator[int]:
+    """G9.2's choices in order, lazily: can_act stops at the first."""
     if EMPTY not in s.spaces[p] or not assistants_available(s, p):
-        return []
+        return
     forms = acquired_forms(s, p)
-    out = []
     for col in range(MARKET_COLUMNS):
         if not lobby_meets(s, p, col):
             continue
         for row in range(MARKET_UPPER_ROWS):
             i = MARKET_UPPER_ROWS * col + row
             if row in forms and s.market_tiles[i] != EMPTY and s.market_upper[i] == EMPTY:
-                out.append(REP_BASE + i)
-    return out
+                yield REP_BASE + i
 
 
 def take_reputation(s: GameState, p: int, index: int) -> None:
@@ -473,10 +487,14 @@ def take_reputation(s: GameState, p: int, index: int) -> None:
 
 
 def auction_options(s: GameState, p: int) -> list[int]:
+    return list(_auction_spaces(s, p))
+
+
+def _auction_spaces(s: GameState, p: int) -> Iterator[int]:
+    """G9.3's choices in order, lazily: can_act stops at the first."""
     if not assistants_available(s, p):
-        return []
+        return
     d = s.data
-    out = []
     for col in range(MARKET_COLUMNS):
         if not lobby_meets(s, p, col):
             continue
@@ -484,8 +502,7 @@ def auction_options(s: GameState, p: int) -> list[int]:
         for row in range(MARKET_LOWER_ROWS):
             i = MARKET_LOWER_ROWS * col + row
             if s.market_lower[i] == EMPTY and affordable(s, p, d.auction_offers[row], influence):
-                out.append(AUCTION_BASE + i)
-    return out
+                yield AUCTION_BASE + i
 
 
 def make_offer(s: GameState, p: int, index: int) -> None:
