@@ -34,6 +34,10 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
+from pettingzoo.utils.wrappers.order_enforcing import (
+    AECOrderEnforcingIterable,
+    AECOrderEnforcingIterator,
+)
 
 from .env_checks import (
     ILLEGAL_ACTION_MODES,
@@ -235,9 +239,15 @@ class TurnBasedAEC(AECEnv):
         selected agent saw it (reward 0: its final reward was paid before)."""
         self._require_reset("last")
         agent = self.agent_selection
-        if agent in self.terminations:
-            return super().last(observe)
-        observation = self.observe(agent) if observe else None
+        observation = self._observe(self.agent_name_mapping[agent]) if observe else None
+        if agent in self.terminations:  # AECEnv's last, its observe call inlined
+            return (
+                observation,
+                self._cumulative_rewards[agent],
+                self.terminations[agent],
+                self.truncations[agent],
+                self.infos[agent],
+            )
         return observation, 0.0, True, False, self._end_infos.get(agent, {})
 
     def agent_iter(self, max_iter: int = 2**63) -> Iterator[str]:
@@ -246,10 +256,14 @@ class TurnBasedAEC(AECEnv):
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         self._require_reset("observe")
-        player = self._seat(agent)
+        return self._observe(self._seat(agent))
+
+    def _observe(self, player: int) -> dict[str, np.ndarray]:
+        """``observe`` of a known seat (``last`` reads it once a decision)."""
+        state, seats = self.state, self.seats
         return {
-            "observation": self.seats.observation(self.state, player),
-            "action_mask": self.seats.action_mask(self.state, player),
+            "observation": seats.observation(state, player),
+            "action_mask": seats.action_mask(state, player),
         }
 
     def action_mask(self, agent: str) -> np.ndarray:
@@ -376,6 +390,11 @@ class OrderEnforcingAEC(wrappers.OrderEnforcingWrapper):
             raise AttributeError("agent_selection cannot be accessed before reset")
         return self.env.agent_selection
 
+    def agent_iter(self, max_iter: int = 2**63) -> AECOrderEnforcingIterable:
+        """PettingZoo's order-enforcing iteration, each turn read from the env in one call."""
+        self._require_reset("agent_iter")
+        return _OrderEnforcingTurns(self, max_iter)
+
     def step(self, action: Any) -> None:
         """PettingZoo's wrapper's ``step`` (the dead step after the end warns), in one call."""
         self._require_reset("step")
@@ -395,6 +414,29 @@ class OrderEnforcingAEC(wrappers.OrderEnforcingWrapper):
         """The env's own ``last`` (which works after the end), not AECEnv's on the wrapper."""
         self._require_reset("last")
         return self.env.last(observe)
+
+
+class _OrderEnforcingTurns(AECOrderEnforcingIterable):
+    """PettingZoo's order-enforcing iterable, iterated by :class:`_OrderEnforcingTurn`."""
+
+    def __iter__(self) -> AECOrderEnforcingIterator:
+        return _OrderEnforcingTurn(self.env, self.max_iter)
+
+
+class _OrderEnforcingTurn(AECOrderEnforcingIterator):
+    """PettingZoo's order-enforcing iterator (a ``step`` between turns), reading the wrapped
+    env's agents and selection directly: PettingZoo's goes through two more ``__next__``
+    levels and the wrapper's properties, a microsecond a decision."""
+
+    def __next__(self) -> Any:
+        wrapper = self.env
+        env = wrapper.env
+        if not env.agents or self.iters_til_term <= 0:
+            raise StopIteration
+        self.iters_til_term -= 1
+        assert wrapper._has_updated, "need to call step() or reset() in a loop over `agent_iter`"
+        wrapper._has_updated = False
+        return env.agent_selection
 
 
 def wrap(raw: TurnBasedAEC) -> AECEnv:
