@@ -102,6 +102,8 @@ _STAR_STEPS: dict[str, tuple[tuple[tuple[int, int, float], ...], ...]] = {}
 _MEMO_LIMIT = 50_000  # entries per memo below; a full memo is emptied (plain values, no state)
 _MARKET: dict[tuple, tuple[dict[int, int], dict[int, list[int]]]] = {}
 _GOALS: dict[tuple, tuple[tuple[int, int, bool, float, float | None], ...]] = {}
+_EASELS: dict[tuple, list[int]] = {}
+_SOLO_NEEDS: dict[str, tuple[int, int]] = {}
 
 
 def _market(s: GameState) -> tuple[dict[int, int], dict[int, list[int]]]:
@@ -175,7 +177,7 @@ def _auction_value(s: GameState, p: int, params: HeuristicParams) -> float:
         return 0.0
     others = sorted((t[0] for o, t in totals.items() if o != p), reverse=True)
     ahead = sum(1 for t in others if t > mine)
-    values = sorted((renowned_value(s, w) for w in s.easels), reverse=True)
+    values = _easel_values(s)
     value = max(values[min(ahead, easels - 1)], params.renowned_floor)
     if s.solo:
         chance = 1.0
@@ -185,6 +187,29 @@ def _auction_value(s: GameState, p: int, params: HeuristicParams) -> float:
     return params.auction_win * chance * 2 * value
 
 
+def _easel_values(s: GameState) -> list[int]:
+    """The renowned works' values (G16.2), highest first (read only: shared), memoized by
+    what they read: the easels and the artists' tiles, discovery and fame."""
+    key = (s.data.fingerprint, *s.easels, EMPTY, *s.artist_tile, *s.discovered, *s.fame)
+    found = _EASELS.get(key)
+    if found is None:
+        if len(_EASELS) >= _MEMO_LIMIT:
+            _EASELS.clear()
+        found = _EASELS[key] = sorted((renowned_value(s, w) for w in s.easels), reverse=True)
+    return found
+
+
+def _solo_needs(d: GameData) -> tuple[int, int]:
+    """The most reputation tiles and masterpieces any solo goal level asks (G17.6)."""
+    needs = _SOLO_NEEDS.get(d.fingerprint)
+    if needs is None:
+        needs = _SOLO_NEEDS[d.fingerprint] = (
+            max(g.reputation_tiles for g in d.solo_goals),
+            max(g.masterpieces for g in d.solo_goals),
+        )
+    return needs
+
+
 def _solo_goal_credit(
     s: GameState, p: int, card_progress: tuple[float, float], params: HeuristicParams
 ) -> float:
@@ -192,10 +217,9 @@ def _solo_goal_credit(
     Curator and an Art Dealer goal; ``card_progress`` is the share of the closest goal of
     each card already filled)."""
     d = s.data
-    tiles = sum(1 for t in s.spaces[p] if t != EMPTY)
+    tiles = len(s.spaces[p]) - s.spaces[p].count(EMPTY)
     masterpieces = sum(1 for w in s.gallery[p] + s.sold[p] if s.masterpiece[w])
-    need_tiles = max(g.reputation_tiles for g in d.solo_goals)
-    need_mp = max(g.masterpieces for g in d.solo_goals)
+    need_tiles, need_mp = _solo_needs(d)
     credit = params.solo_tile * min(tiles, need_tiles)
     credit += params.solo_masterpiece * min(masterpieces, need_mp)
     credit += params.solo_card_goal * sum(card_progress)
@@ -249,9 +273,11 @@ def _held_value(s: GameState, p: int, params: HeuristicParams, future: float) ->
     top = d.celebrity_fame
     v = float(s.money[p]) + params.liquidity * future * min(s.money[p], params.liquidity_cap)
     v += d.influence_money[s.influence[p]] + params.influence_use * future * s.influence[p]
+    steps, share = _star_steps(d), params.fame_progress
     for w in s.gallery[p]:
         artist = s.work_artist[w]
-        v += smooth_value(s, artist, params.fame_progress)
+        value, gain, climbed = steps[s.artist_tile[artist]][s.fame[artist]]
+        v += value + share * gain * climbed  # smooth_value(s, artist, share)
         if s.solo and not s.celebrity[artist]:  # on the way to a masterpiece (G13.2)
             v += params.solo_hope * future * (s.fame[artist] / top) ** params.hope_power
     rep_money, rep_influence = reputation_scores(s, p)
@@ -265,7 +291,7 @@ def _held_value(s: GameState, p: int, params: HeuristicParams, future: float) ->
     v += w_inv * g[INVESTOR] + w_vip * g[VIP] + w_col * g[COLLECTOR]
     v += future * params.desk_assistant * s.desks[p]
     code = assistant_code(p)
-    v += future * params.location_assistant * sum(1 for o in s.occupant if o == code)
+    v += future * params.location_assistant * s.occupant.count(code)
     if s.commission[p] != EMPTY:
         v += future * _commission_value(s, p, params)
     if s.pending_tile[p] != EMPTY:
@@ -320,7 +346,8 @@ def _goal_parts(
 ) -> tuple[tuple[int, int, bool, float, float | None], ...]:
     """Per goal of ``p``'s Curator (k = 0) and Art Dealer (k = 1) cards: (k, value, done,
     the share filled, the share a possible sale would fill or None); memoized by
-    :func:`_goals_value`, which weighs them."""
+    :func:`_goals_value` by what they read: the cards, the works (exhibited, renowned,
+    sold) and the face-up contracts."""
     d = s.data
     out = []
     for k, (goals, have) in enumerate(
@@ -343,14 +370,16 @@ def _goals_value(
     """Curator and Art Dealer goals done, partly done and (dealer) within a sale's reach;
     in a solo game the G17.6 credit."""
     d = s.data
-    shown = forms + ([d.works[s.renowned[p]].form] if s.renowned[p] != EMPTY else [])
-    sold = [d.works[w].form for w in s.sold[p]]
-    reach = sold + _sales_in_reach(s, p, forms)
-    key = (d.fingerprint, s.curator[p], s.dealer[p], len(sold), *shown, -1, *reach)
+    up = [card if state == SLOT_UP else EMPTY for card, state, _on in s.contracts[p]]
+    key = (d.fingerprint, s.curator[p], s.dealer[p], s.renowned[p], *up, *s.gallery[p])
+    key += (EMPTY, *s.sold[p])  # works are >= 0: EMPTY separates the two lists
     parts = _GOALS.get(key)
     if parts is None:
         if len(_GOALS) >= _MEMO_LIMIT:
             _GOALS.clear()
+        shown = forms + ([d.works[s.renowned[p]].form] if s.renowned[p] != EMPTY else [])
+        sold = [d.works[w].form for w in s.sold[p]]
+        reach = sold + _sales_in_reach(s, p, forms)
         parts = _GOALS[key] = _goal_parts(s, p, shown, sold, reach)
     v = 0.0
     closest = [0.0, 0.0]
@@ -377,13 +406,14 @@ class HeuristicPolicy:
         self.params = params or HeuristicParams()
 
     def choose(self, world: GameState, rng: random.Random) -> int:
+        world = world.clone()  # the caller's world stays as it was; this copy's
+        world.events = []  # event log is dropped: no rule reads it, and every clone copies it
         me = world.current_player
         legal = world.legal_actions()
         deep = self.params.lookahead > 0 and world.solo and world.frames[-1][0] == F_TURN
         scores = []
         for action in legal:
-            child = world.clone()
-            child.apply(action)
+            child = world.after(action)
             child = self._complete(child, me, rng)
             if deep:
                 score = self._next_turn_value(child, me, rng, _turn_key(world))
@@ -395,8 +425,7 @@ class HeuristicPolicy:
     def _scores(self, world: GameState, me: int, rng: random.Random) -> list[float]:
         out = []
         for action in world.legal_actions():
-            child = world.clone()
-            child.apply(action)
+            child = world.after(action)
             child = self._complete(child, me, rng)
             out.append(evaluate(child, me, self.params))
         return out
@@ -425,8 +454,7 @@ class HeuristicPolicy:
                 return s
             best, best_score = s, -np.inf
             for action in s.legal_actions():
-                child = s.clone()
-                child.apply(action)
+                child = s.after(action)
                 score = evaluate(child, me, self.params) + rng.random() * self.params.noise
                 if score > best_score:
                     best, best_score = child, score

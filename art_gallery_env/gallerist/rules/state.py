@@ -222,6 +222,16 @@ class GameState(RulesState):
         """Apply one action of ``current_player``; an illegal one raises and changes nothing."""
         _game.apply_action(self, action)
 
+    def after(self, action: int) -> GameState:
+        """A copy with ``action`` applied; this state is unchanged. The copy starts with
+        this state's cached legal actions (it is not edited in between, so they hold): the
+        apply checks the action against them instead of listing them again. Search agents
+        try every action this way."""
+        child = self.clone()
+        child._legal = self._legal
+        _game.apply_action(child, action)
+        return child
+
     def clone(self) -> GameState:
         """A deep copy that shares only immutable data (component data, the frames' and
         events' tuples). Written out field by field: search agents clone thousands of times
