@@ -523,18 +523,35 @@ def _five(done: list[bool]) -> list[float]:
 
 _PLAYER = _O["player"]
 _PLAYER_WIDTH = _STRIDE["player"]
-_PACK_SEATS = [_pack(_PLAYER_WIDTH * n) for n in range(S + 1)]
+
+
+def _w_staff(enc: ObservationEncoder, s: GameState, memo: _Memo, part: int) -> None:
+    """The ``player`` field's counts of every seat: desks, unemployed, removed, next hire
+    cost, works sold and the start tile flags (a part of their own: a desk taken or freed,
+    the most frequent change, then leaves the score alone)."""
+    d, m = s.data, memo.m
+    costs, hired_base = d.hire_costs, d.assistants - d.start_desks  # hired = base - queue
+    b = _PLAYER
+    for p in memo.order:
+        queue = s.queue[p]
+        m[b + 2] = s.desks[p] / d.desks
+        m[b + 3] = queue / 8
+        m[b + 4] = s.removed[p] / 10
+        m[b + 5] = costs[hired_base - queue] / 6 if queue else 0.0
+        m[b + 6] = len(s.sold[p]) / 8
+        m[b + 8] = float(s.start_tile[p] != EMPTY)
+        m[b + 9] = float(s.pending_tile[p] != EMPTY)
+        b += _PLAYER_WIDTH
 
 
 def _w_economy(enc: ObservationEncoder, s: GameState, memo: _Memo, part: int) -> None:
-    """The ``player`` field of every seat: cash, influence, assistants, public score..."""
-    d = s.data
-    top, costs, money_of = d.influence_max, d.hire_costs, d.influence_money
-    hired_base = d.assistants - d.start_desks  # hired_count = hired_base - queue
+    """The ``player`` field's cash, influence and public score of every seat."""
+    d, m = s.data, memo.m
+    top, money_of = d.influence_max, d.influence_money
     # The public score without the secret cards (public_score_parts): the majorities (kept
     # by the encoder until the market changes), the exhibition and the auction's work
     # (summed here, a few lookups), and the reputation tiles, which this memo keeps until
-    # an attribute their units read changed (most rewrites are for cash or desks alone).
+    # an attribute their units read changed (most rewrites are for cash or influence).
     kept = memo.part[part]
     if kept is None or not kept[1].isdisjoint(memo.changed):
         reputation, reads = _reputation(s, enc.tile_scoring)
@@ -542,9 +559,9 @@ def _w_economy(enc: ObservationEncoder, s: GameState, memo: _Memo, part: int) ->
     reputation = kept[0]
     majorities = enc.majorities(s)
     values, tile_of, fame, artist_of = d.artist_values, s.artist_tile, s.fame, s.work_artist
-    row: list[float] = []
+    b = _PLAYER
     for p in memo.order:
-        queue, influence, money = s.queue[p], s.influence[p], s.money[p]
+        influence, money = s.influence[p], s.money[p]
         fixed, rep_influence = reputation[p]
         fixed += majorities.get(p, 0)
         for work in s.gallery[p]:  # the exhibition: each work's sales value
@@ -552,20 +569,10 @@ def _w_economy(enc: ObservationEncoder, s: GameState, memo: _Memo, part: int) ->
             fixed += values[tile_of[artist]][fame[artist]]
         if s.renowned[p] != EMPTY:  # the auction's work counts twice (G16.2)
             fixed += 2 * renowned_value(s, s.renowned[p])
-        score = money + fixed + money_of[min(top, influence + rep_influence)]
-        row += (
-            money / MONEY_SCALE,
-            influence / top,
-            s.desks[p] / d.desks,
-            queue / 8,
-            s.removed[p] / 10,
-            costs[hired_base - queue] / 6 if queue else 0.0,
-            len(s.sold[p]) / 8,
-            score / SCORE_SCALE,
-            float(s.start_tile[p] != EMPTY),
-            float(s.pending_tile[p] != EMPTY),
-        )
-    _PACK_SEATS[memo.n](memo.mb, 4 * _PLAYER, *row)
+        m[b] = money / MONEY_SCALE
+        m[b + 1] = influence / top
+        m[b + 7] = (money + fixed + money_of[min(top, influence + rep_influence)]) / SCORE_SCALE
+        b += _PLAYER_WIDTH
 
 
 _SCORE_INPUTS = (
@@ -591,8 +598,8 @@ _PART_TABLE: tuple[tuple[str, Writer, str], ...] = (
     ("display deck promo_tokens", _w_display, "display deck promotion_tokens"),
     ("market_tiles market_upper market_lower location_tiles", _w_market,
      "market_upper market_lower location_tile"),
-    ("money influence desks queue removed start_tile pending_tile sold " + _SCORE_INPUTS,
-     _w_economy, "player"),
+    ("desks queue removed sold start_tile pending_tile", _w_staff, "player"),
+    ("money influence " + _SCORE_INPUTS, _w_economy, ""),  # the player field's other columns
     ("market_upper market_lower", _w_market_count, "market_count"),
     ("gallery work_artist fame artist_tile masterpiece", _w_gallery, "gallery"),
     ("renowned sold spaces start_tile", _w_holdings, "renowned sold reputation start_tile"),
