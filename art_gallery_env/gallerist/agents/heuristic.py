@@ -100,22 +100,30 @@ class HeuristicParams:
 
 _STAR_STEPS: dict[str, tuple[tuple[tuple[int, int, float], ...], ...]] = {}
 _MEMO_LIMIT = 50_000  # entries per memo below; a full memo is emptied (plain values, no state)
-_MARKET: dict[tuple, tuple[dict[int, int], dict[int, list[int]]]] = {}
+_MARKET: dict[tuple, tuple[dict[int, int], dict[int, tuple[int, list[int]]]]] = {}
 _GOALS: dict[tuple, tuple[tuple[int, int, bool, float, float | None], ...]] = {}
 _EASELS: dict[tuple, list[int]] = {}
+_NO_OFFER: tuple[int, list[int]] = (0, [])
 _SOLO_NEEDS: dict[str, tuple[int, int]] = {}
 
 
-def _market(s: GameState) -> tuple[dict[int, int], dict[int, list[int]]]:
-    """The rules' ``majority_money`` and ``auction_totals`` (read only: shared), memoized
-    by what they read: the component data and the market's assistants. The evaluation
-    asks them for every candidate, and most candidates leave the market as it was."""
+def _market(s: GameState) -> tuple[dict[int, int], dict[int, tuple[int, list[int]]]]:
+    """The rules' ``majority_money`` (money per seat) and, per seat with an auction offer
+    (``auction_totals``), its total offer and the other seats' totals, highest first;
+    read only (shared), memoized by what they read: the component data and the market's
+    assistants. The evaluation asks for every candidate, and most leave the market as
+    it was."""
     key = (s.data.fingerprint, *s.market_upper, *s.market_lower)
     found = _MARKET.get(key)
     if found is None:
         if len(_MARKET) >= _MEMO_LIMIT:
             _MARKET.clear()
-        found = _MARKET[key] = (majority_money(s), auction_totals(s))
+        totals = auction_totals(s)
+        offers = {
+            p: (t[0], sorted((u[0] for o, u in totals.items() if o != p), reverse=True))
+            for p, t in totals.items()
+        }
+        found = _MARKET[key] = (majority_money(s), offers)
     return found
 
 
@@ -164,18 +172,19 @@ def rounds_left(s: GameState) -> float:
     return 22.0 * remaining
 
 
-def _auction_value(s: GameState, p: int, params: HeuristicParams) -> float:
+def _auction_value(
+    s: GameState, p: int, params: HeuristicParams, offers: dict[int, tuple[int, list[int]]]
+) -> float:
     """The renowned work this seat's offers may take (G16.2), counted as it scores (its
     value at the auction and again as exhibited; at least ``renowned_floor``, as the
     form's artists may still rise), times ``auction_win`` and a chance of keeping a place
     among the easels: certain in a solo game (nobody else bids, G17.7), else growing
-    smoothly with the lead over the best other offer that would take the last easel."""
+    smoothly with the lead over the best other offer that would take the last easel
+    (``offers``: :func:`_market`'s)."""
     easels = len(s.easels)
-    totals = _market(s)[1]
-    mine = totals[p][0] if p in totals else 0
+    mine, others = offers.get(p, _NO_OFFER)
     if not easels or not mine:
         return 0.0
-    others = sorted((t[0] for o, t in totals.items() if o != p), reverse=True)
     ahead = sum(1 for t in others if t > mine)
     values = _easel_values(s)
     value = max(values[min(ahead, easels - 1)], params.renowned_floor)
@@ -282,8 +291,9 @@ def _held_value(s: GameState, p: int, params: HeuristicParams, future: float) ->
             v += params.solo_hope * future * (s.fame[artist] / top) ** params.hope_power
     rep_money, rep_influence = reputation_scores(s, p)
     v += rep_money + 0.5 * rep_influence
-    v += _market(s)[0].get(p, 0)
-    v += _auction_value(s, p, params)
+    majorities, offers = _market(s)
+    v += majorities.get(p, 0)
+    v += _auction_value(s, p, params, offers)
     v += future * params.ticket * sum(s.tickets[p])
     v += future * params.lobby_visitor * sum(s.lobby[p])
     g = s.gallery_visitors[p]
@@ -347,7 +357,7 @@ def _goal_parts(
     """Per goal of ``p``'s Curator (k = 0) and Art Dealer (k = 1) cards: (k, value, done,
     the share filled, the share a possible sale would fill or None); memoized by
     :func:`_goals_value` by what they read: the cards, the works (exhibited, renowned,
-    sold) and the face-up contracts."""
+    sold) and the contracts."""
     d = s.data
     out = []
     for k, (goals, have) in enumerate(
@@ -370,9 +380,9 @@ def _goals_value(
     """Curator and Art Dealer goals done, partly done and (dealer) within a sale's reach;
     in a solo game the G17.6 credit."""
     d = s.data
-    up = [card if state == SLOT_UP else EMPTY for card, state, _on in s.contracts[p]]
-    key = (d.fingerprint, s.curator[p], s.dealer[p], s.renowned[p], *up, *s.gallery[p])
-    key += (EMPTY, *s.sold[p])  # works are >= 0: EMPTY separates the two lists
+    c0, c1, c2 = s.contracts[p]  # NUM_CONTRACT_SLOTS of [card, state, assistant on it]
+    key = (d.fingerprint, s.curator[p], s.dealer[p], s.renowned[p], *c0, *c1, *c2)
+    key += (*s.gallery[p], EMPTY, *s.sold[p])  # works are >= 0: EMPTY separates the lists
     parts = _GOALS.get(key)
     if parts is None:
         if len(_GOALS) >= _MEMO_LIMIT:
