@@ -1,10 +1,15 @@
 """Decisions per second of random legal play in the Gallerist: the engine, the AEC env
 reading observation + mask at every decision (with the fast encoder and, for comparison,
 the plain reference encoder), clone(), next to PettingZoo's connect_four_v3 measured in the
-same run.
+same run. ``--heuristic`` adds the heuristic agent's decisions (self-play of
+``--heuristic-games`` whole games, seeds 0 up; only its thinking is timed) and prints its
+ms per decision; ``--heuristic-only`` measures only those (and the reference), e.g. to
+time an older checkout of the package with this script:
+``PYTHONPATH=<old checkout> python benchmarks/gallerist_throughput.py --heuristic-only``.
 
 Usage: python benchmarks/gallerist_throughput.py [--seconds 2.0] [--repeats 3]
-       [--players 1 2 4] [--clock wall|cpu] [--smoke]
+       [--players 1 2 4] [--clock wall|cpu] [--heuristic | --heuristic-only]
+       [--heuristic-games 2] [--smoke]
 
 The loops are benchmarks/env_throughput.py's (imported); machines are shared and noisy, so
 every measurement is repeated, interleaved with the reference, and the median is reported:
@@ -26,16 +31,43 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import numpy as np  # noqa: E402
 from env_throughput import aec_run, clone_run, connect_four_env, engine_run  # noqa: E402
 
+from art_gallery_env.core.view import PlayerView  # noqa: E402
 from art_gallery_env.gallerist import env as gallerist_env  # noqa: E402
 from art_gallery_env.gallerist import new_game, raw_env  # noqa: E402
+from art_gallery_env.gallerist.agents.heuristic import GalleristHeuristicAgent  # noqa: E402
 from art_gallery_env.gallerist.env.observation_reference import ReferenceEncoder  # noqa: E402
+from art_gallery_env.gallerist.rules.actions import NUM_ACTIONS  # noqa: E402
 
 REFERENCE = "connect_four_v3 env() (reference)"
 CLOCKS = {"wall": time.perf_counter, "cpu": time.process_time}
-SMOKE = {"seconds": 0.05, "repeats": 1}
+SMOKE = {"seconds": 0.05, "repeats": 1, "heuristic": True, "heuristic_games": 1}
 """``--smoke`` (tests/test_benchmarks_smoke.py): every row once, about a game each."""
+HEURISTIC = "heuristic {n}p (agent decisions)"
+
+
+def heuristic_run(n: int, games: int, clock: Callable[[], float]) -> float:
+    """Heuristic self-play at ``n`` players: ``games`` whole games, seeds 0 up (agent seeds
+    1000 * game + seat); decisions per second of ``act`` alone (the determinization and
+    the search; the applies between decisions are not timed). The same decisions every
+    run, so two checkouts of the package compare on equal work."""
+    decisions, spent = 0, 0.0
+    mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+    for seed in range(games):
+        agents = [GalleristHeuristicAgent(seed=1000 * seed + i) for i in range(n)]
+        state = new_game(n, seed)
+        while not state.is_over:
+            seat = state.current_player
+            mask[:] = 0
+            mask[state.legal_actions()] = 1
+            start = clock()
+            action = agents[seat].act(None, mask, PlayerView(state, seat))
+            spent += clock() - start
+            state.apply(int(action))
+            decisions += 1
+    return decisions / spent
 
 
 def reference_raw_env(n: int) -> raw_env:
@@ -55,6 +87,13 @@ def main() -> None:
     parser.add_argument(
         "--clock", choices=list(CLOCKS), default="wall", help="what a second is (see above)"
     )
+    parser.add_argument(
+        "--heuristic", action="store_true", help="add the heuristic agent's rows (see above)"
+    )
+    parser.add_argument(
+        "--heuristic-only", action="store_true", help="only the heuristic's rows (see above)"
+    )
+    parser.add_argument("--heuristic-games", type=int, default=2, help="per heuristic row")
     parser.add_argument("--smoke", action="store_true", help="tiny sizes, seconds (CI)")
     args = parser.parse_args()
     if args.smoke:  # tiny defaults; options given on the command line still win
@@ -71,6 +110,12 @@ def main() -> None:
     for _ in range(args.repeats):
         measure(REFERENCE, lambda: aec_run(connect_four_env, seconds, clock))
         for n in args.players:
+            if args.heuristic or args.heuristic_only:
+                measure(
+                    HEURISTIC.format(n=n), lambda n=n: heuristic_run(n, args.heuristic_games, clock)
+                )
+            if args.heuristic_only:
+                continue
             measure(f"engine {n}p", lambda n=n: engine_run(n, seconds, new_game, clock))
             measure(
                 f"raw_env {n}p + obs/mask",
@@ -95,6 +140,10 @@ def main() -> None:
     for name, values in rows.items():
         value = statistics.median(values)
         print(f"{name:<36} {value:>12,.0f} {value / reference:>15.2f}")
+    heuristic = [(n, rows.get(HEURISTIC.format(n=n))) for n in args.players]
+    if all(values for _n, values in heuristic):
+        ms = ", ".join(f"{n}p {1000 / statistics.median(v):.2f}" for n, v in heuristic)
+        print(f"heuristic ms per decision ({args.clock} clock): {ms}")
     print(f"load average (1, 5, 15 min) at the end: {load} on {os.cpu_count()} CPUs")
 
 

@@ -34,7 +34,8 @@ SUMMARY: dict[str, str] = {
     r"clone\(\) 6p +[\d,]+ +[\d.]+\n",
     "fault_injection": r"checks passed after every kill: 1 of 1\n",
     "gallerist_throughput": r"The Gallerist: median of 1 runs.*\nmeasurement .*\n-+\n(?:.+\n)*"
-    r"clone\(\) 4p +[\d,]+ +[\d.]+\n",
+    r"clone\(\) 4p +[\d,]+ +[\d.]+\n"
+    r"heuristic ms per decision \(wall clock\): 1p [\d.]+, 2p [\d.]+, 4p [\d.]+\n",
     "heuristic_speed": r"\| players \| positions \| .*\n\|---.*\n\| 2 \| \d+ \| [\d,]+ \| .*\n",
     "ismcts_speed": r"\| players \| rollout \| python it/s \| compiled it/s .*\n\|---.*\n"
     r"(?:\| 2 \| \S+ \| [\d,]+ \| (?:[\d,]+ \| [\d.]+x|- \| -) \| [\d.]+ \| (?:[\d.]+|-) "
