@@ -194,6 +194,26 @@ def test_clone_copies_every_slot_and_shares_no_list(n: int) -> None:
             assert all(a is not b for a, b in deeper), name
 
 
+@pytest.mark.parametrize("n", [1, 3])
+def test_after_is_clone_then_apply_and_leaves_the_state_alone(n: int) -> None:
+    """GameState.after(action) (the search agents' step): the clone keeps the parent's
+    cached legal actions, so it must end exactly where clone() + apply() ends."""
+    s = new_game(n, 11)
+    rng = random.Random(11)
+    for _ in range(60):
+        if s.is_over:
+            break
+        before = s.to_dict()
+        action = rng.choice(s.legal_actions())
+        child = s.after(action)
+        plain = s.clone()
+        plain.apply(action)
+        assert s.to_dict() == before
+        assert child.to_dict() == plain.to_dict()
+        assert child.legal_actions() == plain.legal_actions()
+        s = child
+
+
 @pytest.mark.slow
 def test_two_thousand_random_games_at_one_to_four_players() -> None:
     """The acceptance run: 2,000 games, 500 per table size, components checked at every
