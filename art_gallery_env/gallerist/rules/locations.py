@@ -106,7 +106,7 @@ def can_act(s: GameState, p: int, action: int, arriving: int = EMPTY) -> bool:
     if action == SIGN:
         return can_sign(s, p)
     if action == SELL:
-        return bool(sell_options(s, p))
+        return can_sell(s, p)
     if action == HIRE:
         return can_hire(s, p, arriving == MEDIA)
     if action == PROMOTE:
@@ -191,8 +191,13 @@ def artist_options(s: GameState, p: int, purpose: int) -> list[int]:
 
 
 def _can_buy(s: GameState, p: int, a: int) -> bool:
-    """G6.3/G6.4/G6.7 for artist slot ``a`` (the gallery's room, G6.5, is checked apart)."""
-    return bool(s.stacks[a // 2]) and bool(buy_ways(s, p, a))
+    """G6.3/G6.4/G6.7 for artist slot ``a`` (the gallery's room, G6.5, is checked apart):
+    :func:`buy_ways` has one, without listing them."""
+    if not s.stacks[a // 2]:
+        return False
+    if s.commission[p] == a and affordable(s, p, buy_price(s, p, a)):
+        return True
+    return can_buy_with_token(s, p, a)
 
 
 def can_buy_with_token(s: GameState, p: int, a: int) -> bool:
@@ -354,6 +359,15 @@ def sell_options(s: GameState, p: int) -> list[int]:
     return sorted(out)
 
 
+def can_sell(s: GameState, p: int) -> bool:
+    """Whether :func:`sell_options` has a choice: a face-up contract of an exhibited form."""
+    if not s.gallery[p]:
+        return False
+    works, cards = s.data.works, s.data.contracts
+    forms = {works[w].form for w in s.gallery[p]}
+    return any(state == SLOT_UP and cards[card].form in forms for card, state, _ in s.contracts[p])
+
+
 def sell(s: GameState, p: int, index: int, slot: int) -> None:
     """G7.4: money by the sales value, token back, a visitor out, the contract flips."""
     work = s.gallery[p].pop(index)
@@ -393,8 +407,10 @@ def can_hire(s: GameState, p: int, arriving_at_media: bool = False) -> bool:
     negative), waiting and affordable, then the room, the dearest check, last."""
     if not s.queue[p] or not affordable(s, p, hire_cost(s, p, 1)):
         return False
-    free = hire_room_on_arrival(s, p) if arriving_at_media else s.data.desks - s.desks[p]
-    return free >= 1
+    room = s.data.desks - s.desks[p]
+    if arriving_at_media and room < 2:  # arriving takes at most one empty desk
+        room = hire_room_on_arrival(s, p)
+    return room >= 1
 
 
 def hire(s: GameState, p: int, k: int) -> None:
