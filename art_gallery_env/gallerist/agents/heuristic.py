@@ -416,8 +416,14 @@ class HeuristicPolicy:
         self.params = params or HeuristicParams()
 
     def choose(self, world: GameState, rng: random.Random) -> int:
-        world = world.clone()  # the caller's world stays as it was; this copy's
-        world.events = []  # event log is dropped: no rule reads it, and every clone copies it
+        # search on a copy without the event log (no rule reads it, and every clone would
+        # copy it); the caller's world is left as it was
+        log, world.events = world.events, []
+        try:
+            root = world.clone()
+        finally:
+            world.events = log
+        world = root
         me = world.current_player
         legal = world.legal_actions()
         deep = self.params.lookahead > 0 and world.solo and world.frames[-1][0] == F_TURN
