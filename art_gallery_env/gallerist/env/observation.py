@@ -556,6 +556,8 @@ def _w_economy(enc: ObservationEncoder, s: GameState, memo: _Memo, part: int) ->
     if kept is None or not kept[1].isdisjoint(memo.changed):
         reputation, reads = _reputation(s, enc.tile_scoring)
         kept = memo.part[part] = (reputation, reads)
+    elif _SCORE_DIRECT.isdisjoint(memo.changed):
+        return  # what changed reaches the score only through tiles that do not read it
     reputation = kept[0]
     majorities = enc.majorities(s)
     values, tile_of, fame, artist_of = d.artist_values, s.artist_tile, s.fame, s.work_artist
@@ -638,6 +640,13 @@ _UNIT_READS = {
 """Per tile scoring, the state attributes its unit reads (rules/scoring.py's _UNITS)."""
 assert set(_UNIT_READS) == set(TILE_SCORINGS), "a read set per tile scoring"
 _SPACES_ONLY = frozenset([_ATTRS.index("spaces")])
+_SCORE_DIRECT = frozenset(
+    _ATTRS.index(a)
+    for a in ("money", "influence", "market_upper", "market_lower", "gallery", "work_artist",
+              "artist_tile", "fame", "renowned", "discovered")
+)  # fmt: skip
+"""The attributes _w_economy reads itself (the others of its part reach the score only
+through the reputation tiles' units)."""
 _UNIT_ATTRS = tuple(
     frozenset(_ATTRS.index(a) for a in _UNIT_READS[name].split()) for name in TILE_SCORINGS
 )
