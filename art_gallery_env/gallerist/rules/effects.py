@@ -271,8 +271,7 @@ def assistants_on_locations(s: GameState, p: int) -> list[int]:
 
 def assistants_available(s: GameState, p: int) -> int:
     """Assistants that may be placed: in the office or on a location (G9.2, G4.5)."""
-    code = assistant_code(p)
-    return s.desks[p] + sum(1 for o in s.occupant if o == code)
+    return s.desks[p] + s.occupant.count(assistant_code(p))
 
 
 def send_home(s: GameState, owner: int) -> None:

@@ -109,8 +109,8 @@ def can_act(s: GameState, p: int, action: int, arriving: int = EMPTY) -> bool:
         return can_sell(s, p)
     if action == HIRE:
         return can_hire(s, p, arriving == MEDIA)
-    if action == PROMOTE:
-        return any(_can_promote(s, p, a) for a in range(NUM_ARTIST_SLOTS))
+    if action == PROMOTE:  # a promotion costs at least one influence
+        return s.influence[p] > 0 and any(_can_promote(s, p, a) for a in range(NUM_ARTIST_SLOTS))
     if action == REPUTATION:
         return next(_reputation_spaces(s, p), None) is not None
     if action == AUCTION:
