@@ -99,7 +99,7 @@ class HeuristicParams:
 
 
 _STAR_STEPS: dict[str, tuple[tuple[tuple[int, int, float], ...], ...]] = {}
-_MEMO_LIMIT = 50_000  # entries per memo below; a full memo is emptied (plain values, no state)
+_MEMO_LIMIT = 4_096  # entries per memo below (~1 kB each); a full one is emptied (pure values)
 _MARKET: dict[tuple, tuple[dict[int, int], dict[int, tuple[int, list[int]]]]] = {}
 _GOALS: dict[tuple, tuple[tuple[int, int, bool, float, float | None], ...]] = {}
 _EASELS: dict[tuple, list[int]] = {}
