@@ -147,20 +147,29 @@ def _one_hots(m: memoryview, start: int, zero: memoryview, new: list[int]) -> No
 
 
 # -- the writers, one per part (each writes exactly what encode_reference writes there) --
-_TABLE = _O["flags"]
-_PACK_TABLE = _pack(_END["start_player"] - _TABLE)
+_FLAGS, _ROUND, _START_PLAYER = _O["flags"], _O["round"], _O["start_player"]
+_PACK_FLAGS = _pack(FIELD["flags"].size)
 
 
 def _w_table(enc: ObservationEncoder, s: GameState, memo: _Memo, part: int) -> None:
-    """``flags``, ``round`` and ``start_player`` (eleven entries in a row)."""
-    start = memo.rel[s.start_player]
-    _PACK_TABLE(
-        memo.mb, 4 * _TABLE,
-        float(s.end_triggered), float(s.final_round), float(s.intermediate_done),
-        float(not any(s.box_office)), float(sum(s.celebrity) >= 2), float(not s.bag),
-        min(1.0, s.round / ROUND_SCALE),
-        float(start == 0), float(start == 1), float(start == 2), float(start == 3),
+    """``flags`` and ``start_player``, rewritten when one of them changed (the box office
+    and the bag change often, their flags seldom)."""
+    flags = (
+        s.end_triggered, s.final_round, s.intermediate_done, not any(s.box_office),
+        sum(s.celebrity) >= 2, not s.bag, memo.rel[s.start_player],
     )  # fmt: skip
+    if flags == memo.part[part]:
+        return
+    memo.part[part] = flags
+    _PACK_FLAGS(memo.mb, 4 * _FLAGS, *map(float, flags[:6]))
+    m = memo.m
+    m[_START_PLAYER : _START_PLAYER + S] = _ZERO[:S]
+    m[_START_PLAYER + flags[6]] = 1.0
+
+
+def _w_round(enc: ObservationEncoder, s: GameState, memo: _Memo, part: int) -> None:
+    """``round`` (a part of its own: it changes every turn, the flags seldom)."""
+    memo.m[_ROUND] = min(1.0, s.round / ROUND_SCALE)
 
 
 _OCCUPANT, _GALLERIST, _KICKED = _O["occupant"], _O["gallerist"], _O["kicked"]
@@ -582,8 +591,9 @@ _SCORE_INPUTS = (
     "market_lower discovered fame artist_tile promotion masterpiece work_artist"
 )
 _PART_TABLE: tuple[tuple[str, Writer, str], ...] = (
-    ("end_triggered final_round intermediate_done box_office celebrity bag round start_player",
-     _w_table, "flags round start_player"),
+    ("end_triggered final_round intermediate_done box_office celebrity bag start_player",
+     _w_table, "flags start_player"),
+    ("round", _w_round, "round"),
     ("occupant gpos kicked", _w_places, "occupant gallerist kicked"),
     ("lacerda_pos lacerda_kicked lacerda_supply lacerda_next_lower", _w_lacerda, "lacerda"),
     ("artist_tile discovered fame celebrity promotion tokens artist_bonus artist_collector",
