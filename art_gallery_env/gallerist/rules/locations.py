@@ -102,7 +102,11 @@ def can_act(s: GameState, p: int, action: int, arriving: int = EMPTY) -> bool:
     if action == DISCOVER:
         return s.commission[p] == EMPTY and not all(s.discovered)
     if action == BUY:
-        return gallery_room(s, p) and any(_can_buy(s, p, a) for a in range(NUM_ARTIST_SLOTS))
+        return gallery_room(s, p) and any(
+            _can_buy(s, p, a)
+            for a in range(NUM_ARTIST_SLOTS)
+            if s.discovered[a] or s.commission[p] == a  # a token's artist is discovered
+        )
     if action == SIGN:
         return can_sign(s, p)
     if action == SELL:
@@ -443,6 +447,19 @@ def lobby_meets(s: GameState, p: int, column: int) -> bool:
 _LOBBY_MEETS: dict[tuple[tuple[int, ...], tuple[int, ...]], bool] = {}
 
 
+def lobby_columns(s: GameState, p: int) -> tuple[bool, ...]:
+    """:func:`lobby_meets` for every market column at once (the reputation and auction
+    menus ask all of them: one lookup instead of one per column)."""
+    key = (s.data.column_requirements, tuple(s.lobby[p]))
+    met = _LOBBY_COLUMNS.get(key)
+    if met is None:  # a pure function of the key, like lobby_meets
+        met = _LOBBY_COLUMNS[key] = tuple(_fits(slots, key[1]) for slots in key[0])
+    return met
+
+
+_LOBBY_COLUMNS: dict[tuple[tuple[tuple[int, ...], ...], tuple[int, ...]], tuple[bool, ...]] = {}
+
+
 def _fits(slots: tuple[int, ...], counts: tuple[int, ...]) -> bool:
     """Whether visitors ``counts`` (per colour) fill the requirement ``slots`` (a colour
     mask each), one distinct visitor per slot."""
@@ -483,8 +500,9 @@ def _reputation_spaces(s: GameState, p: int) -> Iterator[int]:
     if EMPTY not in s.spaces[p] or not assistants_available(s, p):
         return
     forms = acquired_forms(s, p)
+    met = lobby_columns(s, p)
     for col in range(MARKET_COLUMNS):
-        if not lobby_meets(s, p, col):
+        if not met[col]:
             continue
         for row in range(MARKET_UPPER_ROWS):
             i = MARKET_UPPER_ROWS * col + row
@@ -510,9 +528,9 @@ def _auction_spaces(s: GameState, p: int) -> Iterator[int]:
     """G9.3's choices in order, lazily: can_act stops at the first."""
     if not assistants_available(s, p):
         return
-    d = s.data
+    d, met = s.data, lobby_columns(s, p)
     for col in range(MARKET_COLUMNS):
-        if not lobby_meets(s, p, col):
+        if not met[col]:
             continue
         influence = min(d.influence_max, s.influence[p] + d.column_influence[col])
         for row in range(MARKET_LOWER_ROWS):
