@@ -102,11 +102,7 @@ def can_act(s: GameState, p: int, action: int, arriving: int = EMPTY) -> bool:
     if action == DISCOVER:
         return s.commission[p] == EMPTY and not all(s.discovered)
     if action == BUY:
-        return gallery_room(s, p) and any(
-            _can_buy(s, p, a)
-            for a in range(NUM_ARTIST_SLOTS)
-            if s.discovered[a] or s.commission[p] == a  # a token's artist is discovered
-        )
+        return gallery_room(s, p) and _can_buy_some(s, p)
     if action == SIGN:
         return can_sign(s, p)
     if action == SELL:
@@ -202,6 +198,15 @@ def _can_buy(s: GameState, p: int, a: int) -> bool:
     if s.commission[p] == a and affordable(s, p, buy_price(s, p, a)):
         return True
     return can_buy_with_token(s, p, a)
+
+
+def _can_buy_some(s: GameState, p: int) -> bool:
+    """Whether some artist's work can be bought (the gallery's room apart): only a
+    discovered or the commissioned artist can be (a token's artist is discovered)."""
+    commission = s.commission[p]
+    return any(
+        _can_buy(s, p, a) for a in range(NUM_ARTIST_SLOTS) if s.discovered[a] or a == commission
+    )
 
 
 def can_buy_with_token(s: GameState, p: int, a: int) -> bool:
