@@ -152,7 +152,9 @@ def test_the_solo_env_is_the_core_env_with_one_player() -> None:
     obs_b, info_b = core.reset(seed=4)
     assert solo.state.to_dict() == core.state.to_dict() and np.array_equal(obs_a, obs_b)
     assert info_a["decision"] == solo.state.phase_name and "decision" not in info_b
-    with pytest.raises(ValueError, match=r"must be one of \['level', 'money'\] with 1 player"):
+    with pytest.raises(
+        ValueError, match=r"must be one of \['level', 'money', 'goals'\] with 1 player"
+    ):
         SingleAgentEnv("gallerist", 1, reward_mode="win")
     assert SingleAgentEnv("gallerist", 1).reward_mode == "level"
     # the AEC env's default (the game's first mode), not score_margin as before v1

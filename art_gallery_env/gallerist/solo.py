@@ -7,7 +7,11 @@ SingleAgentEnv`) with the Gallerist at one player: the engine plays Lacerda insi
 from ``action_masks()`` (the documented accessor, what sb3-contrib's MaskablePPO asks for;
 ``info["action_mask"]`` is an alias), the pending decision as ``info["decision"]``. The
 reward comes at the end: the goal level reached (``reward_mode="level"``: 0 none, 1
-Apprentice, 2 Experienced, 3 Master Gallerist) or the final money / 100 (``"money"``).
+Apprentice, 2 Experienced, 3 Master Gallerist), the final money / 100 (``"money"``), or
+the level plus the share of the next level's conditions met (``"goals"``: level + the
+mean over those conditions of min(1, value / asked), e.g. 3 of Apprentice's 5 met and
+the others at 0 gives 0.6; in [level, level + 1), 3 at Master Gallerist;
+:func:`.env.aec.goals_reward`).
 ``illegal_action="terminate"`` (the default, as at every entry point) ends the episode
 with -1; ``"raise"`` is the strict mode. Registered as
 ``gymnasium.make("art_gallery_env/GalleristSolo-v0")``.

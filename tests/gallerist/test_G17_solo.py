@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from gallerist_helpers import do, names, refresh, started
 
+from art_gallery_env.gallerist.env.aec import goals_reward
 from art_gallery_env.gallerist.rules.data import default_game_data
 from art_gallery_env.gallerist.rules.game import advance, auction_order
 from art_gallery_env.gallerist.rules.lacerda import (
@@ -14,7 +16,12 @@ from art_gallery_env.gallerist.rules.lacerda import (
     lacerda_move,
     lacerda_to_market,
 )
-from art_gallery_env.gallerist.rules.scoring import majority_money, score_breakdown, solo_level
+from art_gallery_env.gallerist.rules.scoring import (
+    goal_progress,
+    majority_money,
+    score_breakdown,
+    solo_level,
+)
 from art_gallery_env.gallerist.rules.state import (
     A_AUCTION,
     A_GAME_OVER,
@@ -167,6 +174,68 @@ def test_G17_6_goal_levels():
     assert D.solo_goals[2].name == "Master Gallerist"
     breakdown = score_breakdown(s)
     assert breakdown[0]["goal_level"] == 0 and breakdown[0]["goal_name"] == "none"
+
+
+NOTHING = {
+    "curator_goals": 0, "curator_top": False, "dealer_goals": 0, "curator": 0, "dealer": 0,
+    "reputation_tiles": 0, "masterpieces": 0, "total": 0,
+}  # fmt: skip
+
+
+def graded(**row) -> float:
+    """The ``goals`` reward of a constructed end row (its level from the engine's check)."""
+    full = {**NOTHING, **row}
+    return goals_reward({**full, "goal_level": solo_level(new_game(1, 10), full)})
+
+
+def test_G17_6_graded_goals_reward_credits_the_next_levels_conditions():
+    assert graded() == 0.0  # nothing toward Apprentice: exactly the level
+    # 3 of Apprentice's 5 conditions (a Curator goal, an Art Dealer goal, a masterpiece)
+    assert graded(curator_goals=1, dealer_goals=1, masterpieces=1) == pytest.approx(0.6)
+    # the other two in part: 2 of 4 tiles, 80 of 160 money
+    partial = graded(curator_goals=1, dealer_goals=1, masterpieces=1, reputation_tiles=2, total=80)
+    assert partial == pytest.approx((3 + 0.5 + 0.5) / 5)
+    # money and goals beyond the asked amount count no more than the amount
+    assert graded(total=500, curator_goals=3) == pytest.approx(0.4)
+    # all five: Apprentice, plus the share of Experienced's 6 (Curator goal 1, highest
+    # Curator goal 0, Art Dealer goal 1, tiles 4/5, masterpieces 1/2, money 160/180)
+    apprentice = {"curator_goals": 1, "dealer_goals": 1, "reputation_tiles": 4,
+                  "masterpieces": 1, "total": 160}  # fmt: skip
+    assert graded(**apprentice) == pytest.approx(1 + (1 + 0 + 1 + 0.8 + 0.5 + 160 / 180) / 6)
+    experienced = {**apprentice, "curator_top": True, "reputation_tiles": 5, "masterpieces": 2,
+                   "total": 180, "curator": 10, "dealer": 5}  # fmt: skip
+    # Experienced, plus Master's 3: goal money 15/35, tiles 5/5, masterpieces 2/3
+    assert graded(**experienced) == pytest.approx(2 + (15 / 35 + 1 + 2 / 3) / 3)
+    assert graded(**{**experienced, "masterpieces": 3, "dealer": 25}) == 3.0  # the top level
+    # Master without Experienced's money: the level is 3 all the same
+    assert graded(curator=20, dealer=15, reputation_tiles=5, masterpieces=3) == 3.0
+
+
+def test_G17_6_graded_goals_reward_is_strictly_monotone_in_the_level():
+    rng = random.Random(26)
+    by_level: dict[int, list[float]] = {0: [], 1: [], 2: [], 3: []}
+    for _ in range(3000):
+        row = {
+            "curator_goals": rng.randint(0, 3), "curator_top": rng.random() < 0.4,
+            "dealer_goals": rng.randint(0, 2), "curator": rng.choice([0, 6, 10, 20]),
+            "dealer": rng.choice([0, 5, 15]), "reputation_tiles": rng.randint(0, 6),
+            "masterpieces": rng.randint(0, 4), "total": rng.randint(0, 250),
+        }  # fmt: skip
+        if row["curator_top"]:
+            row["curator_goals"] = max(1, row["curator_goals"])
+        level = solo_level(new_game(1, 10), row)
+        reward = goals_reward({**row, "goal_level": level})
+        assert level <= reward < level + 1 or reward == level == 3
+        by_level[level].append(reward)
+    assert all(by_level.values())  # every level drawn
+    for low, high in ((0, 1), (1, 2), (2, 3)):
+        assert max(by_level[low]) < min(by_level[high])
+    assert goal_progress(D.solo_goals, NOTHING, 3) == 0.0
+
+
+def test_G17_6_graded_goals_reward_refuses_a_level_other_data_gave():
+    with pytest.raises(ValueError, match="packaged solo goals"):
+        goals_reward({**NOTHING, "goal_level": 1})
 
 
 def test_G17_7_lacerda_counts_in_majorities_but_makes_no_offers():

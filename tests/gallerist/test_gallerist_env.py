@@ -136,3 +136,31 @@ def test_solo_gymnasium_env_checker_and_a_game() -> None:
         a.step(NUM_ACTIONS - 1)
     with pytest.raises(ValueError, match="reward_mode"):
         GalleristSoloEnv(reward_mode="win")
+
+
+def test_the_graded_solo_reward_goals_in_both_solo_envs() -> None:
+    from art_gallery_env.gallerist.env.aec import goals_reward
+
+    e = env(num_players=1, reward_mode="goals")
+    e.reset(seed=12)
+    final = play(e, random.Random(12))
+    row = e.unwrapped.state.score_breakdown()[0]
+    assert final["player_0"] == goals_reward(row)
+    assert row["goal_level"] <= final["player_0"] < row["goal_level"] + 1
+    solo = GalleristSoloEnv(reward_mode="goals")
+    solo.reset(seed=13)
+    rng = np.random.default_rng(13)
+    done, reward, info = False, 0.0, {}
+    while not done:
+        _obs, reward, done, _trunc, info = solo.step(
+            int(rng.choice(np.flatnonzero(solo.action_masks())))
+        )
+    assert reward == goals_reward(info["score"]) and reward >= info["score"]["goal_level"]
+    for make in (
+        lambda: env(num_players=1, reward_mode="level_up"),
+        lambda: GalleristSoloEnv(reward_mode="level_up"),
+    ):
+        with pytest.raises(ValueError) as err:
+            make()
+        text = str(err.value)
+        assert "\n" not in text and "['level', 'money', 'goals']" in text, text

@@ -132,19 +132,28 @@ def test_the_solo_config_loads() -> None:
     assert config.n_envs == 1 and config.torch_threads == 1
 
 
+def test_every_solo_reward_mode_validates_and_level_stays_the_default(tmp_path: Path) -> None:
+    modes = get_game(GAME).reward_modes_for(1)
+    assert modes[0] == "level" and "goals" in modes  # the evaluation counts goals by modes[0]
+    assert config_from_dict(solo_dict(tmp_path, 256)).env.reward_mode == "level"
+    for mode in modes:
+        config = config_from_dict(solo_dict(tmp_path, 256, env={"reward_mode": mode}))
+        assert config.env.solo and config.env.reward_mode == mode
+
+
 # -- bad configs: one line each, naming the legal choices -------------------------------
 @pytest.mark.parametrize(
     "changes,expected",
     [
         (
             {"env": {"reward_mode": "win"}},
-            "env: reward_mode for The Gallerist must be one of ['level', 'money'] with 1 "
+            "env: reward_mode for The Gallerist must be one of ['level', 'money', 'goals'] with 1 "
             "player, got 'win'",
         ),
         (
             {"env": {"num_players": [1, 2]}},
             "env: num_players: the solo game trains alone (its reward modes ['level', "
-            "'money'] rank no seats), not mixed with [1, 2]",
+            "'money', 'goals'] rank no seats), not mixed with [1, 2]",
         ),
         (
             {"env": {"num_players": 5}},
@@ -185,6 +194,8 @@ def test_the_cli_refuses_a_bad_solo_config_in_one_line(
         main(["train", str(path)])
     err = capsys.readouterr().err
     assert exit_info.value.code == 2 and "Traceback" not in err
-    lines = [line for line in err.splitlines() if "must be one of ['level', 'money']" in line]
+    lines = [
+        line for line in err.splitlines() if "must be one of ['level', 'money', 'goals']" in line
+    ]
     assert lines, err
     assert not (tmp_path / "run").exists()

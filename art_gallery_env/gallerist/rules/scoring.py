@@ -6,7 +6,7 @@ game ended now (without the auction, whose works are only assigned at the end).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from art_gallery_env.core.scoring import winners  # noqa: F401 - re-exported
@@ -21,6 +21,7 @@ from .data import (
     TILE_SCORINGS,
     VIP,
     Goal,
+    SoloGoal,
 )
 from .effects import renowned_value, sales_value
 from .frames import (
@@ -236,9 +237,7 @@ def score_breakdown(s: GameState, cards: bool = True) -> list[dict[str, Any]]:
     return rows
 
 
-def _card_money(
-    s: GameState, p: int, cards: bool
-) -> tuple[int, int, list[bool], list[bool], bool]:
+def _card_money(s: GameState, p: int, cards: bool) -> tuple[int, int, list[bool], list[bool], bool]:
     """G16.5-G16.6: the money of the Curator and Art Dealer goals reached, which goals
     those are, and whether the Curator's highest goal is one (all 0 / none if not
     ``cards``)."""
@@ -248,9 +247,10 @@ def _card_money(
     dealer_goals = d.dealers[s.dealer[p]].goals
     curator = sum(g.value for g, ok in zip(curator_goals, curator_done, strict=False) if ok)
     dealer = sum(g.value for g, ok in zip(dealer_goals, dealer_done, strict=False) if ok)
-    curator_top = bool(curator_done) and curator_done[
-        max(range(len(curator_goals)), key=lambda i: curator_goals[i].value)
-    ]
+    curator_top = (
+        bool(curator_done)
+        and curator_done[max(range(len(curator_goals)), key=lambda i: curator_goals[i].value)]
+    )
     return curator, dealer, curator_done, dealer_done, curator_top
 
 
@@ -277,16 +277,42 @@ def _rank_key(row: dict[str, Any]) -> tuple[int, int, int, int]:
 
 def solo_level(s: GameState, row: dict[str, Any]) -> int:
     """G17.6: the highest goal level (1-based; 0 = none) whose conditions are all met."""
+    return goal_level(s.data.solo_goals, row)
+
+
+def goal_conditions(goal: SoloGoal, row: dict[str, Any]) -> list[tuple[float, float]]:
+    """G17.6: the conditions one goal level states, as (the row's value, the value asked)
+    pairs; each holds when the value reaches the one asked. A condition the level does not
+    ask (asked 0, or no highest Curator goal) is left out."""
+    pairs = (
+        (row["curator_goals"], goal.curator_goals),
+        (float(row["curator_top"]), float(goal.curator_top)),
+        (row["dealer_goals"], goal.dealer_goals),
+        (row["curator"] + row["dealer"], goal.goal_money),
+        (row["reputation_tiles"], goal.reputation_tiles),
+        (row["masterpieces"], goal.masterpieces),
+        (row["total"], goal.money),
+    )
+    return [(float(have), float(asked)) for have, asked in pairs if asked > 0]
+
+
+def goal_level(goals: Sequence[SoloGoal], row: dict[str, Any]) -> int:
+    """G17.6: the highest of ``goals`` (1-based; 0 = none) whose conditions all hold."""
     reached = 0
-    for level, goal in enumerate(s.data.solo_goals, start=1):
-        if (
-            row["curator_goals"] >= goal.curator_goals
-            and (row["curator_top"] or not goal.curator_top)
-            and row["dealer_goals"] >= goal.dealer_goals
-            and row["curator"] + row["dealer"] >= goal.goal_money
-            and row["reputation_tiles"] >= goal.reputation_tiles
-            and row["masterpieces"] >= goal.masterpieces
-            and row["total"] >= goal.money
-        ):
+    for level, goal in enumerate(goals, start=1):
+        if all(have >= asked for have, asked in goal_conditions(goal, row)):
             reached = level
     return reached
+
+
+def goal_progress(goals: Sequence[SoloGoal], row: dict[str, Any], level: int) -> float:
+    """Graded G17.6: the mean, over the conditions of the level after ``level``, of each
+    condition's share met, ``min(1, value / asked)`` (0 or 1 for the highest Curator goal);
+    0.0 when ``level`` is the highest. Below 1 when ``level`` is the row's
+    :func:`goal_level` (the next level's conditions do not all hold)."""
+    if level >= len(goals):
+        return 0.0
+    shares = [
+        min(1.0, max(0.0, have / asked)) for have, asked in goal_conditions(goals[level], row)
+    ]
+    return sum(shares) / len(shares) if shares else 0.0
