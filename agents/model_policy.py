@@ -29,6 +29,24 @@ def _mlp_halves(model: Any) -> tuple[Any, Any]:
     return actor, critic
 
 
+def load_mlp_actor(model: Any, policy: Any) -> None:
+    """Copy a weights-only MLP checkpoint's layers (an :class:`MLPPolicy`) into the actor
+    of an SB3 ``MlpPolicy`` model of the same shape: the inverse of the export, so a
+    trained policy can be trained further. The critic is left as it is."""
+    import torch
+
+    actor, _ = _mlp_halves(model)
+    linears = [m for m in actor if isinstance(m, torch.nn.Linear)]
+    shapes = [tuple(layer.weight.shape) for layer in linears]
+    wanted = [tuple(w.shape) for w, _ in policy.layers]
+    if shapes != wanted:
+        raise ValueError(f"the checkpoint's layers {wanted} do not fit the model's {shapes}")
+    with torch.no_grad():
+        for layer, (weight, bias) in zip(linears, policy.layers, strict=True):
+            layer.weight.copy_(torch.as_tensor(weight))
+            layer.bias.copy_(torch.as_tensor(bias))
+
+
 def policy_of_model(
     model: Any, extra_meta: Mapping[str, Any] | None = None, *, critic: bool = True
 ) -> Any:

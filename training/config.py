@@ -353,6 +353,20 @@ class WarmStartConfig(_Strict):
     dagger_rounds: Count = Field(0, ge=0)
     dagger_games: Count = Field(100, ge=1)
     dagger_epochs: Count = Field(2, ge=1)
+    # a trained MLP checkpoint (.safetensors) of the config's game and network to start
+    # from instead of a clone: its actor is loaded as it is and only the critic learns
+    # from the teacher's games (its value targets), so PPO fine-tunes a finished policy
+    init: str | None = Field(None, min_length=1)
+
+    @model_validator(mode="after")
+    def _init_is_not_cloned(self) -> WarmStartConfig:
+        """DAgger would pull a loaded policy back toward the teacher it was trained past."""
+        if self.init is not None and self.dagger_rounds:
+            raise ValueError(
+                "warm_start.dagger_rounds: a policy loaded from warm_start.init is not "
+                "cloned, so it has no DAgger rounds; use 0"
+            )
+        return self
 
 
 class RLlibConfig(_Strict):
@@ -606,6 +620,33 @@ def _exit_init_problem(config: TrainConfig) -> str | None:
     return None
 
 
+def _warm_init_problem(config: TrainConfig) -> str | None:
+    """``warm_start.init``: an MLP checkpoint of the config's game whose hidden sizes and
+    activation are the config's ``network:`` (its layers are copied into the actor)."""
+    ws = config.warm_start
+    if ws is None or ws.init is None:
+        return None
+    from art_gallery_env.agents.policy_format import CheckpointError, load_weights
+
+    where = f"warm_start.init: {_short(ws.init)}"
+    if config.network.type != "mlp":
+        return f"{where}: loads an MLP checkpoint, so network.type must be mlp"
+    try:
+        policy = load_weights(ws.init)
+    except CheckpointError as err:
+        return _one_line(f"{where}: {err}; give an MLP .safetensors policy checkpoint")
+    if (policy.meta.get("network") or {}).get("type", "mlp") != "mlp":
+        return f"{where}: not an MLP checkpoint; give an MLP .safetensors policy checkpoint"
+    if policy.game != config.env.game:
+        return f"{where}: a policy for the game {policy.game!r}, not {config.env.game!r}"
+    have = {"hidden_sizes": policy.meta["hidden_sizes"], "activation": policy.meta["activation"]}
+    want = {"hidden_sizes": config.network.hidden_sizes, "activation": config.network.activation}
+    differ = [f"{k} {have[k]!r} (network: says {want[k]!r})" for k in have if have[k] != want[k]]
+    if differ:
+        return f"{where}: its network differs from the config's: " + ", ".join(differ)
+    return None
+
+
 def _check_solo(config: TrainConfig) -> None:
     """A solo config (``env.num_players: 1``) trains with MaskablePPO and has no opponents:
     a ``pool:`` or ``eval.opponents`` other than the defaults is refused, not ignored (a
@@ -795,6 +836,7 @@ def config_from_dict(
             "warm_start.teacher", [config.warm_start.teacher], config.env.game
         )
     problems += _exit_problems(config)
+    problems += [problem for problem in [_warm_init_problem(config)] if problem]
     if problems:
         raise _problems_error(source, problems)
     return config

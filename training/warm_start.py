@@ -260,17 +260,20 @@ def clone(
     seed: int = 0,
     epochs: int | None = None,
     held_out: dict[str, np.ndarray] | None = None,
+    critic_only: bool = False,
 ) -> dict[str, float]:
     """Train ``policy`` (in place) on the teacher's decisions, ``epochs`` times over them
     (default ``ws.epochs``); returns the losses and the held-out agreement before and
     after. ``data`` is split into training and held-out games by :func:`split`, unless
-    ``held_out`` is given: then all of ``data`` trains."""
+    ``held_out`` is given: then all of ``data`` trains. ``critic_only`` trains just the
+    value head (a loaded actor, ``warm_start.init``, stays as it is)."""
     import torch
 
     epochs = ws.epochs if epochs is None else epochs
     train, held = split(data, ws.holdout, seed) if held_out is None else (data, held_out)
     before = agreement(policy, held)
-    params = list(policy.parameters())
+    params = list(_critic_parameters(policy) if critic_only else policy.parameters())
+    actor_weight = 0.0 if critic_only else 1.0
     optimizer = torch.optim.Adam(params, lr=ws.learning_rate)
     generator = torch.Generator().manual_seed(seed)
     rows = len(train["action"])
@@ -291,7 +294,7 @@ def clone(
                 values.flatten(), torch.as_tensor(train["value"][idx])
             )
             optimizer.zero_grad()
-            (ce_loss + 0.5 * mse_loss).backward()
+            (actor_weight * ce_loss + 0.5 * mse_loss).backward()
             torch.nn.utils.clip_grad_norm_(params, 1.0)
             optimizer.step()
             ce_sum += ce_loss.item() * len(idx)
@@ -311,6 +314,11 @@ def clone(
         "agreement_before": before,
         "agreement_after": after,
     }
+
+
+def _critic_parameters(policy: Any) -> list[Any]:
+    """The value head of an SB3 ``MlpPolicy`` (its own MLP and output layer)."""
+    return [*policy.mlp_extractor.value_net.parameters(), *policy.value_net.parameters()]
 
 
 def _student(model: Any, game: str) -> Agent:
@@ -372,12 +380,21 @@ def dagger(
 
 def warm_start(model: Any, run_dir: Path, config: TrainConfig) -> dict[str, Any]:
     """Collect (or reuse) the teacher's games, clone them into ``model.policy``, then run
-    the DAgger rounds if the config asks for them."""
+    the DAgger rounds if the config asks for them. With ``warm_start.init`` the actor is
+    that checkpoint's instead, and the games train only the critic."""
     assert config.warm_start is not None
     ws = config.warm_start
     train, held = split(load_or_collect(run_dir, config), ws.holdout, config.seed)
+    if ws.init is not None:
+        from art_gallery_env.agents.model_policy import load_mlp_actor
+        from art_gallery_env.agents.policy_format import load_weights
+
+        load_mlp_actor(model, load_weights(ws.init))
+        print(f"warm start: the actor is {ws.init}; the teacher's games train the critic")
     model.policy.set_training_mode(True)
-    stats: dict[str, Any] = clone(model.policy, train, ws, config.seed, held_out=held)
+    stats: dict[str, Any] = clone(
+        model.policy, train, ws, config.seed, held_out=held, critic_only=ws.init is not None
+    )
     if ws.dagger_rounds:
         stats["dagger"] = dagger(model, train, held, config)
     model.policy.set_training_mode(False)

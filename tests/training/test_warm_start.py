@@ -171,13 +171,13 @@ def test_dagger_rounds_add_the_clones_games_to_the_data(tmp_path, one_thread, mo
     splits = []  # (training games, held-out games) of every cloning pass
     real_clone = warm_start.clone
 
-    def recording_clone(policy, data, ws, seed=0, epochs=None, held_out=None):
+    def recording_clone(policy, data, ws, seed=0, epochs=None, held_out=None, critic_only=False):
         if held_out is None:
             train, held = warm_start.split(data, ws.holdout, seed)
         else:
             train, held = data, held_out
         splits.append((set(train["game"].tolist()), set(held["game"].tolist())))
-        return real_clone(policy, data, ws, seed, epochs, held_out)
+        return real_clone(policy, data, ws, seed, epochs, held_out, critic_only)
 
     monkeypatch.setattr(warm_start, "clone", recording_clone)
     config = config_from_dict(
@@ -234,3 +234,60 @@ def test_a_start_that_fails_while_cloning_keeps_the_teachers_data_for_the_next(
     monkeypatch.setattr(warm_start, "collect", fail)
     train(config_from_dict(data), progress_bar=False)  # same command: accepted, cache reused
     assert (run / "latest.json").is_file()
+
+
+def _actor_and_critic(model) -> tuple[list[np.ndarray], list[np.ndarray]]:
+    policy = model.policy
+    actor = [*policy.mlp_extractor.policy_net.parameters(), *policy.action_net.parameters()]
+    critic = warm_start._critic_parameters(policy)
+    return [p.detach().numpy().copy() for p in actor], [p.detach().numpy().copy() for p in critic]
+
+
+def test_init_starts_from_the_checkpoints_actor_and_trains_only_the_critic(tmp_path, one_thread):
+    from art_gallery_env.agents.model_policy import export_model_weights
+    from art_gallery_env.training.sb3_trainer import new_mlp_model
+
+    trained = new_mlp_model([32], seed=11)
+    path = export_model_weights(trained, tmp_path / "trained.safetensors", {"name": "t"})
+    config = config_from_dict(
+        tiny_config_dict(
+            tmp_path / "run",
+            64,
+            network={"hidden_sizes": [32]},
+            warm_start={"bc_games": 2, "epochs": 2, "init": str(path)},
+        )
+    )
+    model = _policy()  # seed 0: other weights than the checkpoint's
+    critic_before = _actor_and_critic(model)[1]
+    stats = warm_start.warm_start(model, tmp_path / "run", config)
+    actor, critic = _actor_and_critic(model)
+    for mine, theirs in zip(actor, _actor_and_critic(trained)[0], strict=True):
+        np.testing.assert_array_equal(mine, theirs)  # loaded, then left alone
+    assert any(not np.array_equal(a, b) for a, b in zip(critic, critic_before, strict=True))
+    assert stats["agreement_after"] == stats["agreement_before"]  # the actor did not train
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"network": {"hidden_sizes": [16]}}, "hidden_sizes [32] (network: says [16])"),
+        ({"warm_start": {"dagger_rounds": 1}}, "has no DAgger rounds; use 0"),
+        ({"warm_start": {"init": "missing.safetensors"}}, "no such checkpoint file"),
+        ({"env": {"game": "gallerist"}}, "a policy for the game 'art_gallery', not 'gallerist'"),
+    ],
+)
+def test_a_bad_init_is_refused_in_one_line_when_the_config_loads(tmp_path, changes, message):
+    from art_gallery_env.agents.model_policy import export_model_weights
+    from art_gallery_env.training.config import ConfigError
+    from art_gallery_env.training.sb3_trainer import new_mlp_model
+
+    path = export_model_weights(new_mlp_model([32]), tmp_path / "p.safetensors", {"name": "p"})
+    data = tiny_config_dict(
+        tmp_path / "run", 64, network={"hidden_sizes": [32]}, warm_start={"init": str(path)}
+    )
+    for key, value in changes.items():
+        data[key] = {**data.get(key, {}), **value}
+    with pytest.raises(ConfigError, match="warm_start") as err:
+        config_from_dict(data)
+    assert message in str(err.value)
+    assert "\n" not in str(err.value)
