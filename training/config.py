@@ -614,10 +614,7 @@ def _exit_init_problem(config: TrainConfig) -> str | None:
         "pointer_dim": net.get("pointer_dim"),
         "use_pointer": net.get("pointer_group") is not None,
     }
-    differ = [f"{k} {have[k]!r} (network: says {want[k]!r})" for k in have if have[k] != want[k]]
-    if differ:
-        return f"{where}: its network differs from the config's: " + ", ".join(differ)
-    return None
+    return _network_difference(where, have, want)
 
 
 def _warm_init_problem(config: TrainConfig) -> str | None:
@@ -641,6 +638,11 @@ def _warm_init_problem(config: TrainConfig) -> str | None:
         return f"{where}: a policy for the game {policy.game!r}, not {config.env.game!r}"
     have = {"hidden_sizes": policy.meta["hidden_sizes"], "activation": policy.meta["activation"]}
     want = {"hidden_sizes": config.network.hidden_sizes, "activation": config.network.activation}
+    return _network_difference(where, have, want)
+
+
+def _network_difference(where: str, have: dict[str, Any], want: Mapping[str, Any]) -> str | None:
+    """A checkpoint's network settings against the config's ``network:``, in one line."""
     differ = [f"{k} {have[k]!r} (network: says {want[k]!r})" for k in have if have[k] != want[k]]
     if differ:
         return f"{where}: its network differs from the config's: " + ", ".join(differ)
