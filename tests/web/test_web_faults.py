@@ -417,12 +417,14 @@ def test_a_game_is_deleted_at_once_while_an_agent_thinks(tmp_path: Path, sleepy:
 
 
 def test_a_search_is_cut_at_the_servers_limit(tmp_path: Path) -> None:
-    client = TestClient(create_app(tmp_path / "data", decision_seconds=1.0))
+    # 0.1 s of search a decision: far below what the largest search (MAX_SEARCH_ITERS)
+    # takes even on a fast idle machine (~120k iterations/s seen), so every search is cut
+    client = TestClient(create_app(tmp_path / "data", decision_seconds=0.2))
     response = client.post(
         "/api/games", json={"players": 2, "opponents": ["ismcts:seconds=5"], "seed": 1}
     )
     error = _assert_short(response, 422)
-    assert "limit of 0.5 s of search per decision" in error
+    assert "limit of 0.1 s of search per decision" in error
     start = time.monotonic()
     view = client.post(
         "/api/games",
