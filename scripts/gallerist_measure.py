@@ -46,6 +46,8 @@ from art_gallery_env.arena.evaluate import mean_ci, wilson_interval
 from art_gallery_env.arena.loop import play_game
 from art_gallery_env.files import atomic_write_json
 from art_gallery_env.gallerist.env.seat import GalleristSeatObserver
+from art_gallery_env.gallerist.rules.data import SoloGoal
+from art_gallery_env.gallerist.rules.scoring import named_goal_conditions
 from art_gallery_env.gallerist.rules.state import new_game
 
 SEED_BASE = 50_000
@@ -102,13 +104,14 @@ def duel(games: int, heuristic: str, workers: int) -> dict[str, Any]:
     }
 
 
-APPRENTICE = {
-    "4+ reputation tiles": lambda row, goal: row["reputation_tiles"] >= goal.reputation_tiles,
-    "1+ masterpiece": lambda row, goal: row["masterpieces"] >= goal.masterpieces,
-    "a Curator goal": lambda row, goal: row["curator_goals"] >= goal.curator_goals,
-    "an Art Dealer goal": lambda row, goal: row["dealer_goals"] >= goal.dealer_goals,
-    "160+ money": lambda row, goal: row["total"] >= goal.money,
-}
+def apprentice_conditions(goal: SoloGoal, rows: list[dict[str, Any]]) -> dict[str, float]:
+    """Per condition of the first goal level (G17.6), named as "4+ reputation tiles", the
+    share of ``rows`` (breakdown rows) that meet it."""
+    met: Counter[str] = Counter()
+    for row in rows:
+        for name, have, asked in named_goal_conditions(goal, row):
+            met[f"{asked:g}+ {name}"] += have >= asked
+    return {name: count / len(rows) for name, count in met.items()}
 
 
 def solo(games: int, heuristic: str, workers: int) -> dict[str, Any]:
@@ -122,10 +125,7 @@ def solo(games: int, heuristic: str, workers: int) -> dict[str, Any]:
         "games": games,
         "level_share": {LEVELS[k]: levels[k] / games for k in range(4)},
         "at_least": {LEVELS[k]: sum(levels[j] for j in range(k, 4)) / games for k in (1, 2, 3)},
-        "apprentice_conditions": {
-            name: sum(check(row, first) for row in rows) / games
-            for name, check in APPRENTICE.items()
-        },
+        "apprentice_conditions": apprentice_conditions(first, rows),
         "money": mean_ci([row["total"] for row in rows]),
         "means": {k: statistics.mean(float(row[k]) for row in rows) for k in keys},
         "mean_rounds": statistics.mean(r["rounds"] for r in results),

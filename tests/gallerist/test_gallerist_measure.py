@@ -27,6 +27,26 @@ def test_end_reasons_are_counted_per_game():
     assert ends["max_rounds"] >= ends["mean_rounds"] > 0
 
 
+def test_apprentice_conditions_are_the_first_goal_levels_shares():
+    """The report names the G17.6 Apprentice conditions from the rules (each with the value
+    asked) and counts the share of games meeting each."""
+    measure = _load()
+    goal = measure.new_game(1, 0).data.solo_goals[0]
+    met = {
+        "curator_goals": 1, "curator_top": False, "dealer_goals": 1, "curator": 8, "dealer": 6,
+        "reputation_tiles": 4, "masterpieces": 1, "total": 160,
+    }  # fmt: skip
+    poor = {**met, "dealer_goals": 0, "reputation_tiles": 3, "total": 159}
+    shares = measure.apprentice_conditions(goal, [met, poor, poor, met])
+    assert shares == {
+        "1+ Curator goals": 1.0,
+        "1+ Art Dealer goals": 0.5,
+        "4+ reputation tiles": 0.5,
+        "1+ masterpieces": 1.0,
+        "160+ money": 0.5,
+    }
+
+
 def test_a_checkpoint_of_another_layout_is_reported_not_raised(tmp_path):
     measure = _load()
     bad = tmp_path / "missing.safetensors"

@@ -284,16 +284,23 @@ def goal_conditions(goal: SoloGoal, row: dict[str, Any]) -> list[tuple[float, fl
     """G17.6: the conditions one goal level states, as (the row's value, the value asked)
     pairs; each holds when the value reaches the one asked. A condition the level does not
     ask (asked 0, or no highest Curator goal) is left out."""
-    pairs = (
-        (row["curator_goals"], goal.curator_goals),
-        (float(row["curator_top"]), float(goal.curator_top)),
-        (row["dealer_goals"], goal.dealer_goals),
-        (row["curator"] + row["dealer"], goal.goal_money),
-        (row["reputation_tiles"], goal.reputation_tiles),
-        (row["masterpieces"], goal.masterpieces),
-        (row["total"], goal.money),
+    return [(have, asked) for _name, have, asked in named_goal_conditions(goal, row)]
+
+
+def named_goal_conditions(goal: SoloGoal, row: dict[str, Any]) -> list[tuple[str, float, float]]:
+    """:func:`goal_conditions` with each condition's name (``"Curator goals"``,
+    ``"highest Curator goal"``, ``"Art Dealer goals"``, ``"money from goals"``,
+    ``"reputation tiles"``, ``"masterpieces"``, ``"money"``), for reports."""
+    conditions = (
+        ("Curator goals", row["curator_goals"], goal.curator_goals),
+        ("highest Curator goal", float(row["curator_top"]), float(goal.curator_top)),
+        ("Art Dealer goals", row["dealer_goals"], goal.dealer_goals),
+        ("money from goals", row["curator"] + row["dealer"], goal.goal_money),
+        ("reputation tiles", row["reputation_tiles"], goal.reputation_tiles),
+        ("masterpieces", row["masterpieces"], goal.masterpieces),
+        ("money", row["total"], goal.money),
     )
-    return [(float(have), float(asked)) for have, asked in pairs if asked > 0]
+    return [(name, float(have), float(asked)) for name, have, asked in conditions if asked > 0]
 
 
 def goal_level(goals: Sequence[SoloGoal], row: dict[str, Any]) -> int:
