@@ -268,8 +268,7 @@ def adopt_plain_zip(zip_path: str | Path, game: str | None = None) -> Path:
     meta = plain_zip_meta(zip_path, game)
     if game is not None and meta["game"] != game:
         raise CheckpointError(
-            f"{zip_path}: its sizes {sb3_zip_sizes(zip_path)} are not {game}'s "
-            f"{_game_sizes(game)}"
+            f"{zip_path}: its sizes {sb3_zip_sizes(zip_path)} are not {game}'s {_game_sizes(game)}"
         )
     meta_path.write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
     return meta_path

@@ -27,9 +27,7 @@ class _Recording(Agent):
     def reset(self, seed: int | None = None) -> None:
         self.inner.reset(seed)
 
-    def act(
-        self, observation: np.ndarray, action_mask: np.ndarray, view: Any = None
-    ) -> int:
+    def act(self, observation: np.ndarray, action_mask: np.ndarray, view: Any = None) -> int:
         self.sink.append((observation, action_mask))
         return self.inner.act(observation, action_mask, view)
 

@@ -74,8 +74,11 @@ def _branchy(name: str, indent: str) -> str:
 
 def test_measure_sees_methods_and_closures() -> None:
     code = (
-        "class A:\n" + _branchy("method", "    ")
-        + "def outer():\n" + _branchy("inner", "    ") + "    return inner\n"
+        "class A:\n"
+        + _branchy("method", "    ")
+        + "def outer():\n"
+        + _branchy("inner", "    ")
+        + "    return inner\n"
         + _branchy("plain", "")
     )
     scores = {block.fullname: block.complexity for block in function_blocks(code)}

@@ -29,7 +29,6 @@ stopped on an error (an agent that failed or ran over the limit), ``agent_error`
 request with ``retry=true`` lets them try again.
 """
 
-
 import asyncio
 import logging
 import threading

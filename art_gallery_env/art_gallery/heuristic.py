@@ -295,7 +295,6 @@ class HeuristicAgent(WorldPolicyAgent):
         self.reset(seed)
 
 
-
 __all__ = [
     "HEURISTIC_VERSIONS",
     "LATEST_HEURISTIC",

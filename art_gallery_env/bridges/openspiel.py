@@ -121,8 +121,10 @@ class SpecGame(pyspiel.Game):
         """The seat's own view only; None for other observation types (OpenSpiel's way of
         saying that a game does not provide one)."""
         obs_type = iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False)
-        if params or obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER or not (
-            obs_type.public_info
+        if (
+            params
+            or obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER
+            or not (obs_type.public_info)
         ):
             return None
         return SpecObserver(obs_type.perfect_recall, self)

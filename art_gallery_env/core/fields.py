@@ -38,9 +38,7 @@ def with_offsets(fields: Sequence[Field]) -> tuple[tuple[Field, ...], int]:
     return tuple(placed), offset
 
 
-def layout_fingerprint(
-    fields: Sequence[Field], num_actions: int, salt: str | None = None
-) -> str:
+def layout_fingerprint(fields: Sequence[Field], num_actions: int, salt: str | None = None) -> str:
     """A stable 16-hex id of an observation and action layout.
 
     sha256 of the field names and shapes in order and the number of actions; ``salt`` (a

@@ -231,9 +231,7 @@ def unregister_game(name: str) -> None:
 def _builtin_spec_files() -> list[Path]:
     """``art_gallery_env/<folder>/spec.py`` for every folder of the package that has one."""
     root = Path(__file__).resolve().parents[1]
-    return sorted(
-        path for path in root.glob("*/spec.py") if (path.parent / "__init__.py").exists()
-    )
+    return sorted(path for path in root.glob("*/spec.py") if (path.parent / "__init__.py").exists())
 
 
 def _builtin_spec_modules() -> list[str]:

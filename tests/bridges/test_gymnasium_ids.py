@@ -145,4 +145,3 @@ def test_make_vec_env_with_subprocesses_is_seeded(tmp_path: Path) -> None:
     )
     assert out.returncode == 0, out.stderr[-2000:]
     assert out.stdout.strip().endswith("ok")
-

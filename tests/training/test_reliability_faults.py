@@ -206,9 +206,7 @@ def test_a_read_only_folder_is_one_line_for_each_command(
 
 
 @pytest.mark.slow
-def test_training_on_a_really_full_disk_is_one_line_and_resumes_after(
-    tmp_path, tmpfs, monkeypatch
-):
+def test_training_on_a_really_full_disk_is_one_line_and_resumes_after(tmp_path, tmpfs, monkeypatch):
     mnt = tmpfs("600k")
     config = write_config(tmp_path / "c.yaml", "run", 512)
     command = [sys.executable, "-m", "art_gallery_env.cli", "train", str(config), "--no-progress"]

@@ -194,9 +194,7 @@ def test_uploaded_scores_are_recomputed_from_the_actions(
     assert listed["totals"] is None
 
 
-def test_records_in_the_records_folder_are_rescored_too(
-    tmp_path: Path, record_file: Path
-) -> None:
+def test_records_in_the_records_folder_are_rescored_too(tmp_path: Path, record_file: Path) -> None:
     records = tmp_path / "records"
     records.mkdir()
     forged = json.loads(record_file.read_text())

@@ -151,8 +151,7 @@ def _lacerda_lines(s: GameState) -> list[str]:
         return []
     where = LOCATION_NAMES[s.lacerda_pos] if s.lacerda_pos != EMPTY else "off the board"
     return [
-        f"Lacerda: {where}{' (kicked out)' if s.lacerda_kicked else ''}, "
-        f"supply {s.lacerda_supply}"
+        f"Lacerda: {where}{' (kicked out)' if s.lacerda_kicked else ''}, supply {s.lacerda_supply}"
     ]
 
 
