@@ -132,6 +132,16 @@ def test_the_solo_config_loads() -> None:
     assert config.torch_threads == 1  # one torch thread per process on 2-core machines
 
 
+def test_the_solo_finetune_config_fits_the_critic_on_the_policys_own_games() -> None:
+    """configs/gallerist_solo_finetune.yaml trains the committed solo policy further; the
+    critic's first targets are that policy's returns (the heuristic's made it worse)."""
+    config = load_config(REPO / "configs" / "gallerist_solo_finetune.yaml")
+    ws = config.warm_start
+    assert config.env.solo and ws is not None and ws.init is not None
+    assert ws.teacher == ws.init and (REPO / ws.init).is_file()
+    assert config.vec_env == "dummy" and config.torch_threads == 1
+
+
 def test_the_committed_solo_checkpoint_plays_solo_games() -> None:
     """checkpoints/gallerist_solo (issue 26 item 5) is a solo policy of the Gallerist's
     current layout, and its metadata says it was trained alone."""
