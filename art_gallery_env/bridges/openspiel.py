@@ -124,7 +124,7 @@ class SpecGame(pyspiel.Game):
         if (
             params
             or obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER
-            or not (obs_type.public_info)
+            or not obs_type.public_info
         ):
             return None
         return SpecObserver(obs_type.perfect_recall, self)
