@@ -49,6 +49,7 @@ from art_gallery_env.core.registry import GameSpec, default_game, get_game
 from art_gallery_env.files import atomic_write_json, atomic_write_text
 from art_gallery_env.processes import (
     THREAD_COUNT_VARIABLES,
+    StopSignal,
     StopSignalHandler,
     exit_with_parent,
     ignore_stop_signals,
@@ -786,7 +787,7 @@ class StopSignals(StopSignalHandler):
         self.received.append(name)
         if self._raise:
             self._raise = False  # from now on a signal waits until the files are written
-            raise KeyboardInterrupt(name)
+            raise StopSignal(name)
         if not self._noted:
             self._noted = True
             write_stderr(f"\n{name}: writing the finished games first (a moment)\n")

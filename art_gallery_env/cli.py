@@ -707,14 +707,19 @@ def _saved(args: argparse.Namespace | None) -> str:
 def main(argv: list[str] | None = None) -> int:
     from art_gallery_env.faults import os_error_message, unicode_error_message
     from art_gallery_env.folder_lock import FolderBusyError
-    from art_gallery_env.processes import one_compute_thread_by_default, stop_signals_deferred
+    from art_gallery_env.processes import (
+        ctrl_c_raises_stop_signal,
+        one_compute_thread_by_default,
+        stop_signals_deferred,
+    )
 
     one_compute_thread_by_default()  # before the parser imports numpy
     args = None
     try:
-        with stop_signals_deferred():  # the parser imports the games: numpy's extensions
-            args = build_parser().parse_args(argv)
-        return args.func(args)
+        with ctrl_c_raises_stop_signal():  # keeps the exit status ours, see StopSignal
+            with stop_signals_deferred():  # the parser imports the games: numpy's extensions
+                args = build_parser().parse_args(argv)
+            return args.func(args)
     except KeyboardInterrupt:  # a Ctrl-C that no command handles itself: no traceback
         print("\ninterrupted", file=sys.stderr)
         return 130

@@ -21,6 +21,21 @@ from typing import Any
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
 
+class StopSignal(KeyboardInterrupt):
+    """The KeyboardInterrupt that the tools' handlers raise for SIGINT or SIGTERM (its
+    argument is the signal's name); ``except KeyboardInterrupt`` catches it.
+
+    A subclass on purpose: CPython 3.8-3.13 remembers a plain KeyboardInterrupt that leaves
+    code run by ``exec``/``eval`` of a string (dataclasses and namedtuples build methods
+    that way while a module imports) and, under ``python -m``, kills the process with
+    SIGINT at exit even when the exception was caught, replacing the command's own exit
+    status (``train`` stopped and saved, then died by SIGINT instead of returning 130). It
+    checks the exact class, so this one is never remembered."""
+
+    def __init__(self, signal_: int | str) -> None:
+        super().__init__(signal_ if isinstance(signal_, str) else signal.Signals(signal_).name)
+
+
 class StopSignalHandler:
     """Base of a command's SIGINT/SIGTERM handling (``with Handler() as h``): ``__enter__``
     routes both signals to ``self._handle`` and ``__exit__`` restores the previous
@@ -158,8 +173,8 @@ def write_stderr(text: str) -> None:
 @contextmanager
 def stop_signals_deferred(redeliver: bool = False) -> Iterator[None]:
     """Within the block SIGINT and SIGTERM only wait; after it the first one raises
-    KeyboardInterrupt (with the signal's name), or with ``redeliver`` is raised again for
-    the handlers in place before the block (a run's GracefulStop). For imports: a
+    :class:`StopSignal`, or with ``redeliver`` is raised again for the handlers in place
+    before the block (a run's GracefulStop). For imports: a
     KeyboardInterrupt raised inside a C extension's module init can be swallowed or turn
     into an ImportError (a Ctrl-C one second into ``train`` was ignored, or reported the
     [train] extra missing). For starting workers: a KeyboardInterrupt inside
@@ -183,22 +198,27 @@ def stop_signals_deferred(redeliver: bool = False) -> Iterator[None]:
     if received and redeliver:
         signal.raise_signal(received[0])
     elif received:
-        raise KeyboardInterrupt(signal.Signals(received[0]).name)
+        raise StopSignal(received[0])
 
 
 @contextmanager
-def sigterm_as_interrupt() -> Iterator[None]:
-    """Within the block SIGTERM raises KeyboardInterrupt, so one code path handles both
-    (main thread only; elsewhere a no-op)."""
-    if threading.current_thread() is not threading.main_thread():
+def ctrl_c_raises_stop_signal() -> Iterator[None]:
+    """Within the block SIGINT raises :class:`StopSignal` where Python's default handler
+    raises a plain KeyboardInterrupt (see there why). For a command's whole run; handlers
+    that commands install inside it take over as usual. Main thread only; a SIGINT that
+    is ignored or handled otherwise at the start stays so."""
+    if (
+        threading.current_thread() is not threading.main_thread()
+        or signal.getsignal(signal.SIGINT) is not signal.default_int_handler
+    ):
         yield
         return
 
-    def handle(signum: int, frame: Any) -> None:
-        raise KeyboardInterrupt(signal.Signals(signum).name)
+    def interrupt(signum: int, frame: Any) -> None:
+        raise StopSignal(signum)
 
-    previous = signal.signal(signal.SIGTERM, handle)
+    signal.signal(signal.SIGINT, interrupt)
     try:
         yield
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        signal.signal(signal.SIGINT, signal.default_int_handler)

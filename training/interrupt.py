@@ -19,7 +19,12 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from art_gallery_env.processes import StopSignalHandler, kill_processes, write_stderr
+from art_gallery_env.processes import (
+    StopSignal,
+    StopSignalHandler,
+    kill_processes,
+    write_stderr,
+)
 
 
 class TrainingInterrupted(Exception):
@@ -54,10 +59,10 @@ class GracefulStop(StopSignalHandler):
 
     @contextmanager
     def abortable(self) -> Iterator[None]:
-        """A block that a stop signal ends at once with KeyboardInterrupt (work that can
-        be dropped: an evaluation, start-up)."""
+        """A block that a stop signal ends at once with :class:`StopSignal`, a
+        KeyboardInterrupt (work that can be dropped: an evaluation, start-up)."""
         if self.requested:
-            raise KeyboardInterrupt(self.signal_name)
+            raise StopSignal(self.signal_name)
         self._abortable += 1
         try:
             yield
@@ -81,4 +86,4 @@ class GracefulStop(StopSignalHandler):
             f"(send it again to stop at once, without saving)\n"
         )
         if self._abortable:
-            raise KeyboardInterrupt(name)
+            raise StopSignal(name)
