@@ -10,6 +10,7 @@ the ``[train]`` extra) or an ONNX export (:mod:`.policy_onnx`, run by onnxruntim
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 from typing import Any
@@ -92,6 +93,19 @@ class PolicyAgent(Agent):
         default = Path(self.path).stem if self.path else "policy"
         self.name = str(policy.meta.get("name") or default)
         self.reset(seed)
+
+    @property
+    def trained_table_sizes(self) -> list[int] | None:
+        """The table sizes its training run played, from the run's metadata beside the
+        file (``NAME.json``, written by ``art-gallery train``); None when there is none."""
+        if self.path is None:
+            return None
+        try:
+            meta = json.loads(Path(self.path).with_suffix(".json").read_text(encoding="utf-8"))
+            sizes = meta["config"]["env"]["num_players"]
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
+        return [int(n) for n in sizes] if isinstance(sizes, list) else [int(sizes)]
 
     def reset(self, seed: int | None = None) -> None:
         self._rng = np.random.default_rng(seed)

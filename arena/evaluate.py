@@ -230,6 +230,23 @@ def expand_agent_specs(specs: Sequence[str]) -> list[str]:
     return out
 
 
+def unseen_table_notes(config: MatchConfig) -> list[str]:
+    """One line per checkpoint whose training run never played a table of this size (a
+    solo policy at a 2-player table plays a game it never saw): its figures here say
+    little about it."""
+    notes = []
+    for spec in dict.fromkeys(config.agents):
+        agent = make_agent(spec, 0, game=config.game)
+        sizes = getattr(agent, "trained_table_sizes", None)
+        if sizes and config.num_players not in sizes:
+            trained = " or ".join(str(n) for n in sizes)
+            notes.append(
+                f"{spec} was trained at tables of {trained} player(s) only; this match "
+                f"seats {config.num_players}"
+            )
+    return notes
+
+
 # -- playing one game (in a worker or in this process) -------------------------------------
 @dataclass(frozen=True)
 class GameTask:

@@ -126,6 +126,7 @@ def _eval(args: argparse.Namespace) -> int:
         StopSignals,
         expand_agent_specs,
         run_match,
+        unseen_table_notes,
     )
     from art_gallery_env.files import writable_dir_problem
 
@@ -151,6 +152,8 @@ def _eval(args: argparse.Namespace) -> int:
     if args.insight and not args.save_games:
         parser.error("--insight is stored in the game records: give --save-games DIR too")
     _check_agent_specs(parser, "--agents", agents, args.game)
+    for note in unseen_table_notes(config):
+        print(f"note: {note}", file=sys.stderr)
     for option, folder in (("--out", args.out), ("--save-games", args.save_games)):
         problem = folder and writable_dir_problem(folder)
         if problem:  # found now, not after every game has been played

@@ -20,6 +20,7 @@ from art_gallery_env.arena.evaluate import (
     mean_ci,
     run_games,
     run_match,
+    unseen_table_notes,
     wilson_interval,
 )
 from art_gallery_env.cli import main
@@ -246,3 +247,20 @@ def test_evaluation_workers_use_one_thread_each():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["1", "1"]
+
+
+def test_only_checkpoints_never_trained_at_the_table_size_get_a_note(tmp_path) -> None:
+    import shutil
+    from pathlib import Path
+
+    checkpoints = Path(__file__).resolve().parents[2] / "checkpoints"
+    bare = tmp_path / "bare.safetensors"  # no run metadata beside it: nothing to say
+    shutil.copy(checkpoints / "ppo_2p.safetensors", bare)
+    two, every = str(checkpoints / "ppo_2p.safetensors"), str(checkpoints / "ppo_all.safetensors")
+    agents = (two, every, str(bare))
+    at_three = MatchConfig(num_players=3, agents=agents, games=1)
+    assert unseen_table_notes(at_three) == [
+        f"{two} was trained at tables of 2 player(s) only; this match seats 3"
+    ]
+    at_two = MatchConfig(num_players=2, agents=agents, games=1, round_robin=True)
+    assert unseen_table_notes(at_two) == []

@@ -104,6 +104,15 @@ def test_cli_eval_writes_gallerist_records(tmp_path: Path, capsys) -> None:
     assert json.loads(records[0].read_text())["game"] == "gallerist"
 
 
+def test_eval_notes_a_checkpoint_seated_at_a_table_size_it_never_trained_at(capsys) -> None:
+    solo = REPO / "checkpoints" / "gallerist_solo.safetensors"  # its run: 1 player
+    two = REPO / "checkpoints" / "gallerist_2p.safetensors"
+    argv = ["eval", "--game", "gallerist", "--agents", str(solo), str(two), "--games", "1"]
+    assert main([*argv, "--workers", "1", "--no-progress"]) == 0
+    notes = [line for line in capsys.readouterr().err.splitlines() if line.startswith("note:")]
+    assert notes == [f"note: {solo} was trained at tables of 1 player(s) only; this match seats 2"]
+
+
 # -- terminal play ------------------------------------------------------------------------
 def test_terminal_human_bad_entry_then_legal_choice(tmp_path: Path) -> None:
     """A typed unknown name, a number out of range and an illegal name are refused with
