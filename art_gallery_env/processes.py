@@ -25,12 +25,13 @@ class StopSignal(KeyboardInterrupt):
     """The KeyboardInterrupt that the tools' handlers raise for SIGINT or SIGTERM (its
     argument is the signal's name); ``except KeyboardInterrupt`` catches it.
 
-    A subclass on purpose: CPython 3.8-3.13 remembers a plain KeyboardInterrupt that leaves
-    code run by ``exec``/``eval`` of a string (dataclasses and namedtuples build methods
-    that way while a module imports) and, under ``python -m``, kills the process with
-    SIGINT at exit even when the exception was caught, replacing the command's own exit
-    status (``train`` stopped and saved, then died by SIGINT instead of returning 130). It
-    checks the exact class, so this one is never remembered."""
+    A subclass on purpose: CPython (3.8 on; seen on 3.11) remembers a plain
+    KeyboardInterrupt that leaves code run by ``exec``/``eval`` of a string (dataclasses
+    and namedtuples build methods that way while a module imports) and, under ``python
+    -m``, kills the process with SIGINT at exit even when the exception was caught,
+    replacing the command's own exit status (``train`` stopped and saved, then died by
+    SIGINT instead of returning 130). It checks the exact class, so this one is never
+    remembered."""
 
     def __init__(self, signal_: int | str) -> None:
         super().__init__(signal_ if isinstance(signal_, str) else signal.Signals(signal_).name)

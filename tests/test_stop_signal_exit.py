@@ -1,18 +1,17 @@
 """A stop signal that a command handles ends it with the command's own exit status.
 
-CPython 3.8–3.13 remembers a plain ``KeyboardInterrupt`` that passes out of code run by
-``exec``/``eval`` of a string (``run_eval_code_obj``: dataclasses and namedtuples build
-their methods that way at import) and, at exit, kills the process with SIGINT even though
-the exception was caught: ``python -m art_gallery_env.cli train``'s 130 became a death by
-SIGINT (CI: ``-2 == 130``).
-The handlers therefore raise :class:`StopSignal`, a subclass that CPython does not track.
+CPython (3.8 on; seen on 3.11) remembers a plain ``KeyboardInterrupt`` that passes out of
+code run by ``exec``/``eval`` of a string (``run_eval_code_obj``: dataclasses and
+namedtuples build their methods that way at import) and, at exit, kills the process with
+SIGINT even though the exception was caught: ``python -m art_gallery_env.cli train``'s 130
+became a death by SIGINT (CI: ``-2 == 130``). The handlers therefore raise
+:class:`StopSignal`, a subclass that CPython does not track.
 """
 
 from __future__ import annotations
 
 import subprocess
 import sys
-import textwrap
 
 import pytest
 
@@ -53,7 +52,7 @@ BLOCKS = {
 @pytest.mark.parametrize("setup, block", list(BLOCKS.values()), ids=list(BLOCKS))
 def test_a_handled_stop_signal_inside_exec_keeps_the_exit_status(tmp_path, setup, block):
     script = tmp_path / "stop.py"
-    script.write_text(HANDLED_IN_EXEC.format(setup=textwrap.dedent(setup), block=block))
+    script.write_text(HANDLED_IN_EXEC.format(setup=setup, block=block))
     # as ``python -m art_gallery_env.cli`` runs: a script file's sys.exit is not overridden
     done = subprocess.run([sys.executable, "-m", "stop"], capture_output=True, text=True,
                           timeout=120, cwd=tmp_path)  # fmt: skip
