@@ -180,6 +180,22 @@ def snapshot_name(steps: int) -> str:
     return f"snap_{steps:010d}.safetensors"
 
 
+def newest_snapshot_steps(pool_dir: Path) -> int:
+    """The steps of the newest snapshot in ``pool_dir`` (0 when it holds none)."""
+    if not pool_dir.is_dir():
+        return 0
+    return max(
+        (s for path in pool_dir.iterdir() if (s := snapshot_steps(path)) is not None), default=0
+    )
+
+
+def next_due(done_at: int, every: int) -> int:
+    """The first multiple of ``every`` after ``done_at``: periodic work (evaluations,
+    snapshots) falls at every, 2 every, ... counted from step 0, so a resumed run keeps an
+    uninterrupted run's schedule, and work a stop signal cut short is due at once."""
+    return (int(done_at) // every + 1) * every
+
+
 def prune_snapshots(pool_dir: Path, keep: int | None, after_steps: int | None = None) -> list[Path]:
     """Delete the oldest snapshots beyond ``keep`` (None: keep all) and any made after
     ``after_steps`` (a resumed run's lost future); returns the deleted paths."""

@@ -31,7 +31,7 @@ from typing import Any
 
 import numpy as np
 
-from .checkpoints import RLLIB_DIR, RLLIB_LINK
+from .checkpoints import RLLIB_DIR, RLLIB_LINK, next_due
 from .config import TrainConfig
 from .interrupt import GracefulStop
 from .legacy import legacy_module_names
@@ -416,7 +416,7 @@ def _train_loop(
     it after the iteration in progress (never inside an update) with latest saved."""
     log = _RunLog(run_dir, resume_at=steps)
     start = time.time()
-    next_eval = steps + config.eval.every_steps
+    next_eval = next_due(selector.last_evaluated_steps(), config.eval.every_steps)
     while steps < config.total_steps and not stop.requested:
         result = algo.train()
         row = _summarise(result, steps, time.time() - start, config.rllib.league)
@@ -430,8 +430,7 @@ def _train_loop(
             snapshot_to_league(algo, frozen_ids(config)[slot])
             print(f"  league: main copied to frozen_{slot}", flush=True)
         if steps >= next_eval and not stop.requested:
-            while next_eval <= steps:
-                next_eval += config.eval.every_steps
+            next_eval = next_due(steps, config.eval.every_steps)
             _evaluate(selector, steps, algo, stop)
     if not stop.requested and selector.saved_steps != steps:
         _evaluate(selector, steps, algo, stop)

@@ -25,7 +25,7 @@ from art_gallery_env.processes import (
     stop_signals_deferred,
 )
 
-from .checkpoints import SB3_ZIP, prune_snapshots, snapshot_name
+from .checkpoints import SB3_ZIP, newest_snapshot_steps, next_due, prune_snapshots, snapshot_name
 from .config import ConfigError, TrainConfig
 from .config_checks import resolved_vec_env
 from .interrupt import GracefulStop
@@ -187,15 +187,15 @@ def make_callbacks(
         safe point where a stop signal ends learning."""
 
         def _on_training_start(self) -> None:
-            steps = self.num_timesteps
-            self.next_snapshot = steps + config.pool.snapshot_every_steps
-            self.next_eval = steps + config.eval.every_steps
+            snapshot_at = newest_snapshot_steps(snapshot_dir)
+            self.next_snapshot = next_due(snapshot_at, config.pool.snapshot_every_steps)
+            self.next_eval = next_due(selector.last_evaluated_steps(), config.eval.every_steps)
 
         def _on_step(self) -> bool:
             if stop.requested:
                 return False
             if self.num_timesteps >= self.next_snapshot and not config.env.solo:
-                self.next_snapshot += config.pool.snapshot_every_steps
+                self.next_snapshot = next_due(self.num_timesteps, config.pool.snapshot_every_steps)
                 path = snapshot_dir / snapshot_name(self.num_timesteps)
                 meta = {
                     "name": path.stem,
@@ -205,7 +205,7 @@ def make_callbacks(
                 SB3State(self.model).export_weights(path, meta)
                 prune_snapshots(snapshot_dir, keep)
             if self.num_timesteps >= self.next_eval:
-                self.next_eval += config.eval.every_steps
+                self.next_eval = next_due(self.num_timesteps, config.eval.every_steps)
                 try:
                     self.evaluate_and_save()
                 except KeyboardInterrupt:

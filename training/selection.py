@@ -143,6 +143,11 @@ class CheckpointSelector:
         if best.is_file():  # a resumed run keeps competing with its own best
             self.best_score = json.loads(best.read_text(encoding="utf-8"))["eval"]["selection"]
 
+    def last_evaluated_steps(self) -> int:
+        """The steps of this run's last evaluation (0 before the first): where the
+        evaluation schedule continues on a resume."""
+        return max((int(float(row["steps"])) for row in self.eval_log.rows), default=0)
+
     def evaluate_and_keep(self, steps: int, extra: dict[str, Any] | None = None) -> dict[str, Any]:
         """Export, evaluate, save latest (and best if better), log; returns the results."""
         config = self.config

@@ -20,6 +20,7 @@ import torch  # noqa: E402
 
 from art_gallery_env.agents.policy_format import CheckpointError, load_weights  # noqa: E402
 from art_gallery_env.agents.run_checkpoint import actor_network, load_sb3_model  # noqa: E402
+from art_gallery_env.training.checkpoints import next_due  # noqa: E402
 from art_gallery_env.training.run_folder import RunFolderError, verify_checkpoint  # noqa: E402
 from art_gallery_env.training.sb3_trainer import SB3State, train  # noqa: E402
 from art_gallery_env.training.selection import CheckpointSelector  # noqa: E402
@@ -171,6 +172,26 @@ def test_resume_continues_the_logs_and_states_the_steps(tmp_path, tiny_config, c
     evals = _eval_steps(run)["random"]
     assert evals == sorted(set(evals)) and evals[0] == 128 and evals[-1] == 512
     assert _check_whole(run, "latest") == 512
+
+
+def test_a_resumed_run_keeps_the_evaluation_and_snapshot_schedule(tmp_path, tiny_config):
+    """Evaluations and snapshots fall at multiples of their period counted from step 0, as in
+    an uninterrupted run; a resume at step 128 used to move them to 128 + 96, 128 + 192, ...
+    and skip the evaluation the config promised at 192."""
+    every = {"eval": {"every_steps": 96}, "pool": {"snapshot_every_steps": 96}}
+    run = tmp_path / "run"
+    train(tiny_config(run, 128, **every), progress_bar=False)
+    train(tiny_config(run, 384, **every), resume=run / "latest.zip", progress_bar=False)
+    assert _eval_steps(run)["random"] == [96, 128, 192, 288, 384]  # 128: the first run's end
+    snapshots = sorted(p.name for p in (run / "pool").glob("snap_*.safetensors"))
+    assert snapshots == [f"snap_{s:010d}.safetensors" for s in (96, 192, 288, 384)]
+
+
+@pytest.mark.parametrize(("done_at", "due"), [(0, 96), (95, 96), (96, 192), (130, 192)])
+def test_periodic_work_is_due_at_the_next_multiple_of_its_period(done_at, due):
+    # A run stopped at 200 whose evaluation at 192 the stop cut short resumes with its
+    # last evaluation at 96: due at 192 <= 200, so it evaluates at its first step.
+    assert next_due(done_at, 96) == due
 
 
 def test_resume_trains_with_the_new_configs_ppo_settings(tmp_path, tiny_config, capsys):
