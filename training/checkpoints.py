@@ -180,13 +180,19 @@ def snapshot_name(steps: int) -> str:
     return f"snap_{steps:010d}.safetensors"
 
 
+def _snapshots(pool_dir: Path) -> list[tuple[int, Path]]:
+    """(steps, path) of the snapshots in ``pool_dir``, oldest first."""
+    if not pool_dir.is_dir():
+        return []
+    return sorted(
+        (steps, path) for path in pool_dir.iterdir() if (steps := snapshot_steps(path)) is not None
+    )
+
+
 def newest_snapshot_steps(pool_dir: Path) -> int:
     """The steps of the newest snapshot in ``pool_dir`` (0 when it holds none)."""
-    if not pool_dir.is_dir():
-        return 0
-    return max(
-        (s for path in pool_dir.iterdir() if (s := snapshot_steps(path)) is not None), default=0
-    )
+    snapshots = _snapshots(pool_dir)
+    return snapshots[-1][0] if snapshots else 0
 
 
 def next_due(done_at: int, every: int) -> int:
@@ -199,11 +205,7 @@ def next_due(done_at: int, every: int) -> int:
 def prune_snapshots(pool_dir: Path, keep: int | None, after_steps: int | None = None) -> list[Path]:
     """Delete the oldest snapshots beyond ``keep`` (None: keep all) and any made after
     ``after_steps`` (a resumed run's lost future); returns the deleted paths."""
-    if not pool_dir.is_dir():
-        return []
-    snapshots = sorted(
-        (steps, path) for path in pool_dir.iterdir() if (steps := snapshot_steps(path)) is not None
-    )
+    snapshots = _snapshots(pool_dir)
     doomed = [path for steps, path in snapshots if after_steps is not None and steps > after_steps]
     left = [path for steps, path in snapshots if path not in doomed]
     if keep is not None and len(left) > keep:
