@@ -13,7 +13,8 @@ Gymnasium 1.x finds third-party envs only once the package that registers them i
 it dropped 0.x's ``gymnasium.envs`` entry-point plugins (1.2 reads no entry points at all),
 so an entry point in pyproject would be dead configuration. ``import art_gallery_env``
 therefore arranges the registration, but without importing Gymnasium itself (the engine,
-``art_gallery_env.rules``, must load no RL library): :func:`register_when_gymnasium_loads`
+``art_gallery_env.games.art_gallery.rules``, must load no RL library):
+:func:`register_when_gymnasium_loads`
 registers at once when Gymnasium is already imported, and otherwise right after its import
 finishes, whichever order a program imports the two in.
 ``gymnasium.make("art_gallery_env:art_gallery_env/ArtGallery-v1")`` imports the package

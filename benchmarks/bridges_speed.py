@@ -18,7 +18,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from art_gallery_env.env.aec import raw_env
+from art_gallery_env.games.art_gallery.env.aec import raw_env
 
 SMOKE = {"seconds": 0.05, "resample_states": 20}
 """``--smoke`` (tests/test_benchmarks_smoke.py): every row, each for a moment."""
@@ -62,7 +62,7 @@ def gym(players: int, opponents: str, seconds: float) -> tuple[float, str]:
 def openspiel(players: int, seconds: float) -> tuple[float, str]:
     import pyspiel
 
-    import art_gallery_env.art_gallery.openspiel_game  # noqa: F401 - registers the game
+    import art_gallery_env.games.art_gallery.openspiel_game  # noqa: F401 - registers the game
 
     game = pyspiel.load_game("python_art_gallery", {"players": players})
     rng = np.random.default_rng(0)
@@ -88,7 +88,7 @@ def openspiel_search_ops(players: int, count: int = 300) -> tuple[float, str]:
     """Mean µs of clone and of resample_from_infostate at mid-game decisions."""
     import pyspiel
 
-    import art_gallery_env.art_gallery.openspiel_game  # noqa: F401
+    import art_gallery_env.games.art_gallery.openspiel_game  # noqa: F401
 
     game = pyspiel.load_game("python_art_gallery", {"players": players})
     rng = np.random.default_rng(1)

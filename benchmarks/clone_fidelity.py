@@ -27,10 +27,10 @@ import numpy as np
 from art_gallery_env.agents.policy_format import CheckpointError
 from art_gallery_env.agents.registry import make_agent
 from art_gallery_env.arena.loop import play_game
-from art_gallery_env.env.observation import FIELDS
-from art_gallery_env.rules.actions import BID_BASE, PICK_BASE, SHOP_BASE
-from art_gallery_env.rules.board import move_destinations
-from art_gallery_env.rules.state import new_game
+from art_gallery_env.games.art_gallery.env.observation import FIELDS
+from art_gallery_env.games.art_gallery.rules.actions import BID_BASE, PICK_BASE, SHOP_BASE
+from art_gallery_env.games.art_gallery.rules.board import move_destinations
+from art_gallery_env.games.art_gallery.rules.state import new_game
 from art_gallery_env.training import warm_start
 from art_gallery_env.training.config import WarmStartConfig
 

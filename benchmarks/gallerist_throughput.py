@@ -35,11 +35,11 @@ import numpy as np  # noqa: E402
 from env_throughput import aec_run, clone_run, connect_four_env, engine_run  # noqa: E402
 
 from art_gallery_env.core.view import PlayerView  # noqa: E402
-from art_gallery_env.gallerist import env as gallerist_env  # noqa: E402
-from art_gallery_env.gallerist import new_game, raw_env  # noqa: E402
-from art_gallery_env.gallerist.agents.heuristic import GalleristHeuristicAgent  # noqa: E402
-from art_gallery_env.gallerist.env.observation_reference import ReferenceEncoder  # noqa: E402
-from art_gallery_env.gallerist.rules.actions import NUM_ACTIONS  # noqa: E402
+from art_gallery_env.games.gallerist import env as gallerist_env  # noqa: E402
+from art_gallery_env.games.gallerist import new_game, raw_env  # noqa: E402
+from art_gallery_env.games.gallerist.agents.heuristic import GalleristHeuristicAgent  # noqa: E402
+from art_gallery_env.games.gallerist.env.observation_reference import ReferenceEncoder  # noqa: E402
+from art_gallery_env.games.gallerist.rules.actions import NUM_ACTIONS  # noqa: E402
 
 REFERENCE = "connect_four_v3 env() (reference)"
 CLOCKS = {"wall": time.perf_counter, "cpu": time.process_time}

@@ -25,8 +25,8 @@ import platform
 import random
 import time
 
-from art_gallery_env.art_gallery.heuristic import HEURISTIC_VERSIONS, heuristic_policy
-from art_gallery_env.rules.state import GameState, new_game
+from art_gallery_env.games.art_gallery.heuristic import HEURISTIC_VERSIONS, heuristic_policy
+from art_gallery_env.games.art_gallery.rules.state import GameState, new_game
 
 SMOKE = {"games": 1, "repeats": 1, "players": [2]}
 """``--smoke`` (tests/test_benchmarks_smoke.py): one game, every version once."""
@@ -58,7 +58,7 @@ def decisions_per_second(version: str, positions: list[GameState]) -> float:
 def compiled_per_second(positions: list[GameState], repeats: int) -> tuple[float, float]:
     """Best-of-``repeats`` decisions/s of the Python heuristic v2 and of the compiled one
     (one ``heuristic_actions`` call for all positions, one thread), interleaved."""
-    from art_gallery_env.vector import VectorGame
+    from art_gallery_env.games.art_gallery.vector import VectorGame
 
     game = VectorGame.from_states(positions, seed=0, auto_reset=False, check=False)
     game.close()  # one thread: a per-core comparison with the one-threaded Python policy

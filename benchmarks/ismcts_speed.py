@@ -25,9 +25,9 @@ import statistics
 import time
 
 from art_gallery_env.agents.ismcts import ISMCTSAgent, rollout_names
-from art_gallery_env.art_gallery.heuristic import HeuristicPolicy
-from art_gallery_env.rules.hidden import PlayerView
-from art_gallery_env.rules.state import GameState, new_game
+from art_gallery_env.games.art_gallery.heuristic import HeuristicPolicy
+from art_gallery_env.games.art_gallery.rules.hidden import PlayerView
+from art_gallery_env.games.art_gallery.rules.state import GameState, new_game
 
 SMOKE = {"iters": 4, "positions": 2, "players": [2], "rollouts": ["random", "heuristic"]}
 """``--smoke`` (tests/test_benchmarks_smoke.py): a few tiny searches per rollout kind."""

@@ -20,7 +20,7 @@ import numpy as np
 import pyspiel
 from open_spiel.python.algorithms.evaluate_bots import evaluate_bots
 
-import art_gallery_env.art_gallery.openspiel_game  # noqa: F401 - registers the game
+import art_gallery_env.games.art_gallery.openspiel_game  # noqa: F401 - registers the game
 from art_gallery_env.bridges.openspiel_bots import AgentBot, openspiel_ismcts_bot
 
 SMOKE = {"games": 2, "simulations": 2, "opponent": "random"}

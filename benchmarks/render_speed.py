@@ -20,9 +20,9 @@ from collections.abc import Callable
 
 import numpy as np
 
-from art_gallery_env.env.raster import svg_to_rgb
-from art_gallery_env.env.svg import canvas_size, render_svg
-from art_gallery_env.rules.state import GameState, new_game
+from art_gallery_env.games.art_gallery.env.raster import svg_to_rgb
+from art_gallery_env.games.art_gallery.env.svg import canvas_size, render_svg
+from art_gallery_env.games.art_gallery.rules.state import GameState, new_game
 
 SMOKE = {"states": 1, "repeats": 1, "players": [2]}
 """``--smoke`` (tests/test_benchmarks_smoke.py): one frame each way."""

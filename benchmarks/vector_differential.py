@@ -5,7 +5,7 @@ observation at every decision (result in docs/vector.md).
 Usage: nice -n 10 python benchmarks/vector_differential.py [--games 10000] [--batch 100]
        [--smoke]
 
-Each batch of games is played in both engines at once (art_gallery_env.vector.
+Each batch of games is played in both engines at once (art_gallery_env.games.art_gallery.vector.
 differential.play_differential); the first disagreement stops the run with the game,
 the decision and the field. Games are spread evenly over the 10 (players, variant) tables.
 """
@@ -15,7 +15,10 @@ from __future__ import annotations
 import argparse
 import time
 
-from art_gallery_env.vector.differential import DifferentialStats, play_differential
+from art_gallery_env.games.art_gallery.vector.differential import (
+    DifferentialStats,
+    play_differential,
+)
 
 TABLES = [(n, z) for n in range(2, 7) for z in (False, True)]
 SMOKE = {"games": len(TABLES), "batch": 1}

@@ -4,7 +4,7 @@ Deals games at every table size (2-6 players) and both variants, played by the P
 heuristic and by random legal actions in turn, and compares at every decision the set of
 top-scoring actions of ``VectorGame.heuristic_scores`` with the set ``HeuristicPolicy``
 draws from on a determinized world of the acting seat
-(art_gallery_env/vector/heuristic_differential.py). Rounds of games repeat until
+(art_gallery_env/games/art_gallery/vector/heuristic_differential.py). Rounds of games repeat until
 ``--decisions`` decisions have been compared. Prints a table per table size and variant,
 the first disagreements if any, and a summary line.
 
@@ -27,11 +27,14 @@ import time
 
 import numpy as np
 
-from art_gallery_env.art_gallery.heuristic import heuristic_policy
-from art_gallery_env.art_gallery.heuristic_v1 import HeuristicV1Params
-from art_gallery_env.rules.hidden import determinize
-from art_gallery_env.vector import VectorGame
-from art_gallery_env.vector.heuristic_differential import AgreementStats, agreement
+from art_gallery_env.games.art_gallery.heuristic import heuristic_policy
+from art_gallery_env.games.art_gallery.heuristic_v1 import HeuristicV1Params
+from art_gallery_env.games.art_gallery.rules.hidden import determinize
+from art_gallery_env.games.art_gallery.vector import VectorGame
+from art_gallery_env.games.art_gallery.vector.heuristic_differential import (
+    AgreementStats,
+    agreement,
+)
 
 SMOKE = {"decisions": 1, "sizes": [2], "match": 4}
 """``--smoke`` (tests/test_benchmarks_smoke.py): one round of 2-player games, a 4-game match."""

@@ -15,9 +15,9 @@ import resource
 
 import numpy as np
 
-from art_gallery_env.env.observation import OBSERVATION_SIZE
-from art_gallery_env.rules.actions import NUM_ACTIONS
-from art_gallery_env.vector import VectorGame
+from art_gallery_env.games.art_gallery.env.observation import OBSERVATION_SIZE
+from art_gallery_env.games.art_gallery.rules.actions import NUM_ACTIONS
+from art_gallery_env.games.art_gallery.vector import VectorGame
 
 MB = 1024 * 1024
 SMOKE = {"envs": 8, "steps": 5}

@@ -25,8 +25,8 @@ from collections.abc import Callable
 
 from ismcts_speed import sample_positions  # this folder: positions of heuristic play
 
-from art_gallery_env.rules.state import GameState
-from art_gallery_env.vector import VectorGame
+from art_gallery_env.games.art_gallery.rules.state import GameState
+from art_gallery_env.games.art_gallery.vector import VectorGame
 
 SMOKE = {"players": [2], "positions": 4, "seconds": 0.05}
 """``--smoke`` (tests/test_benchmarks_smoke.py): every row once, a few play-outs."""

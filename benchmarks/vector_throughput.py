@@ -43,8 +43,8 @@ from typing import NamedTuple
 import numpy as np
 from env_throughput import engine_run  # this folder: the Python engine's row
 
-from art_gallery_env.vector import VectorGame
-from art_gallery_env.vector.runner import default_threads
+from art_gallery_env.games.art_gallery.vector import VectorGame
+from art_gallery_env.games.art_gallery.vector.runner import default_threads
 
 TABLES = (2, 4, 6)
 
@@ -108,7 +108,7 @@ def vector_rate(game: VectorGame, seconds: float, with_obs: bool) -> Rate:
 FIRST_CALLS = """
 import time
 start = time.perf_counter()
-from art_gallery_env.vector import VectorGame
+from art_gallery_env.games.art_gallery.vector import VectorGame
 game = VectorGame(4, 4, seed=0)
 game.legal_mask(); game.observe(); game.scores()
 game.step(game.random_actions())

@@ -39,7 +39,7 @@ import httpx
 
 from art_gallery_env.agents.registry import make_agent
 from art_gallery_env.arena.records import initial_state, validate_record
-from art_gallery_env.env.seat import SeatObserver
+from art_gallery_env.games.art_gallery.env.seat import SeatObserver
 from art_gallery_env.web.games import agent_seed
 
 SMOKE = {"games": 2, "players": 2, "port": 0}

@@ -10,7 +10,7 @@ import sys
 from collections import Counter
 
 # Runs from a checkout without installing the package.
-from art_gallery_env.rules.cards import CardSet, load_card_set
+from art_gallery_env.games.art_gallery.rules.cards import CardSet, load_card_set
 
 
 def _cell(card_set: CardSet, row: int, entry: tuple[int, int] | None) -> str:

@@ -12,10 +12,10 @@ from pathlib import Path
 
 from art_gallery_env.agents import make_agent
 from art_gallery_env.arena.loop import play
-from art_gallery_env.env.seat import SeatObserver
-from art_gallery_env.env.svg import render_svg
-from art_gallery_env.rules.phases import MOVE
-from art_gallery_env.rules.state import new_game
+from art_gallery_env.games.art_gallery.env.seat import SeatObserver
+from art_gallery_env.games.art_gallery.env.svg import render_svg
+from art_gallery_env.games.art_gallery.rules.phases import MOVE
+from art_gallery_env.games.art_gallery.rules.state import new_game
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -20,7 +20,7 @@ from pathlib import Path
 from playwright.sync_api import sync_playwright
 
 from art_gallery_env.arena.evaluate import MatchConfig, run_match, save_game_records
-from art_gallery_env.rules.actions import action_kind
+from art_gallery_env.games.art_gallery.rules.actions import action_kind
 from art_gallery_env.web.app import create_app
 from art_gallery_env.web.browser import CHROMIUM_ARGS, chromium_executable
 from art_gallery_env.web.server import BackgroundServer

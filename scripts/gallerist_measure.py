@@ -45,10 +45,10 @@ from art_gallery_env.agents.registry import make_agent
 from art_gallery_env.arena.evaluate import mean_ci, wilson_interval
 from art_gallery_env.arena.loop import play_game
 from art_gallery_env.files import atomic_write_json
-from art_gallery_env.gallerist.env.seat import GalleristSeatObserver
-from art_gallery_env.gallerist.rules.data import SoloGoal
-from art_gallery_env.gallerist.rules.scoring import named_goal_conditions
-from art_gallery_env.gallerist.rules.state import new_game
+from art_gallery_env.games.gallerist.env.seat import GalleristSeatObserver
+from art_gallery_env.games.gallerist.rules.data import SoloGoal
+from art_gallery_env.games.gallerist.rules.scoring import named_goal_conditions
+from art_gallery_env.games.gallerist.rules.state import new_game
 
 SEED_BASE = 50_000
 LEVELS = ("none", "Apprentice", "Experienced", "Master Gallerist")

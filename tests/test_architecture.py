@@ -3,7 +3,8 @@
 The module graph is read from the source with ``ast`` (every ``import`` statement,
 including those inside functions; imports under ``if TYPE_CHECKING:`` are not run and
 are left out). Layers, lowest first:
-rules <- env <- agents <- arena <- training, bridges <- web <- cli.
+core <- games (rules <- env <- compiled engine <- spec) <- agents <- arena <- training,
+bridges <- web <- cli.
 """
 
 from __future__ import annotations
@@ -18,33 +19,35 @@ PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
 PACKAGE_DIRS: dict[str, str] = PYPROJECT["tool"]["setuptools"]["package-dir"]
 TOP = "art_gallery_env"
 
-# Lower numbers may not import higher ones.
+# Lower numbers may not import higher ones. A game's modules (art_gallery_env.games.<game>.*)
+# are placed by their part of the game (GAME_PART_LAYERS), whichever game it is.
 LAYERS = {
     f"{TOP}.core": 0,  # game-free: protocol, errors, fields, registry, loop (pure Python)
     f"{TOP}.core.aec": 1,  # the AEC base (pettingzoo) and the single-agent env (gymnasium)
     f"{TOP}.core.single_agent": 1,
     f"{TOP}.files": 0,
-    f"{TOP}.rules": 0,
-    f"{TOP}.env": 1,
-    f"{TOP}.vector": 2,  # the compiled batched engine: rules' twin, observes like env
-    TOP: 1,  # the package's __init__ re-exports the env and the engine
-    f"{TOP}.art_gallery": 3,  # Art Gallery's spec and bots (its engine: rules, env, vector)
-    # The heuristic's valuation and clock (on the rules only): the compiled engine plays it
-    # and reads its parameters (vector.heuristic).
-    f"{TOP}.art_gallery.heuristic": 2,
-    f"{TOP}.art_gallery.heuristic_v1": 2,
-    f"{TOP}.art_gallery.clock": 2,
-    f"{TOP}.gallerist": 1,  # the second game: its package re-exports its env and engine
-    f"{TOP}.gallerist.rules": 0,
-    f"{TOP}.gallerist.env": 1,
-    f"{TOP}.gallerist.agents": 3,
-    f"{TOP}.gallerist.spec": 3,  # a game's registration: above its env and its bots
+    f"{TOP}.compat": 0,  # the old module paths' aliases (imports nothing of the project)
+    TOP: 1,  # the package's __init__ re-exports Art Gallery's env and engine (lazily)
+    f"{TOP}.games": 3,  # a game's package and its registration: above its env and bots
+    f"{TOP}.art_gallery_v1": 3,  # the versioned PettingZoo entry modules
+    f"{TOP}.gallerist_v1": 3,
     f"{TOP}.agents": 3,
     f"{TOP}.arena": 4,
     f"{TOP}.training": 5,
     f"{TOP}.web": 6,
     f"{TOP}.bridges": 5,  # other frameworks' APIs (OpenSpiel): above the agents they wrap
     f"{TOP}.cli": 7,
+}
+# Inside a game folder: rules <- env <- compiled engine <- bots and spec.
+GAME_PART_LAYERS = {
+    "rules": 0,
+    "env": 1,
+    "vector": 2,  # the compiled batched engine: rules' twin, observes like env
+    # the heuristic's valuation and clock (on the rules only): the compiled engine plays it
+    "heuristic": 2,
+    "heuristic_v1": 2,
+    "clock": 2,
+    "agents": 3,
 }
 
 
@@ -119,6 +122,9 @@ def graph() -> dict[str, set[str]]:
 
 
 def layer(module: str) -> int:
+    parts = module.split(".")
+    if parts[:2] == [TOP, "games"] and len(parts) > 3:
+        return GAME_PART_LAYERS.get(parts[3], LAYERS[f"{TOP}.games"])
     best = max(
         (prefix for prefix in LAYERS if module == prefix or module.startswith(prefix + ".")),
         key=len,
@@ -189,7 +195,7 @@ def test_dependencies_point_one_way() -> None:
 def test_the_graph_is_read_correctly() -> None:
     """The checks above would pass on an empty graph: make sure known edges are seen."""
     edges = graph()
-    assert f"{TOP}.rules.game" in edges[f"{TOP}.rules.state"]
+    assert f"{TOP}.games.art_gallery.rules.game" in edges[f"{TOP}.games.art_gallery.rules.state"]
     assert f"{TOP}.arena.single_agent" in edges[f"{TOP}.training.selfplay"]
     assert f"{TOP}.core.single_agent" in edges[f"{TOP}.arena.single_agent"]
     assert f"{TOP}.core.loop" in edges[f"{TOP}.core.single_agent"]
@@ -198,9 +204,14 @@ def test_the_graph_is_read_correctly() -> None:
 
 # The core and the tools never import a game's modules: they reach a game through the
 # registry (core.registry.get_game) and its spec's callables and extensions, so that a new
-# game plugs in by registering and no tool is edited for it (issue 23).
-GAME_FREE = ("core", "agents", "arena", "training", "web", "bridges", "cli")
-GAME_PACKAGES = ("rules", "env", "vector", "art_gallery", "gallerist")
+# game plugs in by registering and no tool is edited for it.
+GAME_FREE = ("core", "agents", "arena", "training", "web", "bridges", "cli", "compat")
+
+
+def game_of(module: str) -> str | None:
+    """``art_gallery_env.games.<game>...`` -> ``<game>``; None for the game-free modules."""
+    parts = module.split(".")
+    return parts[2] if parts[:2] == [TOP, "games"] and len(parts) > 2 else None
 
 
 def test_the_core_and_the_tools_import_no_game_module() -> None:
@@ -212,30 +223,25 @@ def test_the_core_and_the_tools_import_no_game_module() -> None:
         for a, targets in graph().items()
         if part(a) in GAME_FREE
         for b in targets
-        if part(b) in GAME_PACKAGES
+        if game_of(b)
     ]
     assert wrong == []
     assert part(f"{TOP}.web.views") in GAME_FREE  # the check reads module names as meant
 
 
-# Each game's modules, by the game they belong to: no game imports another's.
-GAME_OF_PACKAGE = {
-    "rules": "art_gallery",
-    "env": "art_gallery",
-    "vector": "art_gallery",
-    "art_gallery": "art_gallery",
-    "gallerist": "gallerist",
-}
-
-
 def test_no_game_imports_another_game() -> None:
-    def game(module: str) -> str | None:
-        return GAME_OF_PACKAGE.get(module.split(".")[1]) if module.count(".") else None
-
     wrong = [
         f"{a} imports {b}"
         for a, targets in graph().items()
         for b in targets
-        if game(a) and game(b) and game(a) != game(b)
+        if game_of(a) and game_of(b) and game_of(a) != game_of(b)
     ]
     assert wrong == []
+
+
+def test_the_package_root_holds_only_game_free_modules() -> None:
+    """Every game lives under games/: the root's folders are the core and the tools."""
+    root = ROOT / TOP
+    folders = {p.parent.name for p in root.glob("*/__init__.py")}
+    assert folders == {"core", "games", "bridges"}, folders
+    assert {game_of(m) for m in graph() if game_of(m)} >= {"art_gallery", "gallerist"}

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from art_gallery_env.rules import cards
-from art_gallery_env.rules.cards import (
+from art_gallery_env.games.art_gallery.rules import cards
+from art_gallery_env.games.art_gallery.rules.cards import (
     MAX_SYMBOLS_PER_ROW,
     NUM_PAINTINGS,
     NUM_ROWS,

@@ -22,16 +22,16 @@ from art_gallery_env.core import game_names, get_game
 from art_gallery_env.core.aec import TurnBasedAEC
 from art_gallery_env.core.agent import Agent
 from art_gallery_env.core.single_agent import SingleAgentEnv
-from art_gallery_env.env.aec import raw_env as art_gallery_env
-from art_gallery_env.gallerist import GalleristSoloEnv
-from art_gallery_env.gallerist import raw_env as gallerist_env
-from art_gallery_env.gallerist.rules.data import default_game_data, game_data_from_dict
-from art_gallery_env.gallerist.rules.state import new_game as gallerist_game
+from art_gallery_env.games.art_gallery.env.aec import raw_env as art_gallery_env
+from art_gallery_env.games.gallerist import GalleristSoloEnv
+from art_gallery_env.games.gallerist import raw_env as gallerist_env
+from art_gallery_env.games.gallerist.rules.data import default_game_data, game_data_from_dict
+from art_gallery_env.games.gallerist.rules.state import new_game as gallerist_game
 
 
 def _other_data():
     """The packaged component data with another description: another fingerprint."""
-    text = resources.files("art_gallery_env.gallerist").joinpath("data/gallerist.json")
+    text = resources.files("art_gallery_env.games.gallerist").joinpath("data/gallerist.json")
     data = json.loads(text.read_text("utf-8"))
     data["description"] += " (copy)"
     return game_data_from_dict(data)
@@ -128,8 +128,8 @@ def test_variants_are_a_dict_checked_against_the_game() -> None:
 
 
 def test_both_games_raise_the_one_illegal_action_error() -> None:
-    from art_gallery_env.gallerist.rules.game import IllegalActionError as GalleristError
-    from art_gallery_env.rules.game import IllegalActionError as ArtGalleryError
+    from art_gallery_env.games.art_gallery.rules.game import IllegalActionError as ArtGalleryError
+    from art_gallery_env.games.gallerist.rules.game import IllegalActionError as GalleristError
 
     assert GalleristError is CoreIllegalActionError is ArtGalleryError
     for name in game_names():

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from art_gallery_env.env.observation import observation_table_markdown
-from art_gallery_env.rules.actions import ALL_ACTION_NAMES, NUM_ACTIONS
+from art_gallery_env.games.art_gallery.env.observation import observation_table_markdown
+from art_gallery_env.games.art_gallery.rules.actions import ALL_ACTION_NAMES, NUM_ACTIONS
 
 ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text(encoding="utf-8")

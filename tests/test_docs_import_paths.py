@@ -11,7 +11,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 FILE_MAP = {"architecture.md"}
 INSTALLED_FOLDERS = ("agents", "arena", "training", "web")  # art_gallery_env.<folder>
-PACKAGE_FOLDERS = ("art_gallery", "gallerist", "core", "bridges", "vector", "rules", "env")
+PACKAGE_FOLDERS = ("core", "bridges", "games")
+GAME_FOLDERS = ("rules", "env", "vector")  # art_gallery_env.games.<the doc's game>.<folder>
 PATH = re.compile(r"`([a-z_]+(?:/[a-z_0-9]+)+\.py)`")
 
 
@@ -22,9 +23,9 @@ def import_path(path: str, doc: str) -> str | None:
         file, module = ROOT / path, parts
     elif parts[0] in INSTALLED_FOLDERS:
         file, module = ROOT / path, ["art_gallery_env", *parts]
-    elif parts[0] in PACKAGE_FOLDERS:
-        own = doc.startswith("gallerist") and parts[0] in ("rules", "env")
-        prefix = ["gallerist"] if own else []
+    elif parts[0] in PACKAGE_FOLDERS or parts[0] in GAME_FOLDERS:
+        game = "gallerist" if doc.startswith("gallerist") else "art_gallery"
+        prefix = ["games", game] if parts[0] in GAME_FOLDERS else []
         file = ROOT / "art_gallery_env" / Path(*prefix) / path
         module = ["art_gallery_env", *prefix, *parts]
     else:
@@ -50,5 +51,9 @@ def test_docs_name_modules_by_import_path() -> None:
 
 def test_the_check_finds_a_file_path() -> None:
     assert import_path("arena/single_agent.py", "x.md") == "art_gallery_env.arena.single_agent"
-    assert import_path("rules/state.py", "gallerist.md") == "art_gallery_env.gallerist.rules.state"
+    gallerist_state = "art_gallery_env.games.gallerist.rules.state"
+    assert import_path("rules/state.py", "gallerist.md") == gallerist_state
+    assert (
+        import_path("rules/state.py", "rules.md") == "art_gallery_env.games.art_gallery.rules.state"
+    )
     assert import_path("tests/test_docs.py", "x.md") is None

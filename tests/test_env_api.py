@@ -21,8 +21,8 @@ from art_gallery_env import (
     raw_env,
     str_to_action,
 )
-from art_gallery_env.env.render import ROMAN
-from art_gallery_env.rules.phases import BID, MOVE, PICK, SHOP
+from art_gallery_env.games.art_gallery.env.render import ROMAN
+from art_gallery_env.games.art_gallery.rules.phases import BID, MOVE, PICK, SHOP
 
 PLAYER_COUNTS = range(2, 7)
 
@@ -222,7 +222,7 @@ def test_rewards_only_at_the_end_and_infos(n: int, mode: str, seed: int) -> None
 
 
 def test_win_rewards_with_shared_and_tie_broken_wins() -> None:
-    from art_gallery_env.env.aec import final_rewards
+    from art_gallery_env.games.art_gallery.env.aec import final_rewards
 
     def rows(totals, tiles):
         out = [

@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 
 from art_gallery_env import raw_env
-from art_gallery_env.env.aec import final_rewards
-from art_gallery_env.rules.cards import card_set_from_dict, default_card_set
-from art_gallery_env.rules.state import new_game
+from art_gallery_env.games.art_gallery.env.aec import final_rewards
+from art_gallery_env.games.art_gallery.rules.cards import card_set_from_dict, default_card_set
+from art_gallery_env.games.art_gallery.rules.state import new_game
 
 
 def _finished_game(num_players: int = 2, seed: int = 1):

@@ -11,10 +11,10 @@ import pytest
 
 from art_gallery_env import raw_env
 from art_gallery_env.core.single_agent import SingleAgentEnv
-from art_gallery_env.gallerist.rules.serialize import StateFormatError
-from art_gallery_env.gallerist.rules.state import GameState as GalleristState
-from art_gallery_env.gallerist.rules.state import new_game as gallerist_game
-from art_gallery_env.rules.state import new_game
+from art_gallery_env.games.art_gallery.rules.state import new_game
+from art_gallery_env.games.gallerist.rules.serialize import StateFormatError
+from art_gallery_env.games.gallerist.rules.state import GameState as GalleristState
+from art_gallery_env.games.gallerist.rules.state import new_game as gallerist_game
 
 
 def played(state, decisions: int, seed: int = 0):
@@ -76,7 +76,7 @@ def test_the_gallerist_reader_refuses_over_on_a_mid_game_state() -> None:
 @pytest.fixture(scope="module")
 def vector_game():
     pytest.importorskip("numba")
-    from art_gallery_env.vector.game import VectorGame
+    from art_gallery_env.games.art_gallery.vector.game import VectorGame
 
     return VectorGame
 

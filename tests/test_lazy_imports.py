@@ -1,6 +1,7 @@
 """Lazy package exports (PEP 562): the engines load no RL library, the public names stay.
 
-``import art_gallery_env.rules`` runs ``art_gallery_env/__init__.py`` first, so the package
+``import art_gallery_env.games.art_gallery.rules`` runs ``art_gallery_env/__init__.py`` first, so
+the package
 may import pettingzoo, gymnasium or torch only when an env name is asked for. Each check
 of ``sys.modules`` runs in a fresh interpreter: this test process has them all loaded.
 """
@@ -16,10 +17,10 @@ from types import ModuleType
 import pytest
 
 import art_gallery_env
-import art_gallery_env.gallerist
+import art_gallery_env.games.gallerist
 
 RL_LIBRARIES = ("pettingzoo", "gymnasium", "torch")
-PACKAGES = (art_gallery_env, art_gallery_env.gallerist)
+PACKAGES = (art_gallery_env, art_gallery_env.games.gallerist)
 
 
 def run_fresh(code: str) -> str:
@@ -36,7 +37,12 @@ def run_fresh(code: str) -> str:
 
 
 @pytest.mark.parametrize(
-    "package", ["art_gallery_env", "art_gallery_env.rules", "art_gallery_env.gallerist.rules"]
+    "package",
+    [
+        "art_gallery_env",
+        "art_gallery_env.games.art_gallery.rules",
+        "art_gallery_env.games.gallerist.rules",
+    ],
 )
 def test_the_engines_import_no_rl_library(package: str) -> None:
     """Every module of the engine packages (and the bare top package) imports none."""
@@ -61,7 +67,8 @@ def test_every_exported_name_resolves_to_its_module_object(package: ModuleType) 
         value = getattr(package, name)
         if name in exports:
             source = importlib.import_module(exports[name], package.__name__)
-            assert value is getattr(source, name), name
+            expected = source if source.__name__.endswith("." + name) else getattr(source, name)
+            assert value is expected, name
     assert set(package.__all__) <= set(dir(package))
     with pytest.raises(AttributeError, match="no_such_name"):
         package.no_such_name  # noqa: B018
@@ -80,18 +87,18 @@ def test_from_imports_work_in_a_fresh_process() -> None:
         assert isinstance(state, GameState) and issubclass(IllegalActionError, Exception)
         game = env(num_players=2)
         game.reset(seed=0)
-        from art_gallery_env.gallerist import *
-        import art_gallery_env.gallerist as gallerist
+        from art_gallery_env.games.gallerist import *
+        import art_gallery_env.games.gallerist as gallerist
         assert all(name in globals() for name in gallerist.__all__)
         print(type(game).__name__, art_gallery_env.__version__, ENV_VERSION)
         """
     )
     # env() returns the core's order-enforcing wrapper (PettingZoo's, keeping the contract)
-    version = art_gallery_env.gallerist.ENV_VERSION
+    version = art_gallery_env.games.gallerist.ENV_VERSION
     assert out == f"OrderEnforcingAEC {art_gallery_env.__version__} {version}"
 
 
-@pytest.mark.parametrize("package", ["art_gallery_env", "art_gallery_env.gallerist"])
+@pytest.mark.parametrize("package", ["art_gallery_env", "art_gallery_env.games.gallerist"])
 def test_the_env_function_is_not_shadowed_by_the_env_subpackage(package: str) -> None:
     """Importing ``<package>.env.aec`` first binds the subpackage's name on first import;
     ``<package>.env`` must stay the env() function, as it was with eager imports."""
@@ -113,7 +120,11 @@ def test_the_env_function_is_not_shadowed_by_the_env_subpackage(package: str) ->
     [
         ("import art_gallery_env", False),  # the user imports gymnasium afterwards
         ("import gymnasium, art_gallery_env", True),  # the order the docs show
-        ("import art_gallery_env.rules; from art_gallery_env.env.aec import raw_env", True),
+        (
+            "import art_gallery_env.games.art_gallery.rules; "
+            "from art_gallery_env.games.art_gallery.env.aec import raw_env",
+            True,
+        ),
     ],
     ids=["package-then-gymnasium", "gymnasium-then-package", "via-pettingzoo"],
 )

@@ -10,8 +10,8 @@ import pytest
 
 from art_gallery_env.agents import load_policy, make_agent
 from art_gallery_env.arena.records import load_record, replay_record
-from art_gallery_env.env.seat import SeatObserver
-from art_gallery_env.rules.state import new_game
+from art_gallery_env.games.art_gallery.env.seat import SeatObserver
+from art_gallery_env.games.art_gallery.rules.state import new_game
 
 LEGACY = Path(__file__).parent / "legacy"
 

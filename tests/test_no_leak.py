@@ -17,10 +17,10 @@ import random
 import numpy as np
 import pytest
 
-from art_gallery_env.env.observation import ObservationEncoder
-from art_gallery_env.rules.invariants import check_invariants
-from art_gallery_env.rules.phases import BID, MOVE, PICK, SHOP
-from art_gallery_env.rules.state import GameState, new_game
+from art_gallery_env.games.art_gallery.env.observation import ObservationEncoder
+from art_gallery_env.games.art_gallery.rules.invariants import check_invariants
+from art_gallery_env.games.art_gallery.rules.phases import BID, MOVE, PICK, SHOP
+from art_gallery_env.games.art_gallery.rules.state import GameState, new_game
 
 GAMES = [(n, seed) for n in range(2, 7) for seed in (3, 8)]
 RNG_SEEDS = (0, 1, 2)

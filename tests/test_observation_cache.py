@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 
 from art_gallery_env import raw_env
-from art_gallery_env.env.observation import ObservationEncoder
-from art_gallery_env.rules.state import GameState, new_game
+from art_gallery_env.games.art_gallery.env.observation import ObservationEncoder
+from art_gallery_env.games.art_gallery.rules.state import GameState, new_game
 
 
 def random_game_states(n: int, seed: int, every: int = 3) -> list[GameState]:

@@ -12,10 +12,10 @@ import random
 import numpy as np
 import pytest
 
-from art_gallery_env.env.observation import FIELDS, ObservationEncoder
-from art_gallery_env.env.observation_reference import encode_reference
-from art_gallery_env.rules.cards import default_card_set
-from art_gallery_env.rules.state import GameState, new_game
+from art_gallery_env.games.art_gallery.env.observation import FIELDS, ObservationEncoder
+from art_gallery_env.games.art_gallery.env.observation_reference import encode_reference
+from art_gallery_env.games.art_gallery.rules.cards import default_card_set
+from art_gallery_env.games.art_gallery.rules.state import GameState, new_game
 
 CARDS = default_card_set()
 

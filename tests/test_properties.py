@@ -22,9 +22,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from art_gallery_env import raw_env
-from art_gallery_env.rules.invariants import card_counts_in_play, check_invariants
-from art_gallery_env.rules.phases import BID, GAME_OVER, MOVE, PICK, SHOP
-from art_gallery_env.rules.state import GameState, new_game
+from art_gallery_env.games.art_gallery.rules.invariants import card_counts_in_play, check_invariants
+from art_gallery_env.games.art_gallery.rules.phases import BID, GAME_OVER, MOVE, PICK, SHOP
+from art_gallery_env.games.art_gallery.rules.state import GameState, new_game
 
 MAX_DECISIONS = 3000  # generous: random games take 240-450 decisions
 NUM_VALUES = 9

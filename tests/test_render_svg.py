@@ -15,8 +15,8 @@ from pettingzoo.test import render_test
 from test_no_leak import perturb_hidden, sample_states
 
 from art_gallery_env import env, raw_env
-from art_gallery_env.env.raster import svg_to_rgb
-from art_gallery_env.env.svg import (
+from art_gallery_env.games.art_gallery.env.raster import svg_to_rgb
+from art_gallery_env.games.art_gallery.env.svg import (
     MARGIN,
     SEAT_COLOURS,
     STRIP_GAP,
@@ -27,11 +27,11 @@ from art_gallery_env.env.svg import (
     render_svg,
     symbol_abbreviations,
 )
-from art_gallery_env.env.video import save_video
-from art_gallery_env.rules.cards import card_set_from_dict, default_card_set
-from art_gallery_env.rules.hidden import bid_visible, hand_visible
-from art_gallery_env.rules.phases import BID, MOVE, PICK, SHOP
-from art_gallery_env.rules.state import GameState, new_game
+from art_gallery_env.games.art_gallery.env.video import save_video
+from art_gallery_env.games.art_gallery.rules.cards import card_set_from_dict, default_card_set
+from art_gallery_env.games.art_gallery.rules.hidden import bid_visible, hand_visible
+from art_gallery_env.games.art_gallery.rules.phases import BID, MOVE, PICK, SHOP
+from art_gallery_env.games.art_gallery.rules.state import GameState, new_game
 
 iio = pytest.importorskip("imageio.v3")
 SVG_NS = "{http://www.w3.org/2000/svg}"

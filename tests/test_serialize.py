@@ -15,10 +15,10 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from art_gallery_env import GameState, new_game
-from art_gallery_env.env.observation import ObservationEncoder
-from art_gallery_env.rules.invariants import check_invariants
-from art_gallery_env.rules.phases import MOVE
-from art_gallery_env.rules.serialize import StateFormatError
+from art_gallery_env.games.art_gallery.env.observation import ObservationEncoder
+from art_gallery_env.games.art_gallery.rules.invariants import check_invariants
+from art_gallery_env.games.art_gallery.rules.phases import MOVE
+from art_gallery_env.games.art_gallery.rules.serialize import StateFormatError
 
 
 def play_until(n: int, seed: int, stop: Callable[[GameState], bool]) -> GameState:

@@ -12,15 +12,15 @@ import pytest
 
 pytest.importorskip("numba", reason="the compiled engine needs the [fast] extra")
 
-from art_gallery_env.env.aec import final_rewards  # noqa: E402
-from art_gallery_env.env.observation import OBSERVATION_SIZE, ObservationEncoder  # noqa: E402
-from art_gallery_env.rules.actions import NUM_ACTIONS, str_to_action  # noqa: E402
-from art_gallery_env.rules.game import IllegalActionError  # noqa: E402
-from art_gallery_env.rules.invariants import check_invariants  # noqa: E402
-from art_gallery_env.rules.phases import GAME_OVER, MOVE, PICK, SHOP  # noqa: E402
-from art_gallery_env.rules.state import GameState, new_game  # noqa: E402
-from art_gallery_env.vector import VectorGame, VectorIllegalActionError  # noqa: E402
-from art_gallery_env.vector.differential import comparable  # noqa: E402
+from art_gallery_env.games.art_gallery.env.aec import final_rewards  # noqa: E402
+from art_gallery_env.games.art_gallery.env.observation import OBSERVATION_SIZE, ObservationEncoder  # noqa: E402
+from art_gallery_env.games.art_gallery.rules.actions import NUM_ACTIONS, str_to_action  # noqa: E402
+from art_gallery_env.games.art_gallery.rules.game import IllegalActionError  # noqa: E402
+from art_gallery_env.games.art_gallery.rules.invariants import check_invariants  # noqa: E402
+from art_gallery_env.games.art_gallery.rules.phases import GAME_OVER, MOVE, PICK, SHOP  # noqa: E402
+from art_gallery_env.games.art_gallery.rules.state import GameState, new_game  # noqa: E402
+from art_gallery_env.games.art_gallery.vector import VectorGame, VectorIllegalActionError  # noqa: E402
+from art_gallery_env.games.art_gallery.vector.differential import comparable  # noqa: E402
 
 
 def snapshot(game: VectorGame) -> list[np.ndarray]:
@@ -357,14 +357,14 @@ def test_the_package_works_without_numba_and_the_vector_module_says_what_to_inst
         "from art_gallery_env import raw_env\n"
         "env = raw_env(num_players=3); env.reset(seed=1)\n"
         "try:\n"
-        "    import art_gallery_env.vector\n"
+        "    import art_gallery_env.games.art_gallery.vector\n"
         "except ImportError as err:\n"
         "    print('ImportError:', err)\n"
     )
     result = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     )
-    assert "ImportError: art_gallery_env.vector needs numba" in result.stdout
+    assert "ImportError: art_gallery_env.games.art_gallery.vector needs numba" in result.stdout
     assert "art-gallery-env[fast]" in result.stdout
 
 

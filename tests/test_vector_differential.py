@@ -3,7 +3,8 @@
 Both engines start from the same Python deals and get the same random legal actions; at
 every decision the legal masks, current players, ``to_state`` states and observations
 must be equal, and at the end the rewards and R7 totals (see
-art_gallery_env/vector/differential.py). The 300-game run covers 2-6 players and both
+art_gallery_env/games/art_gallery/vector/differential.py). The 300-game run covers 2-6 players and
+both
 variants; benchmarks/vector_differential.py runs 10,000 games (docs/vector.md).
 """
 
@@ -13,8 +14,8 @@ import pytest
 
 pytest.importorskip("numba", reason="the compiled engine needs the [fast] extra")
 
-from art_gallery_env.rules.cards import card_set_from_dict, default_card_set  # noqa: E402
-from art_gallery_env.vector.differential import play_differential  # noqa: E402
+from art_gallery_env.games.art_gallery.rules.cards import card_set_from_dict, default_card_set  # noqa: E402
+from art_gallery_env.games.art_gallery.vector.differential import play_differential  # noqa: E402
 
 TABLES = [(n, z) for n in range(2, 7) for z in (False, True)]
 

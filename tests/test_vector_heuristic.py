@@ -3,8 +3,9 @@
 Decision by decision on games of heuristic and random play at 2-6 players and both
 variants, the set of top-scoring actions of the compiled policy must equal the set the
 Python ``HeuristicPolicy`` draws from on a determinized world of the acting seat
-(art_gallery_env/vector/heuristic_differential.py); benchmarks/vector_heuristic.py runs
-100k decisions. Also: the information set alone decides, ties are drawn from the game's
+(art_gallery_env/games/art_gallery/vector/heuristic_differential.py);
+benchmarks/vector_heuristic.py runs 100k decisions. Also: the information set alone decides,
+ties are drawn from the game's
 action stream, other parameters and version 1, the compiled play-out.
 """
 
@@ -17,16 +18,16 @@ import pytest
 
 pytest.importorskip("numba", reason="the compiled engine needs the [fast] extra")
 
-from art_gallery_env.art_gallery.heuristic import (  # noqa: E402
+from art_gallery_env.games.art_gallery.heuristic import (  # noqa: E402
     HeuristicAgent,
     HeuristicParams,
     HeuristicPolicy,
 )
-from art_gallery_env.art_gallery.heuristic_v1 import HeuristicV1Params  # noqa: E402
-from art_gallery_env.rules.hidden import determinize  # noqa: E402
-from art_gallery_env.rules.state import GameState, new_game  # noqa: E402
-from art_gallery_env.vector import VectorGame  # noqa: E402
-from art_gallery_env.vector.heuristic_differential import (  # noqa: E402
+from art_gallery_env.games.art_gallery.heuristic_v1 import HeuristicV1Params  # noqa: E402
+from art_gallery_env.games.art_gallery.rules.hidden import determinize  # noqa: E402
+from art_gallery_env.games.art_gallery.rules.state import GameState, new_game  # noqa: E402
+from art_gallery_env.games.art_gallery.vector import VectorGame  # noqa: E402
+from art_gallery_env.games.art_gallery.vector.heuristic_differential import (  # noqa: E402
     agreement,
     play_agreement,
 )

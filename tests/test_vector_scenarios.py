@@ -1,7 +1,8 @@
 """The compiled engine agrees with the Python engine from every stored rule scenario.
 
 Random games rarely reach the positions the rule tests are about: never R4.6 at 2
-players, seldom at 3-6. So the differential check (art_gallery_env/vector/differential.py)
+players, seldom at 3-6. So the differential check
+(art_gallery_env/games/art_gallery/vector/differential.py)
 also starts from each ``tests/rules/states/*.json`` and plays random legal continuations
 in both engines, comparing legal actions, state and observations at every decision and
 the rewards and R7 totals at the end. The fast tests play each scenario's next decisions
@@ -18,9 +19,9 @@ import pytest
 
 pytest.importorskip("numba", reason="the compiled engine needs the [fast] extra")
 
-from art_gallery_env.rules.actions import str_to_action  # noqa: E402
-from art_gallery_env.rules.state import GameState  # noqa: E402
-from art_gallery_env.vector.differential import play_differential_from  # noqa: E402
+from art_gallery_env.games.art_gallery.rules.actions import str_to_action  # noqa: E402
+from art_gallery_env.games.art_gallery.rules.state import GameState  # noqa: E402
+from art_gallery_env.games.art_gallery.vector.differential import play_differential_from  # noqa: E402
 
 STATES_DIR = Path(__file__).parent / "rules" / "states"
 SCENARIOS = sorted(path.stem for path in STATES_DIR.glob("*.json"))

@@ -16,12 +16,12 @@ import pytest
 
 pytest.importorskip("numba", reason="the compiled engine needs the [fast] extra")
 
-from art_gallery_env.rules.actions import str_to_action  # noqa: E402
-from art_gallery_env.rules.cards import default_card_set  # noqa: E402
-from art_gallery_env.rules.phases import GAME_OVER, MOVE, SHOP  # noqa: E402
-from art_gallery_env.rules.state import GameState, new_game  # noqa: E402
-from art_gallery_env.vector import VectorGame  # noqa: E402
-from art_gallery_env.vector.tables import Tables, build_tables  # noqa: E402
+from art_gallery_env.games.art_gallery.rules.actions import str_to_action  # noqa: E402
+from art_gallery_env.games.art_gallery.rules.cards import default_card_set  # noqa: E402
+from art_gallery_env.games.art_gallery.rules.phases import GAME_OVER, MOVE, SHOP  # noqa: E402
+from art_gallery_env.games.art_gallery.rules.state import GameState, new_game  # noqa: E402
+from art_gallery_env.games.art_gallery.vector import VectorGame  # noqa: E402
+from art_gallery_env.games.art_gallery.vector.tables import Tables, build_tables  # noqa: E402
 
 STATES_DIR = Path(__file__).parent / "rules" / "states"
 

@@ -5,7 +5,8 @@ per game, rotating every episode; the other seats played inside the env by oppon
 the same :class:`~art_gallery_env.training.selfplay.OpponentPool`; the learner's own final
 reward at the end), but the games are rows of the game's compiled engine (the module of
 its ``vector`` capability, ``GameSpec.extension("vector")``: Art Gallery's is
-:class:`~art_gallery_env.vector.VectorGame`) and the opponents move for all waiting games
+:class:`~art_gallery_env.games.art_gallery.vector.VectorGame`) and the opponents move for all
+waiting games
 at once:
 
 - a learner snapshot (a :class:`~art_gallery_env.agents.policy.PolicyAgent`): one batched

@@ -1,6 +1,6 @@
 """The registry of games: each game declares itself, the tools ask here.
 
-A game is one folder inside ``art_gallery_env/`` whose ``spec.py`` builds a
+A game is one folder inside ``art_gallery_env/games/`` whose ``spec.py`` builds a
 :class:`GameSpec` and calls :func:`register_game` (as OpenSpiel's ``register_game``).
 :func:`get_game` imports those spec modules on first use, and also the entry points of
 the group ``art_gallery_env.games`` (a game installed from another distribution), so
@@ -229,14 +229,16 @@ def unregister_game(name: str) -> None:
 
 
 def _builtin_spec_files() -> list[Path]:
-    """``art_gallery_env/<folder>/spec.py`` for every folder of the package that has one."""
-    root = Path(__file__).resolve().parents[1]
-    return sorted(path for path in root.glob("*/spec.py") if (path.parent / "__init__.py").exists())
+    """``art_gallery_env/games/<game>/spec.py`` for every game folder that has one."""
+    games = Path(__file__).resolve().parents[1] / "games"
+    return sorted(
+        path for path in games.glob("*/spec.py") if (path.parent / "__init__.py").exists()
+    )
 
 
 def _builtin_spec_modules() -> list[str]:
-    """``art_gallery_env.<folder>.spec`` for every folder of the package that has one."""
-    return [f"{path.parents[1].name}.{path.parent.name}.spec" for path in _builtin_spec_files()]
+    """``art_gallery_env.games.<game>.spec`` for every game folder that has one."""
+    return [f"art_gallery_env.games.{path.parent.name}.spec" for path in _builtin_spec_files()]
 
 
 def _literal_gym_envs(path: Path) -> dict[str, dict[str, Any]]:

@@ -5,10 +5,10 @@ from __future__ import annotations
 import random
 
 from art_gallery_env.arena.loop import GameResult, play_game
-from art_gallery_env.art_gallery.heuristic import HeuristicPolicy
-from art_gallery_env.rules.hidden import bid_is_hidden
-from art_gallery_env.rules.phases import BID, MOVE
-from art_gallery_env.rules.state import GameState, new_game
+from art_gallery_env.games.art_gallery.heuristic import HeuristicPolicy
+from art_gallery_env.games.art_gallery.rules.hidden import bid_is_hidden
+from art_gallery_env.games.art_gallery.rules.phases import BID, MOVE
+from art_gallery_env.games.art_gallery.rules.state import GameState, new_game
 
 
 def advance(state: GameState, decisions: int, seed: int) -> GameState:

@@ -8,12 +8,12 @@ import pytest
 from agent_test_helpers import mid_round_state, twin_state
 
 from art_gallery_env.agents import ISMCTSAgent
-from art_gallery_env.art_gallery.heuristic import HeuristicAgent, HeuristicV1Params
-from art_gallery_env.env.observation import ObservationEncoder
-from art_gallery_env.rules.actions import NUM_ACTIONS
-from art_gallery_env.rules.hidden import PlayerView
-from art_gallery_env.rules.phases import BID, MOVE, PICK, SHOP
-from art_gallery_env.rules.state import GameState
+from art_gallery_env.games.art_gallery.env.observation import ObservationEncoder
+from art_gallery_env.games.art_gallery.heuristic import HeuristicAgent, HeuristicV1Params
+from art_gallery_env.games.art_gallery.rules.actions import NUM_ACTIONS
+from art_gallery_env.games.art_gallery.rules.hidden import PlayerView
+from art_gallery_env.games.art_gallery.rules.phases import BID, MOVE, PICK, SHOP
+from art_gallery_env.games.art_gallery.rules.state import GameState
 
 
 def _inputs(state: GameState) -> tuple[np.ndarray, np.ndarray, PlayerView]:

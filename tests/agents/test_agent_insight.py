@@ -13,9 +13,9 @@ from agent_test_helpers import mid_round_state
 from art_gallery_env.agents import ISMCTSAgent, PolicyAgent, RandomAgent
 from art_gallery_env.agents.policy import masked_softmax
 from art_gallery_env.arena.records import RecordFormatError, load_record, validate_record
-from art_gallery_env.art_gallery.heuristic import HeuristicAgent
 from art_gallery_env.cli import main
-from art_gallery_env.env.seat import SeatObserver
+from art_gallery_env.games.art_gallery.env.seat import SeatObserver
+from art_gallery_env.games.art_gallery.heuristic import HeuristicAgent
 
 ROOT = Path(__file__).resolve().parents[2]
 CHECKPOINT = ROOT / "checkpoints" / "ppo_2p.safetensors"

@@ -8,8 +8,8 @@ import pytest
 from agent_test_helpers import play_seeded
 
 from art_gallery_env.agents import ISMCTSAgent, RandomAgent, make_agent
-from art_gallery_env.art_gallery.heuristic import HeuristicAgent
-from art_gallery_env.env.aec import raw_env
+from art_gallery_env.games.art_gallery.env.aec import raw_env
+from art_gallery_env.games.art_gallery.heuristic import HeuristicAgent
 
 
 @pytest.mark.parametrize("num_players", [2, 3, 4, 5, 6])

@@ -6,7 +6,7 @@ import pytest
 
 from art_gallery_env.agents import ISMCTSAgent, RandomAgent, agent_names, make_agent, registry
 from art_gallery_env.agents.registry import agent_versions, parse_spec, register
-from art_gallery_env.art_gallery.heuristic import (
+from art_gallery_env.games.art_gallery.heuristic import (
     HeuristicAgent,
     HeuristicParams,
     HeuristicPolicy,

@@ -8,8 +8,8 @@ import pytest
 from agent_test_helpers import mid_round_state, play_seeded
 
 from art_gallery_env.agents import ISMCTSAgent, RandomAgent
-from art_gallery_env.art_gallery.heuristic import HeuristicAgent, HeuristicV1Params
-from art_gallery_env.rules.hidden import PlayerView
+from art_gallery_env.games.art_gallery.heuristic import HeuristicAgent, HeuristicV1Params
+from art_gallery_env.games.art_gallery.rules.hidden import PlayerView
 
 
 def test_heuristic_beats_random() -> None:

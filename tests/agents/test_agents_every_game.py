@@ -23,11 +23,11 @@ from art_gallery_env.agents.registry import (
 from art_gallery_env.core import game_names, get_game, play_game
 from art_gallery_env.core.agent import Agent as CoreAgent
 from art_gallery_env.core.registry import register_game, unregister_game
-from art_gallery_env.gallerist.agents import GalleristHeuristicAgent
-from art_gallery_env.gallerist.agents.registry import Evaluator as GalleristEvaluator
-from art_gallery_env.gallerist.rules.hidden import PlayerView
-from art_gallery_env.gallerist.rules.state import new_game as gallerist_game
-from art_gallery_env.rules.state import new_game as art_gallery_game
+from art_gallery_env.games.art_gallery.rules.state import new_game as art_gallery_game
+from art_gallery_env.games.gallerist.agents import GalleristHeuristicAgent
+from art_gallery_env.games.gallerist.agents.registry import Evaluator as GalleristEvaluator
+from art_gallery_env.games.gallerist.rules.hidden import PlayerView
+from art_gallery_env.games.gallerist.rules.state import new_game as gallerist_game
 
 GENERIC = {"ismcts", "policy", "random", "search"}
 

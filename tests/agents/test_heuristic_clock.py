@@ -9,18 +9,18 @@ import random
 import pytest
 from agent_test_helpers import mid_round_state, twin_state
 
-from art_gallery_env.art_gallery.clock import read_clock, standings, tiles_to_end
-from art_gallery_env.art_gallery.heuristic import (
+from art_gallery_env.games.art_gallery.clock import read_clock, standings, tiles_to_end
+from art_gallery_env.games.art_gallery.heuristic import (
     ClockTurnTable,
     HeuristicPolicy,
     HeuristicV1Policy,
 )
-from art_gallery_env.rules.actions import SHOP_BASE, SHOP_CHOICE_PILES
-from art_gallery_env.rules.board import PILE_SIZES, SHOP_AREA
-from art_gallery_env.rules.game import game_end_reason, shop_card_value
-from art_gallery_env.rules.phases import BID, MOVE, PICK, SHOP
-from art_gallery_env.rules.scoring import chain_summary
-from art_gallery_env.rules.state import GameState, new_game
+from art_gallery_env.games.art_gallery.rules.actions import SHOP_BASE, SHOP_CHOICE_PILES
+from art_gallery_env.games.art_gallery.rules.board import PILE_SIZES, SHOP_AREA
+from art_gallery_env.games.art_gallery.rules.game import game_end_reason, shop_card_value
+from art_gallery_env.games.art_gallery.rules.phases import BID, MOVE, PICK, SHOP
+from art_gallery_env.games.art_gallery.rules.scoring import chain_summary
+from art_gallery_env.games.art_gallery.rules.state import GameState, new_game
 
 MARK_1, MARK_3 = 0, 1  # pile indices
 

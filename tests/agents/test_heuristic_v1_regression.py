@@ -17,8 +17,8 @@ import pytest
 from agent_test_helpers import play_seeded
 
 from art_gallery_env.agents import make_agent
-from art_gallery_env.art_gallery.heuristic import HeuristicAgent, HeuristicV1Params
-from art_gallery_env.art_gallery.heuristic_v1 import HeuristicV1Policy
+from art_gallery_env.games.art_gallery.heuristic import HeuristicAgent, HeuristicV1Params
+from art_gallery_env.games.art_gallery.heuristic_v1 import HeuristicV1Policy
 
 GAMES = json.loads((Path(__file__).parent / "data" / "heuristic_v1_games.json").read_text())[
     "games"

@@ -1,4 +1,5 @@
-"""ISMCTS on the compiled engine (art_gallery_env.vector.search) against the Python reference
+"""ISMCTS on the compiled engine (art_gallery_env.games.art_gallery.vector.search) against the
+Python reference
 (agents/ismcts.py): its determinization, its evaluator, its statistics on fixed seeds, that
 it decides on the information set only, and its errors."""
 
@@ -14,15 +15,20 @@ from agent_test_helpers import heuristic_positions, mid_round_state, twin_state
 
 from art_gallery_env.agents import ISMCTSAgent, make_agent
 from art_gallery_env.agents import registry as agent_registry
-from art_gallery_env.art_gallery.search import Evaluator
-from art_gallery_env.rules.hidden import PlayerView, bid_is_hidden, determinize, is_distributing
-from art_gallery_env.rules.phases import BID, MOVE, PICK, SHOP
-from art_gallery_env.rules.state import GameState, new_game
-from art_gallery_env.vector import kernels
-from art_gallery_env.vector import search as compiled
-from art_gallery_env.vector.convert import read_state, write_state
-from art_gallery_env.vector.state import allocate
-from art_gallery_env.vector.tables import build_tables
+from art_gallery_env.games.art_gallery.rules.hidden import (
+    PlayerView,
+    bid_is_hidden,
+    determinize,
+    is_distributing,
+)
+from art_gallery_env.games.art_gallery.rules.phases import BID, MOVE, PICK, SHOP
+from art_gallery_env.games.art_gallery.rules.state import GameState, new_game
+from art_gallery_env.games.art_gallery.search import Evaluator
+from art_gallery_env.games.art_gallery.vector import kernels
+from art_gallery_env.games.art_gallery.vector import search as compiled
+from art_gallery_env.games.art_gallery.vector.convert import read_state, write_state
+from art_gallery_env.games.art_gallery.vector.state import allocate
+from art_gallery_env.games.art_gallery.vector.tables import build_tables
 
 PUBLIC = [
     "phase",

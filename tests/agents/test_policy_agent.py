@@ -25,9 +25,9 @@ from art_gallery_env.agents.policy_format import (
     policy_from_torch_mlp,
     save_policy_weights,
 )
-from art_gallery_env.env.aec import raw_env
-from art_gallery_env.env.observation import OBSERVATION_SIZE
-from art_gallery_env.rules.actions import NUM_ACTIONS
+from art_gallery_env.games.art_gallery.env.aec import raw_env
+from art_gallery_env.games.art_gallery.env.observation import OBSERVATION_SIZE
+from art_gallery_env.games.art_gallery.rules.actions import NUM_ACTIONS
 
 torch = pytest.importorskip("torch")
 

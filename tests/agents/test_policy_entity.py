@@ -11,7 +11,7 @@ import pytest
 from art_gallery_env import raw_env
 from art_gallery_env.agents.policy import CheckpointError, MLPPolicy, load_policy
 from art_gallery_env.core.registry import get_game
-from art_gallery_env.rules.board import galleries_for, move_destinations
+from art_gallery_env.games.art_gallery.rules.board import galleries_for, move_destinations
 
 torch = pytest.importorskip("torch", reason="building the network needs torch")
 

@@ -13,8 +13,8 @@ from art_gallery_env.agents import CheckpointError, PolicyAgent, load_policy, ma
 from art_gallery_env.agents.policy_format import save_policy_weights
 from art_gallery_env.arena.samples import observed_decisions
 from art_gallery_env.cli import main
-from art_gallery_env.env.observation import OBSERVATION_SIZE
-from art_gallery_env.rules.actions import NUM_ACTIONS
+from art_gallery_env.games.art_gallery.env.observation import OBSERVATION_SIZE
+from art_gallery_env.games.art_gallery.rules.actions import NUM_ACTIONS
 
 onnx = pytest.importorskip("onnx")
 pytest.importorskip("onnxruntime")

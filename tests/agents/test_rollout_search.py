@@ -12,12 +12,12 @@ import pytest
 from agent_test_helpers import heuristic_positions, mid_round_state, twin_state
 
 from art_gallery_env.agents import ISMCTSAgent, make_agent
-from art_gallery_env.art_gallery.heuristic import HeuristicPolicy
-from art_gallery_env.rules.actions import NUM_ACTIONS
-from art_gallery_env.rules.hidden import PlayerView
-from art_gallery_env.rules.phases import BID, MOVE, PICK, SHOP
-from art_gallery_env.rules.state import GameState
-from art_gallery_env.vector import search as compiled
+from art_gallery_env.games.art_gallery.heuristic import HeuristicPolicy
+from art_gallery_env.games.art_gallery.rules.actions import NUM_ACTIONS
+from art_gallery_env.games.art_gallery.rules.hidden import PlayerView
+from art_gallery_env.games.art_gallery.rules.phases import BID, MOVE, PICK, SHOP
+from art_gallery_env.games.art_gallery.rules.state import GameState
+from art_gallery_env.games.art_gallery.vector import search as compiled
 
 
 def _positions(count: int, seed: int, players=(2, 3, 4, 5, 6)) -> list[GameState]:

@@ -220,8 +220,8 @@ def test_in_process_evaluation_leaves_the_callers_thread_count_alone(tmp_path):
     must not cut the trainer's torch threads (it used to set them to 1)."""
     torch = pytest.importorskip("torch")
     from art_gallery_env.agents.policy import export_torch_mlp
-    from art_gallery_env.env.observation import OBSERVATION_SIZE
-    from art_gallery_env.rules.actions import NUM_ACTIONS
+    from art_gallery_env.games.art_gallery.env.observation import OBSERVATION_SIZE
+    from art_gallery_env.games.art_gallery.rules.actions import NUM_ACTIONS
 
     weights = export_torch_mlp(
         torch.nn.Sequential(torch.nn.Linear(OBSERVATION_SIZE, NUM_ACTIONS)),

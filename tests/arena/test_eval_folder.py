@@ -19,8 +19,8 @@ from art_gallery_env.arena.evaluate import (
     lineup,
 )
 from art_gallery_env.cli import main
-from art_gallery_env.env.observation import OBSERVATION_SIZE
-from art_gallery_env.rules.actions import NUM_ACTIONS
+from art_gallery_env.games.art_gallery.env.observation import OBSERVATION_SIZE
+from art_gallery_env.games.art_gallery.rules.actions import NUM_ACTIONS
 
 
 def _checkpoint(path: Path, steps: int | None, seed: int = 0) -> Path:

@@ -27,7 +27,7 @@ from art_gallery_env.arena.terminal import (
 )
 from art_gallery_env.cli import main
 from art_gallery_env.core.registry import get_game
-from art_gallery_env.gallerist.rules.actions import action_to_str, str_to_action
+from art_gallery_env.games.gallerist.rules.actions import action_to_str, str_to_action
 
 REPO = Path(__file__).resolve().parents[2]
 art_gallery_agent = make_agent  # the default game's

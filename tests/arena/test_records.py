@@ -21,7 +21,7 @@ from art_gallery_env.arena.records import (
 )
 from art_gallery_env.arena.replay import run_replay
 from art_gallery_env.cli import main
-from art_gallery_env.env.narration import describe_events
+from art_gallery_env.games.art_gallery.env.narration import describe_events
 
 
 def _random_record(num_players: int = 3, seed: int = 9, zero_is_ten: bool = False) -> dict:

@@ -20,8 +20,8 @@ from gymnasium.utils.env_checker import check_env
 import art_gallery_env
 from art_gallery_env.agents.base import Agent
 from art_gallery_env.arena.single_agent import SingleAgentEnv
-from art_gallery_env.env.aec import final_rewards
-from art_gallery_env.rules.game import IllegalActionError
+from art_gallery_env.games.art_gallery.env.aec import final_rewards
+from art_gallery_env.games.art_gallery.rules.game import IllegalActionError
 
 ROOT = Path(__file__).resolve().parents[2]
 CHECKPOINT = ROOT / "checkpoints" / "ppo_4p.safetensors"

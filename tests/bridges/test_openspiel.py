@@ -12,13 +12,13 @@ import pytest
 pyspiel = pytest.importorskip("pyspiel")
 from open_spiel.python.algorithms.evaluate_bots import evaluate_bots  # noqa: E402
 
-from art_gallery_env.art_gallery.openspiel_game import GAME_NAME  # noqa: E402
 from art_gallery_env.bridges.openspiel_bots import (  # noqa: E402
     AgentBot,
     openspiel_ismcts_bot,
 )
-from art_gallery_env.rules.board import PILE_SIZES, galleries_for  # noqa: E402
-from art_gallery_env.rules.invariants import check_invariants  # noqa: E402
+from art_gallery_env.games.art_gallery.openspiel_game import GAME_NAME  # noqa: E402
+from art_gallery_env.games.art_gallery.rules.board import PILE_SIZES, galleries_for  # noqa: E402
+from art_gallery_env.games.art_gallery.rules.invariants import check_invariants  # noqa: E402
 
 
 def _load(players: int, zero_is_ten: bool = False):

@@ -13,7 +13,7 @@ from torchrl.envs.libs.pettingzoo import PettingZooWrapper  # noqa: E402
 from torchrl.envs.utils import check_env_specs  # noqa: E402
 
 from art_gallery_env.bridges.torchrl_env import torchrl_env  # noqa: E402
-from art_gallery_env.env.aec import final_rewards, raw_env  # noqa: E402
+from art_gallery_env.games.art_gallery.env.aec import final_rewards, raw_env  # noqa: E402
 
 pytestmark = pytest.mark.filterwarnings("ignore:PettingZoo in TorchRL is tested")
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import random
 
-from art_gallery_env.gallerist.rules.actions import action_to_str, str_to_action
-from art_gallery_env.gallerist.rules.invariants import check_invariants
-from art_gallery_env.gallerist.rules.state import GameState, new_game
+from art_gallery_env.games.gallerist.rules.actions import action_to_str, str_to_action
+from art_gallery_env.games.gallerist.rules.invariants import check_invariants
+from art_gallery_env.games.gallerist.rules.state import GameState, new_game
 
 LOC = {"colony": 0, "sales": 1, "media": 2, "market": 3}
 
@@ -114,7 +114,7 @@ def play_random(s: GameState, rng: random.Random, max_decisions: int = 100_000) 
 def fix_visitors(s: GameState) -> None:
     """After an edit: return surplus visitors of a colour to the bag's bottom, or take
     missing ones from the bag, so every colour is conserved again."""
-    from art_gallery_env.gallerist.rules.invariants import visitors_in_play
+    from art_gallery_env.games.gallerist.rules.invariants import visitors_in_play
 
     have = visitors_in_play(s)
     for c, want in enumerate(s.data.visitors):

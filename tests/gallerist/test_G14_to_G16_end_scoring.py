@@ -6,23 +6,23 @@ import random
 
 from gallerist_helpers import do, fix_visitors, give_artist, give_work, refresh, started
 
-from art_gallery_env.gallerist.rules.actions import DONE
-from art_gallery_env.gallerist.rules.data import default_game_data
-from art_gallery_env.gallerist.rules.effects import renowned_value, sales_value
-from art_gallery_env.gallerist.rules.game import (
+from art_gallery_env.games.gallerist.rules.actions import DONE
+from art_gallery_env.games.gallerist.rules.data import default_game_data
+from art_gallery_env.games.gallerist.rules.effects import renowned_value, sales_value
+from art_gallery_env.games.gallerist.rules.game import (
     MAX_ROUNDS,
     advance,
     auction_order,
     end_conditions,
 )
-from art_gallery_env.gallerist.rules.scoring import (
+from art_gallery_env.games.gallerist.rules.scoring import (
     assign_ranks,
     card_goals,
     majority_money,
     reputation_scores,
     score_breakdown,
 )
-from art_gallery_env.gallerist.rules.state import EMPTY, F_POST, F_TURN, SLOT_UP, new_game
+from art_gallery_env.games.gallerist.rules.state import EMPTY, F_POST, F_TURN, SLOT_UP, new_game
 
 D = default_game_data()
 INV, VIP, COL = range(3)

@@ -7,22 +7,22 @@ import random
 import pytest
 from gallerist_helpers import do, names, refresh, started
 
-from art_gallery_env.gallerist.env.aec import goals_reward
-from art_gallery_env.gallerist.rules.data import default_game_data
-from art_gallery_env.gallerist.rules.game import advance, auction_order
-from art_gallery_env.gallerist.rules.lacerda import (
+from art_gallery_env.games.gallerist.env.aec import goals_reward
+from art_gallery_env.games.gallerist.rules.data import default_game_data
+from art_gallery_env.games.gallerist.rules.game import advance, auction_order
+from art_gallery_env.games.gallerist.rules.lacerda import (
     LACERDA_ASSISTANT,
     LACERDA_GALLERIST,
     lacerda_move,
     lacerda_to_market,
 )
-from art_gallery_env.gallerist.rules.scoring import (
+from art_gallery_env.games.gallerist.rules.scoring import (
     goal_progress,
     majority_money,
     score_breakdown,
     solo_level,
 )
-from art_gallery_env.gallerist.rules.state import (
+from art_gallery_env.games.gallerist.rules.state import (
     A_AUCTION,
     A_GAME_OVER,
     EMPTY,

@@ -7,18 +7,18 @@ import random
 import pytest
 from gallerist_helpers import do, names, started
 
-from art_gallery_env.gallerist.rules.actions import (
+from art_gallery_env.games.gallerist.rules.actions import (
     ALL_ACTION_NAMES,
     NUM_ACTIONS,
     action_to_str,
     str_to_action,
 )
-from art_gallery_env.gallerist.rules.data import BONUS_KINDS, Bonus
-from art_gallery_env.gallerist.rules.effects import apply_bonus
-from art_gallery_env.gallerist.rules.game import IllegalActionError, advance
-from art_gallery_env.gallerist.rules.hidden import PlayerView, visible_events
-from art_gallery_env.gallerist.rules.invariants import check_invariants
-from art_gallery_env.gallerist.rules.state import new_game
+from art_gallery_env.games.gallerist.rules.data import BONUS_KINDS, Bonus
+from art_gallery_env.games.gallerist.rules.effects import apply_bonus
+from art_gallery_env.games.gallerist.rules.game import IllegalActionError, advance
+from art_gallery_env.games.gallerist.rules.hidden import PlayerView, visible_events
+from art_gallery_env.games.gallerist.rules.invariants import check_invariants
+from art_gallery_env.games.gallerist.rules.state import new_game
 
 PUBLIC = (
     "money", "influence", "tickets", "desks", "queue", "gpos", "lobby", "gallery_visitors",

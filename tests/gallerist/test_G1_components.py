@@ -8,7 +8,7 @@ import random
 import pytest
 from gallerist_helpers import play_random, refresh
 
-from art_gallery_env.gallerist.rules.data import (
+from art_gallery_env.games.gallerist.rules.data import (
     BONUS_KINDS,
     TILE_SCORINGS,
     GameDataError,
@@ -16,14 +16,14 @@ from art_gallery_env.gallerist.rules.data import (
     game_data_from_dict,
     load_game_data,
 )
-from art_gallery_env.gallerist.rules.invariants import (
+from art_gallery_env.games.gallerist.rules.invariants import (
     InconsistentStateError,
     assistants_of,
     check_invariants,
     tickets_in_play,
     visitors_in_play,
 )
-from art_gallery_env.gallerist.rules.state import new_game
+from art_gallery_env.games.gallerist.rules.state import new_game
 
 D = default_game_data()
 
@@ -31,7 +31,11 @@ D = default_game_data()
 def raw_data() -> dict:
     from importlib import resources
 
-    text = resources.files("art_gallery_env.gallerist").joinpath("data/gallerist.json").read_text()
+    text = (
+        resources.files("art_gallery_env.games.gallerist")
+        .joinpath("data/gallerist.json")
+        .read_text()
+    )
     return json.loads(text)
 
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from gallerist_helpers import do, names
 
-from art_gallery_env.gallerist.rules.data import default_game_data
-from art_gallery_env.gallerist.rules.effects import assistants_available
-from art_gallery_env.gallerist.rules.state import EMPTY, HOME, new_game
+from art_gallery_env.games.gallerist.rules.data import default_game_data
+from art_gallery_env.games.gallerist.rules.effects import assistants_available
+from art_gallery_env.games.gallerist.rules.state import EMPTY, HOME, new_game
 
 D = default_game_data()
 

@@ -6,7 +6,7 @@ import random
 
 from gallerist_helpers import do, fix_visitors, give_tickets, names, refresh, started
 
-from art_gallery_env.gallerist.rules.state import (
+from art_gallery_env.games.gallerist.rules.state import (
     ASSISTANT,
     EMPTY,
     F_TURN,

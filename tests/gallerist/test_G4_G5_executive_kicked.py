@@ -12,7 +12,7 @@ from gallerist_helpers import (
     started,
 )
 
-from art_gallery_env.gallerist.rules.state import (
+from art_gallery_env.games.gallerist.rules.state import (
     ASSISTANT,
     HOME,
     KICKED,

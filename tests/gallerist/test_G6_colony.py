@@ -13,9 +13,9 @@ from gallerist_helpers import (
     started,
 )
 
-from art_gallery_env.gallerist.rules.data import BONUS_KINDS
-from art_gallery_env.gallerist.rules.effects import sales_value
-from art_gallery_env.gallerist.rules.state import EMPTY
+from art_gallery_env.games.gallerist.rules.data import BONUS_KINDS
+from art_gallery_env.games.gallerist.rules.effects import sales_value
+from art_gallery_env.games.gallerist.rules.state import EMPTY
 
 FORMS = ("painting", "photo", "sculpture", "digital")
 COLOURS = ("blue", "red")

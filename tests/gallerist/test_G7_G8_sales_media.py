@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from gallerist_helpers import do, fix_visitors, give_artist, give_work, names, refresh, started
 
-from art_gallery_env.gallerist.rules.effects import sales_value
-from art_gallery_env.gallerist.rules.locations import artist_options, promote
-from art_gallery_env.gallerist.rules.state import (
+from art_gallery_env.games.gallerist.rules.effects import sales_value
+from art_gallery_env.games.gallerist.rules.locations import artist_options, promote
+from art_gallery_env.games.gallerist.rules.state import (
     EMPTY,
     HOME,
     P_PROMOTE,

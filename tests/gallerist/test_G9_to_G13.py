@@ -16,9 +16,9 @@ from gallerist_helpers import (
     started,
 )
 
-from art_gallery_env.gallerist.rules.actions import REP_BASE
-from art_gallery_env.gallerist.rules.data import default_game_data
-from art_gallery_env.gallerist.rules.effects import (
+from art_gallery_env.games.gallerist.rules.actions import REP_BASE
+from art_gallery_env.games.gallerist.rules.data import default_game_data
+from art_gallery_env.games.gallerist.rules.effects import (
     affordable,
     apply_bonus,
     gain_influence,
@@ -28,14 +28,14 @@ from art_gallery_env.gallerist.rules.effects import (
     push_tickets,
     sales_value,
 )
-from art_gallery_env.gallerist.rules.frames import F_DISCARD
-from art_gallery_env.gallerist.rules.game import advance
-from art_gallery_env.gallerist.rules.locations import (
+from art_gallery_env.games.gallerist.rules.frames import F_DISCARD
+from art_gallery_env.games.gallerist.rules.game import advance
+from art_gallery_env.games.gallerist.rules.locations import (
     artist_options,
     lobby_meets,
     reputation_options,
 )
-from art_gallery_env.gallerist.rules.state import EMPTY, P_BUY, new_game
+from art_gallery_env.games.gallerist.rules.state import EMPTY, P_BUY, new_game
 
 INV, VIP, COL = range(3)
 D = default_game_data()
@@ -284,7 +284,7 @@ def test_G12_2_visitor_bonuses_respect_the_collectors_rule():
     s.gallery_visitors[0] = [0, 0, 1]  # no room for another Collector (nothing sold)
     fix_visitors(s)
     refresh(s)
-    from art_gallery_env.gallerist.rules.data import B_VISITOR_BAG, B_VISITOR_PLAZA, Bonus
+    from art_gallery_env.games.gallerist.rules.data import B_VISITOR_BAG, B_VISITOR_PLAZA, Bonus
 
     apply_bonus(s, 0, Bonus(B_VISITOR_PLAZA))
     advance(s)

@@ -11,18 +11,18 @@ from gallerist_helpers import do, give_artist, refresh, started
 
 from art_gallery_env.agents.random_agent import RandomAgent
 from art_gallery_env.arena.loop import play_game
-from art_gallery_env.gallerist.agents import GalleristHeuristicAgent
-from art_gallery_env.gallerist.agents.heuristic import HeuristicPolicy
-from art_gallery_env.gallerist.env.seat import GalleristSeatObserver
-from art_gallery_env.gallerist.rules.actions import (
+from art_gallery_env.games.gallerist.agents import GalleristHeuristicAgent
+from art_gallery_env.games.gallerist.agents.heuristic import HeuristicPolicy
+from art_gallery_env.games.gallerist.env.seat import GalleristSeatObserver
+from art_gallery_env.games.gallerist.rules.actions import (
     ARTIST_BASE,
     NUM_ACTIONS,
     USE_COMMISSION,
     USE_TOKEN,
     action_to_str,
 )
-from art_gallery_env.gallerist.rules.hidden import PlayerView
-from art_gallery_env.gallerist.rules.state import new_game
+from art_gallery_env.games.gallerist.rules.hidden import PlayerView
+from art_gallery_env.games.gallerist.rules.state import new_game
 
 
 def play(agents, seed: int):

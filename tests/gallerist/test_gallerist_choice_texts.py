@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from gallerist_helpers import do, refresh, started
 
-from art_gallery_env.gallerist.choices import describe_choice
-from art_gallery_env.gallerist.rules.actions import str_to_action
-from art_gallery_env.gallerist.rules.frames import HOME
-from art_gallery_env.gallerist.rules.state import ASSISTANT, EMPTY
+from art_gallery_env.games.gallerist.choices import describe_choice
+from art_gallery_env.games.gallerist.rules.actions import str_to_action
+from art_gallery_env.games.gallerist.rules.frames import HOME
+from art_gallery_env.games.gallerist.rules.state import ASSISTANT, EMPTY
 
 OWN_ASSISTANT = 2 * 0 + ASSISTANT  # player 0's assistant on a location
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from art_gallery_env.env.observation import observation_table_markdown
-from art_gallery_env.gallerist.env.observation import FIELDS
-from art_gallery_env.gallerist.rules.actions import (
+from art_gallery_env.games.art_gallery.env.observation import observation_table_markdown
+from art_gallery_env.games.gallerist.env.observation import FIELDS
+from art_gallery_env.games.gallerist.rules.actions import (
     BONUS_BASE,
     CONTRACT_BASE,
     EASEL_BASE,

@@ -9,10 +9,10 @@ import numpy as np
 import pytest
 
 from art_gallery_env.core.registry import get_game
-from art_gallery_env.gallerist import web_view
-from art_gallery_env.gallerist.choices import describe_choice
-from art_gallery_env.gallerist.render_svg import canvas_size, render_svg
-from art_gallery_env.gallerist.rules.data import NUM_FORMS
+from art_gallery_env.games.gallerist import web_view
+from art_gallery_env.games.gallerist.choices import describe_choice
+from art_gallery_env.games.gallerist.render_svg import canvas_size, render_svg
+from art_gallery_env.games.gallerist.rules.data import NUM_FORMS
 
 SPEC = get_game("gallerist")
 
@@ -68,7 +68,7 @@ def test_bad_viewers_and_names_are_refused_in_one_line() -> None:
 
 
 def test_svg_frames_in_the_aec_env_are_the_acting_seats_view() -> None:
-    from art_gallery_env.gallerist.env.aec import raw_env
+    from art_gallery_env.games.gallerist.env.aec import raw_env
 
     env = raw_env(2, render_mode="svg")
     env.reset(seed=2)
@@ -80,8 +80,8 @@ def test_svg_frames_in_the_aec_env_are_the_acting_seats_view() -> None:
 @pytest.mark.slow  # CairoSVG takes a second or two per frame on a loaded machine
 def test_rgb_array_frames_in_the_aec_and_solo_envs() -> None:
     pytest.importorskip("cairosvg")
-    from art_gallery_env.gallerist.env.aec import raw_env
-    from art_gallery_env.gallerist.solo import GalleristSoloEnv
+    from art_gallery_env.games.gallerist.env.aec import raw_env
+    from art_gallery_env.games.gallerist.solo import GalleristSoloEnv
 
     env = raw_env(2, render_mode="rgb_array")
     env.reset(seed=2)

@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
 
-from art_gallery_env.env.observation import observation_table_markdown
-from art_gallery_env.gallerist import (
+from art_gallery_env.games.art_gallery.env.observation import observation_table_markdown
+from art_gallery_env.games.gallerist import (
     NUM_ACTIONS,
     OBSERVATION_SIZE,
     GalleristSoloEnv,
@@ -20,7 +20,7 @@ from art_gallery_env.gallerist import (
     env,
     raw_env,
 )
-from art_gallery_env.gallerist.env.observation import FIELDS
+from art_gallery_env.games.gallerist.env.observation import FIELDS
 
 PLAYER_COUNTS = (1, 2, 3, 4)
 
@@ -139,7 +139,7 @@ def test_solo_gymnasium_env_checker_and_a_game() -> None:
 
 
 def test_the_graded_solo_reward_goals_in_both_solo_envs() -> None:
-    from art_gallery_env.gallerist.env.aec import goals_reward
+    from art_gallery_env.games.gallerist.env.aec import goals_reward
 
     e = env(num_players=1, reward_mode="goals")
     e.reset(seed=12)

@@ -16,9 +16,9 @@ import random
 import numpy as np
 import pytest
 
-from art_gallery_env.gallerist.env.observation import encode
-from art_gallery_env.gallerist.rules.invariants import check_invariants
-from art_gallery_env.gallerist.rules.state import GameState, new_game
+from art_gallery_env.games.gallerist.env.observation import encode
+from art_gallery_env.games.gallerist.rules.invariants import check_invariants
+from art_gallery_env.games.gallerist.rules.state import GameState, new_game
 
 GAMES = [(n, seed) for n in (1, 2, 3, 4) for seed in (3, 8)]
 

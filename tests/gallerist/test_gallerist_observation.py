@@ -16,9 +16,9 @@ import random
 import numpy as np
 import pytest
 
-from art_gallery_env.gallerist.env.observation import OBSERVATION_SIZE, ObservationEncoder
-from art_gallery_env.gallerist.env.observation_reference import encode_reference
-from art_gallery_env.gallerist.rules.state import GameState, new_game
+from art_gallery_env.games.gallerist.env.observation import OBSERVATION_SIZE, ObservationEncoder
+from art_gallery_env.games.gallerist.env.observation_reference import encode_reference
+from art_gallery_env.games.gallerist.rules.state import GameState, new_game
 
 
 def assert_same(encoder: ObservationEncoder, s: GameState, observer: int, where: str) -> None:
@@ -108,7 +108,7 @@ def test_fast_encoder_equals_reference_whenever_reputation_tiles_are_held(n: int
 def test_an_env_keeps_its_encoder_across_games_and_stays_exact() -> None:
     """reset() of the seat observer keeps the encoder's last vectors (they are exact for
     any state): a second game's observations are the reference's from the first decision."""
-    from art_gallery_env.gallerist import raw_env
+    from art_gallery_env.games.gallerist import raw_env
 
     e = raw_env(num_players=2)
     rng = random.Random(7)

@@ -18,10 +18,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from art_gallery_env.gallerist.rules.game import MAX_ROUNDS
-from art_gallery_env.gallerist.rules.invariants import check_invariants
-from art_gallery_env.gallerist.rules.scoring import public_scores
-from art_gallery_env.gallerist.rules.state import EMPTY, LACERDA, GameState, new_game
+from art_gallery_env.games.gallerist.rules.game import MAX_ROUNDS
+from art_gallery_env.games.gallerist.rules.invariants import check_invariants
+from art_gallery_env.games.gallerist.rules.scoring import public_scores
+from art_gallery_env.games.gallerist.rules.state import EMPTY, LACERDA, GameState, new_game
 
 MAX_DECISIONS = 5000
 players = st.integers(min_value=1, max_value=4)

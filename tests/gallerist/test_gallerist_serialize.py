@@ -9,9 +9,9 @@ import random
 
 import pytest
 
-from art_gallery_env.gallerist.rules.data import game_data_from_dict
-from art_gallery_env.gallerist.rules.serialize import StateFormatError
-from art_gallery_env.gallerist.rules.state import GameState, new_game
+from art_gallery_env.games.gallerist.rules.data import game_data_from_dict
+from art_gallery_env.games.gallerist.rules.serialize import StateFormatError
+from art_gallery_env.games.gallerist.rules.state import GameState, new_game
 
 
 def midgame(n: int = 3, seed: int = 1, steps: int = 80) -> GameState:
@@ -69,7 +69,9 @@ def test_other_component_data_must_be_passed_to_load() -> None:
     from importlib import resources
 
     raw = json.loads(
-        resources.files("art_gallery_env.gallerist").joinpath("data/gallerist.json").read_text()
+        resources.files("art_gallery_env.games.gallerist")
+        .joinpath("data/gallerist.json")
+        .read_text()
     )
     raw["player_board"]["start_money"] = 15
     other = game_data_from_dict(raw)

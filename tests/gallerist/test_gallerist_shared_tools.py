@@ -14,7 +14,7 @@ from art_gallery_env.agents.random_agent import RandomAgent
 from art_gallery_env.agents.registry import agent_names as shared_agent_names
 from art_gallery_env.agents.registry import make_agent as shared_make_agent
 from art_gallery_env.arena.loop import play_game
-from art_gallery_env.gallerist import (
+from art_gallery_env.games.gallerist import (
     describe_event,
     describe_events,
     layout_fingerprint,
@@ -22,10 +22,10 @@ from art_gallery_env.gallerist import (
     render_breakdown,
     render_text,
 )
-from art_gallery_env.gallerist.agents import GalleristHeuristicAgent
-from art_gallery_env.gallerist.env import observation_fields
-from art_gallery_env.gallerist.env.seat import GalleristSeatObserver
-from art_gallery_env.gallerist.rules.state import GameState
+from art_gallery_env.games.gallerist.agents import GalleristHeuristicAgent
+from art_gallery_env.games.gallerist.env import observation_fields
+from art_gallery_env.games.gallerist.env.seat import GalleristSeatObserver
+from art_gallery_env.games.gallerist.rules.state import GameState
 
 
 def agent_names() -> list[str]:

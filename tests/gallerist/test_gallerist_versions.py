@@ -8,9 +8,9 @@ import random
 import pytest
 
 from art_gallery_env.arena.records import RecordFormatError, make_record, replay_record
-from art_gallery_env.gallerist import ENV_VERSION
-from art_gallery_env.gallerist.rules.serialize import StateFormatError
-from art_gallery_env.gallerist.rules.state import GameState, new_game
+from art_gallery_env.games.gallerist import ENV_VERSION
+from art_gallery_env.games.gallerist.rules.serialize import StateFormatError
+from art_gallery_env.games.gallerist.rules.state import GameState, new_game
 
 
 def _record(seed: int = 3) -> dict:

@@ -9,9 +9,9 @@ from __future__ import annotations
 from gallerist_helpers import do, fix_visitors, give_artist, names, refresh, started
 from test_G6_colony import artist_name, set_bonus
 
-from art_gallery_env.gallerist.rules.effects import push_tickets
-from art_gallery_env.gallerist.rules.game import advance
-from art_gallery_env.gallerist.rules.state import ASSISTANT, EMPTY
+from art_gallery_env.games.gallerist.rules.effects import push_tickets
+from art_gallery_env.games.gallerist.rules.game import advance
+from art_gallery_env.games.gallerist.rules.state import ASSISTANT, EMPTY
 
 INV, VIP, COL = range(3)
 OWN_ASSISTANT = 2 * 0 + ASSISTANT  # player 0's assistant on a location

@@ -23,11 +23,15 @@ from typing import Any
 
 import pytest
 
-from art_gallery_env.rules.actions import str_to_action
-from art_gallery_env.rules.board import PILE_SIZES
-from art_gallery_env.rules.cards import CardSet, card_set_from_dict, default_card_set
-from art_gallery_env.rules.phases import GAME_OVER, MOVE, PICK, SHOP
-from art_gallery_env.rules.state import GameState, new_game
+from art_gallery_env.games.art_gallery.rules.actions import str_to_action
+from art_gallery_env.games.art_gallery.rules.board import PILE_SIZES
+from art_gallery_env.games.art_gallery.rules.cards import (
+    CardSet,
+    card_set_from_dict,
+    default_card_set,
+)
+from art_gallery_env.games.art_gallery.rules.phases import GAME_OVER, MOVE, PICK, SHOP
+from art_gallery_env.games.art_gallery.rules.state import GameState, new_game
 
 STATES_DIR = Path(__file__).parent / "states"
 PILE_OF_MARK = {1: 0, 3: 1, 5: 2, 7: 3}

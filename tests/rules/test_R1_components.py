@@ -6,11 +6,15 @@ import random
 
 import pytest
 
-from art_gallery_env.rules.actions import bid_action, move_action
-from art_gallery_env.rules.cards import CardDataError, card_set_from_dict, default_card_set
-from art_gallery_env.rules.phases import BID, MOVE
-from art_gallery_env.rules.serialize import StateFormatError
-from art_gallery_env.rules.state import GameState, new_game
+from art_gallery_env.games.art_gallery.rules.actions import bid_action, move_action
+from art_gallery_env.games.art_gallery.rules.cards import (
+    CardDataError,
+    card_set_from_dict,
+    default_card_set,
+)
+from art_gallery_env.games.art_gallery.rules.phases import BID, MOVE
+from art_gallery_env.games.art_gallery.rules.serialize import StateFormatError
+from art_gallery_env.games.art_gallery.rules.state import GameState, new_game
 
 
 def _all_paintings(s: GameState) -> list[int]:

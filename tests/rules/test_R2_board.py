@@ -6,10 +6,10 @@ import random
 
 import pytest
 
-from art_gallery_env.env.observation import ObservationEncoder, decode_observation
-from art_gallery_env.rules.actions import bid_action, move_action
-from art_gallery_env.rules.serialize import StateFormatError
-from art_gallery_env.rules.state import GameState, new_game
+from art_gallery_env.games.art_gallery.env.observation import ObservationEncoder, decode_observation
+from art_gallery_env.games.art_gallery.rules.actions import bid_action, move_action
+from art_gallery_env.games.art_gallery.rules.serialize import StateFormatError
+from art_gallery_env.games.art_gallery.rules.state import GameState, new_game
 
 GALLERIES = {2: 4, 3: 4, 4: 6, 5: 8, 6: 8}
 

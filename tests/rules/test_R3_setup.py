@@ -6,8 +6,8 @@ from collections import Counter
 
 import pytest
 
-from art_gallery_env.rules.phases import MOVE
-from art_gallery_env.rules.state import new_game
+from art_gallery_env.games.art_gallery.rules.phases import MOVE
+from art_gallery_env.games.art_gallery.rules.state import new_game
 
 
 @pytest.mark.parametrize("n", [2, 4, 5])

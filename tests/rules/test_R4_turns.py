@@ -6,10 +6,10 @@ import random
 
 import pytest
 
-from art_gallery_env.rules.actions import bid_action, move_action
-from art_gallery_env.rules.game import IllegalActionError
-from art_gallery_env.rules.phases import BID, MOVE, PICK, SHOP
-from art_gallery_env.rules.state import GameState, new_game
+from art_gallery_env.games.art_gallery.rules.actions import bid_action, move_action
+from art_gallery_env.games.art_gallery.rules.game import IllegalActionError
+from art_gallery_env.games.art_gallery.rules.phases import BID, MOVE, PICK, SHOP
+from art_gallery_env.games.art_gallery.rules.state import GameState, new_game
 
 ALL_MOVES_FROM_FULL_HAND = [0] + list(range(2, 18))  # 0 cw only, 1..8 both ways
 

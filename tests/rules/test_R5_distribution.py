@@ -8,15 +8,15 @@ from __future__ import annotations
 
 import pytest
 
-from art_gallery_env.rules.actions import (
+from art_gallery_env.games.art_gallery.rules.actions import (
     SHOP_BASE,
     SHOP_CHOICES,
     bid_action,
     pick_action,
     shop_action,
 )
-from art_gallery_env.rules.phases import MOVE, PICK, SHOP
-from art_gallery_env.rules.state import GameState
+from art_gallery_env.games.art_gallery.rules.phases import MOVE, PICK, SHOP
+from art_gallery_env.games.art_gallery.rules.state import GameState
 
 NOTHING: tuple[int, ...] = ()
 

@@ -4,11 +4,16 @@ from __future__ import annotations
 
 import pytest
 
-from art_gallery_env.rules.actions import bid_action, move_action, pick_action, shop_action
-from art_gallery_env.rules.game import IllegalActionError
-from art_gallery_env.rules.phases import GAME_OVER, MOVE
-from art_gallery_env.rules.serialize import StateFormatError
-from art_gallery_env.rules.state import GameState, new_game
+from art_gallery_env.games.art_gallery.rules.actions import (
+    bid_action,
+    move_action,
+    pick_action,
+    shop_action,
+)
+from art_gallery_env.games.art_gallery.rules.game import IllegalActionError
+from art_gallery_env.games.art_gallery.rules.phases import GAME_OVER, MOVE
+from art_gallery_env.games.art_gallery.rules.serialize import StateFormatError
+from art_gallery_env.games.art_gallery.rules.state import GameState, new_game
 
 
 def _game_over(s: GameState) -> dict | None:

@@ -6,9 +6,9 @@ import random
 
 import pytest
 
-from art_gallery_env.rules.actions import move_action
-from art_gallery_env.rules.scoring import best_chains, row_scores, winners
-from art_gallery_env.rules.state import GameState, new_game
+from art_gallery_env.games.art_gallery.rules.actions import move_action
+from art_gallery_env.games.art_gallery.rules.scoring import best_chains, row_scores, winners
+from art_gallery_env.games.art_gallery.rules.state import GameState, new_game
 
 # Rows: figures (woman, man, child, group), animals (bird, horse, mammal),
 # nature (flora, mountain, sky), setting (interior, town, landscape, sea).

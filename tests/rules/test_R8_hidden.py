@@ -8,11 +8,11 @@ from collections import Counter
 import numpy as np
 
 from art_gallery_env import raw_env
-from art_gallery_env.env.observation import ObservationEncoder, decode_observation
-from art_gallery_env.rules.actions import bid_action, move_action
-from art_gallery_env.rules.hidden import visible_events
-from art_gallery_env.rules.phases import PICK
-from art_gallery_env.rules.state import GameState, new_game
+from art_gallery_env.games.art_gallery.env.observation import ObservationEncoder, decode_observation
+from art_gallery_env.games.art_gallery.rules.actions import bid_action, move_action
+from art_gallery_env.games.art_gallery.rules.hidden import visible_events
+from art_gallery_env.games.art_gallery.rules.phases import PICK
+from art_gallery_env.games.art_gallery.rules.state import GameState, new_game
 
 
 def _observe(state: GameState, player: int) -> np.ndarray:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from art_gallery_env.rules.state import GameState
+from art_gallery_env.games.art_gallery.rules.state import GameState
 
 HERE = Path(__file__).parent
 DOCS_RULES_MD = Path(__file__).parents[2] / "docs" / "rules.md"

@@ -15,7 +15,7 @@ import pytest
 pytest.importorskip("sb3_contrib", reason="the benchmark clones with the [train] extra")
 
 from art_gallery_env import raw_env  # noqa: E402
-from art_gallery_env.rules.actions import BID_BASE, PICK_BASE, SHOP_BASE  # noqa: E402
+from art_gallery_env.games.art_gallery.rules.actions import BID_BASE, PICK_BASE, SHOP_BASE  # noqa: E402
 
 SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "clone_fidelity.py"
 

@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 from art_gallery_env.agents.base import Agent
-from art_gallery_env.env.aec import final_rewards
-from art_gallery_env.env.observation import decode_observation
+from art_gallery_env.games.art_gallery.env.aec import final_rewards
+from art_gallery_env.games.art_gallery.env.observation import decode_observation
 
 pytest.importorskip("gymnasium")
 from art_gallery_env.training.selfplay import OpponentPool, SelfPlayEnv  # noqa: E402

@@ -16,7 +16,7 @@ from training_helpers import tiny_config_dict  # noqa: E402
 from art_gallery_env import raw_env  # noqa: E402
 from art_gallery_env.agents.policy import CheckpointError, PolicyAgent  # noqa: E402
 from art_gallery_env.agents.run_checkpoint import load_sb3_model, read_checkpoint_meta  # noqa: E402
-from art_gallery_env.rules.hidden import PlayerView  # noqa: E402
+from art_gallery_env.games.art_gallery.rules.hidden import PlayerView  # noqa: E402
 from art_gallery_env.training.config import config_from_dict  # noqa: E402
 from art_gallery_env.training.sb3_trainer import train  # noqa: E402
 

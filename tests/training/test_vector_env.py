@@ -18,12 +18,14 @@ pytest.importorskip("numba", reason="the compiled engine needs the [fast] extra"
 from art_gallery_env.agents.policy import PolicyAgent, save_policy_weights  # noqa: E402
 from art_gallery_env.agents.policy_format import load_weights  # noqa: E402
 from art_gallery_env.agents.run_checkpoint import read_checkpoint_meta  # noqa: E402
-from art_gallery_env.art_gallery.heuristic import HeuristicAgent, HeuristicPolicy  # noqa: E402
-from art_gallery_env.env.aec import final_rewards  # noqa: E402
-from art_gallery_env.env.observation import OBSERVATION_SIZE  # noqa: E402
-from art_gallery_env.env.seat import SeatObserver  # noqa: E402
-from art_gallery_env.rules.actions import NUM_ACTIONS  # noqa: E402
-from art_gallery_env.rules.cards import default_card_set  # noqa: E402
+from art_gallery_env.games.art_gallery.env.aec import final_rewards  # noqa: E402
+from art_gallery_env.games.art_gallery.env.observation import OBSERVATION_SIZE  # noqa: E402
+from art_gallery_env.games.art_gallery.env.seat import SeatObserver  # noqa: E402
+from art_gallery_env.games.art_gallery.heuristic import HeuristicAgent, HeuristicPolicy  # noqa: E402
+from art_gallery_env.games.art_gallery.rules.actions import NUM_ACTIONS  # noqa: E402
+from art_gallery_env.games.art_gallery.rules.cards import default_card_set  # noqa: E402
+from art_gallery_env.games.art_gallery.vector.differential import comparable  # noqa: E402
+from art_gallery_env.games.art_gallery.vector.heuristic_differential import python_top  # noqa: E402
 from art_gallery_env.training.config import ConfigError  # noqa: E402
 from art_gallery_env.training.interrupt import TrainingInterrupted  # noqa: E402
 from art_gallery_env.training.run_folder import verify_checkpoint  # noqa: E402
@@ -34,8 +36,6 @@ from art_gallery_env.training.vector_env import (  # noqa: E402
     VectorSelfPlayEnv,
     split_slots,
 )
-from art_gallery_env.vector.differential import comparable  # noqa: E402
-from art_gallery_env.vector.heuristic_differential import python_top  # noqa: E402
 
 
 def write_snapshot(folder: Path, seed: int = 0) -> Path:
@@ -256,7 +256,9 @@ def test_a_signal_during_vector_training_saves_latest(tmp_path, tiny_config, mon
 
 
 def test_vector_without_numba_is_a_config_error(tmp_path, tiny_config, monkeypatch) -> None:
-    monkeypatch.setitem(sys.modules, "art_gallery_env.vector", None)  # as without numba
+    monkeypatch.setitem(
+        sys.modules, "art_gallery_env.games.art_gallery.vector", None
+    )  # as without numba
     with pytest.raises(ConfigError, match=r"vec_env: vector needs numba.*\[fast\]"):
         train(tiny_config(tmp_path / "run", 256, vec_env="vector"), progress_bar=False)
     assert not (tmp_path / "run").exists(), "nothing is written before the check"

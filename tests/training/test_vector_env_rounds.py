@@ -15,11 +15,11 @@ pytest.importorskip("numba", reason="the compiled engine needs the [fast] extra"
 from test_vector_env import write_snapshot  # noqa: E402
 
 from art_gallery_env.agents.policy_format import save_network_weights  # noqa: E402
+from art_gallery_env.games.art_gallery.vector import VectorGame  # noqa: E402
+from art_gallery_env.games.art_gallery.vector.kernels import _GOLDEN, NUM_HEURISTIC_PARAMS  # noqa: E402
 from art_gallery_env.training.sb3_policy import build_network  # noqa: E402
 from art_gallery_env.training.selfplay import OpponentPool  # noqa: E402
 from art_gallery_env.training.vector_env import VectorSelfPlayEnv  # noqa: E402
-from art_gallery_env.vector import VectorGame  # noqa: E402
-from art_gallery_env.vector.kernels import _GOLDEN, NUM_HEURISTIC_PARAMS  # noqa: E402
 
 
 @pytest.fixture(autouse=True)

@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 from training_helpers import tiny_config_dict
 
-from art_gallery_env.env.observation import OBSERVATION_SIZE
-from art_gallery_env.rules.actions import NUM_ACTIONS
+from art_gallery_env.games.art_gallery.env.observation import OBSERVATION_SIZE
+from art_gallery_env.games.art_gallery.rules.actions import NUM_ACTIONS
 from art_gallery_env.training import warm_start
 from art_gallery_env.training.config import WarmStartConfig, config_from_dict
 

@@ -420,7 +420,7 @@ def test_uploaded_records_are_checked_stored_and_replayed(records_client: TestCl
 def test_choices_offer_every_legal_action_and_say_why_others_are_not(players: int) -> None:
     """For every decision of random games: the legal options are exactly the engine's
     legal actions, and each illegal option shown names its reason (R4.3, R4.5, R5.1)."""
-    from art_gallery_env.rules.state import new_game as engine_game
+    from art_gallery_env.games.art_gallery.rules.state import new_game as engine_game
     from art_gallery_env.web.views import choices
 
     reasons = ("a 0 moves clockwise only", "is full", "a pile is empty", "needs a card of")

@@ -25,7 +25,7 @@ from art_gallery_env.agents import registry as agent_registry
 from art_gallery_env.agents.base import Agent
 from art_gallery_env.agents.registry import make_agent
 from art_gallery_env.core.registry import get_game
-from art_gallery_env.env.svg import render_svg
+from art_gallery_env.games.art_gallery.env.svg import render_svg
 from art_gallery_env.web.games import WebError
 
 pytestmark = pytest.mark.slow  # each drives a real Chromium against a live server

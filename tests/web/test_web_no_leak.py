@@ -20,8 +20,8 @@ import pytest
 from fastapi.testclient import TestClient
 from test_no_leak import hidden_fields, perturb_hidden, sample_states
 
-from art_gallery_env.env.svg import render_svg
-from art_gallery_env.rules.phases import BID, MOVE, PICK, SHOP
+from art_gallery_env.games.art_gallery.env.svg import render_svg
+from art_gallery_env.games.art_gallery.rules.phases import BID, MOVE, PICK, SHOP
 from art_gallery_env.web.games import WebGame
 from art_gallery_env.web.views import game_log, game_view, released_insight
 
@@ -189,7 +189,7 @@ def gallerist_states(n: int, seed: int, every: int = 23) -> list:
 
 def check_gallerist_no_leak(game: WebGame, salt: int) -> tuple[int, int]:
     """As :func:`check_no_leak`, with the Gallerist's worlds and drawing."""
-    from art_gallery_env.gallerist.render_svg import render_svg as gallerist_svg
+    from art_gallery_env.games.gallerist.render_svg import render_svg as gallerist_svg
 
     truth = responses(game)
     state, seat = game.state, game.seat
@@ -238,7 +238,7 @@ def test_gallerist_responses_are_the_same_in_every_world_of_the_seats_informatio
 def test_the_gallerist_view_hides_the_other_seats_secret_cards() -> None:
     """Teeth: the seat's drawing shows its own Curator and Art Dealer, card backs for the
     others'; a spectator sees every card."""
-    from art_gallery_env.gallerist.render_svg import render_svg as gallerist_svg
+    from art_gallery_env.games.gallerist.render_svg import render_svg as gallerist_svg
 
     state = gallerist_states(3, 5)[2]
     d = state.data

@@ -19,10 +19,10 @@ from art_gallery_env.agents.policy_format import save_policy_weights
 from art_gallery_env.arena.evaluate import MatchConfig, run_match, save_game_records
 from art_gallery_env.arena.records import replay_record
 from art_gallery_env.core.registry import game_names, get_game
-from art_gallery_env.gallerist import web_view
-from art_gallery_env.gallerist.env.observation_fields import OBSERVATION_SIZE
-from art_gallery_env.gallerist.render_svg import render_svg
-from art_gallery_env.gallerist.rules.actions import NUM_ACTIONS
+from art_gallery_env.games.gallerist import web_view
+from art_gallery_env.games.gallerist.env.observation_fields import OBSERVATION_SIZE
+from art_gallery_env.games.gallerist.render_svg import render_svg
+from art_gallery_env.games.gallerist.rules.actions import NUM_ACTIONS
 from art_gallery_env.web.app import create_app
 from art_gallery_env.web.games import WebGame, load_game
 from art_gallery_env.web.views import GameWeb, game_log, game_view, released_insight
