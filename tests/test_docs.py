@@ -23,7 +23,7 @@ def test_readme_action_table_covers_all_47_ids() -> None:
         assert row in README
 
 
-TEST_COMMAND = "bash scripts/bootstrap.sh && .venv/bin/python -m pytest"
+TEST_COMMAND = "bash scripts/bootstrap.sh && .venv/bin/python -m pytest -n 2"
 # What CI may do before the README's command: install the browser the web tests drive,
 # and say it is CI (so those tests fail instead of skipping without it). Nothing else.
 CI_PREREQUISITES = {
