@@ -45,6 +45,25 @@ def atomic_copy(source: str | os.PathLike[str], target: str | os.PathLike[str]) 
     return target
 
 
+@contextmanager
+def atomic_path(path: str | os.PathLike[str]) -> Iterator[Path]:
+    """A temporary path beside ``path`` (same suffix) for a library that writes by file
+    name (imageio, say); renamed over ``path`` after an fsync when the block ends without an
+    error, removed otherwise. Created with mode 0o666 minus the umask, as open() would."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.stem}.{os.getpid()}.{uuid.uuid4().hex[:8]}{path.suffix}")
+    os.close(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
+    try:
+        yield tmp
+        with open(tmp, "rb+") as handle:
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
 def atomic_symlink(target: str | os.PathLike[str], link: str | os.PathLike[str]) -> Path:
     """Point ``link`` at ``target`` (kept as given, e.g. relative) in one rename: a reader
     follows the old target or the new one, never a missing link. Replaces a file too."""

@@ -42,6 +42,7 @@ from pettingzoo.utils.wrappers.order_enforcing import (
 from .env_checks import (
     ILLEGAL_ACTION_MODES,
     ILLEGAL_ACTION_REWARD,
+    RENDER_FPS,
     check_choice,
     check_options,
     check_saved_state,
@@ -66,6 +67,7 @@ class TurnBasedAEC(AECEnv):
         "render_modes": list(TEXT_RENDER_MODES),
         "name": "turn_based_v0",
         "is_parallelizable": False,
+        "render_fps": RENDER_FPS,
     }
     game_name: ClassVar[str] = ""  # the game's name in the registry
     info_key: ClassVar[str] = "phase"  # the infos' key naming the pending decision's kind

@@ -13,6 +13,7 @@ from .registry import GameSpec
 
 ILLEGAL_ACTION_MODES = ("raise", "terminate")
 ILLEGAL_ACTION_REWARD = -1.0  # PettingZoo's convention: the offender gets -1, the others 0
+RENDER_FPS = 2  # every env's metadata["render_fps"]: a board game reads at two decisions a second
 
 
 def check_choice(name: str, value: object, choices: Sequence[str]) -> str:

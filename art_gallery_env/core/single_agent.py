@@ -33,6 +33,7 @@ from .agent import Agent
 from .env_checks import (
     ILLEGAL_ACTION_MODES,
     ILLEGAL_ACTION_REWARD,
+    RENDER_FPS,
     check_choice,
     check_options,
     check_saved_state,
@@ -43,7 +44,6 @@ from .loop import play
 from .registry import GameSpec, get_game
 from .scoring import final_rewards
 
-RENDER_FPS = 2
 DEFAULT_ILLEGAL_ACTION = "terminate"  # as the AEC env's: PettingZoo's convention
 TEXT_RENDER_MODES = ("ansi",)
 FRAME_RENDER_MODES = ("rgb_array", "svg")  # where the game draws its board

@@ -19,7 +19,8 @@ with -1; ``"raise"`` is the strict mode. Registered as
 
 from __future__ import annotations
 
-from art_gallery_env.core.single_agent import DEFAULT_ILLEGAL_ACTION, RENDER_FPS, SingleAgentEnv
+from art_gallery_env.core.env_checks import RENDER_FPS
+from art_gallery_env.core.single_agent import DEFAULT_ILLEGAL_ACTION, SingleAgentEnv
 
 from .env.aec import SOLO_REWARD_MODES
 from .rules.data import GameData, default_game_data

@@ -24,7 +24,11 @@ from typing import Any
 from pettingzoo import AECEnv
 
 from art_gallery_env.core.aec import TurnBasedAEC, wrap
-from art_gallery_env.core.env_checks import ILLEGAL_ACTION_MODES, ILLEGAL_ACTION_REWARD
+from art_gallery_env.core.env_checks import (
+    ILLEGAL_ACTION_MODES,
+    ILLEGAL_ACTION_REWARD,
+    RENDER_FPS,
+)
 from art_gallery_env.core.scoring import REWARD_MODES, SCORE_MARGIN_SCALE, final_rewards
 
 from ..rules.cards import CardSet, default_card_set
@@ -34,7 +38,6 @@ ENV_VERSION = "art_gallery_v1"
 """The env's name and version (PettingZoo's convention); records and checkpoints store it.
 v1: ``illegal_action="terminate"`` is the default (v0 raised); the game is unchanged."""
 RENDER_MODES = ("ansi", "human", "rgb_array", "svg")
-RENDER_FPS = 2
 
 __all__ = [
     "ENV_VERSION",

@@ -9,11 +9,12 @@ leaves a half-written video under the final name.
 from __future__ import annotations
 
 import os
-import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
+
+from art_gallery_env.files import atomic_path
 
 from .raster import RENDER_EXTRA
 
@@ -40,20 +41,11 @@ def save_video(frames: Sequence[np.ndarray], path: str | os.PathLike, fps: float
         options = {"plugin": "pyav", "codec": "libx264", "fps": fps}
     else:
         options = {"plugin": "pillow", "duration": 1000.0 / fps, "loop": 0}
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.stem}-", suffix=suffix, dir=path.parent)
-    os.close(fd)
-    try:
+    with atomic_path(path) as tmp:
         try:
             iio.imwrite(tmp, stack, **options)
         except ImportError as error:  # the plugin's own library (PyAV) is missing
             raise ImportError(f"saving {suffix} needs PyAV: {RENDER_EXTRA}") from error
-        with open(tmp, "rb+") as handle:
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
     return path
 
 

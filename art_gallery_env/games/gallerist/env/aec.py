@@ -21,7 +21,11 @@ from typing import Any
 from pettingzoo import AECEnv
 
 from art_gallery_env.core.aec import TurnBasedAEC, wrap
-from art_gallery_env.core.env_checks import ILLEGAL_ACTION_MODES, ILLEGAL_ACTION_REWARD
+from art_gallery_env.core.env_checks import (
+    ILLEGAL_ACTION_MODES,
+    ILLEGAL_ACTION_REWARD,
+    RENDER_FPS,
+)
 from art_gallery_env.core.scoring import final_rewards
 from art_gallery_env.games.gallerist import ENV_VERSION
 
@@ -89,6 +93,7 @@ class raw_env(TurnBasedAEC):  # noqa: N801 - PettingZoo's naming convention
         "render_modes": list(RENDER_MODES),
         "name": ENV_VERSION,  # the spec's env_version: records and checkpoints store it
         "is_parallelizable": False,
+        "render_fps": RENDER_FPS,
     }
     game_name = "gallerist"
     info_key = "decision"  # the Gallerist's rules speak of decisions (G20.1), not phases
