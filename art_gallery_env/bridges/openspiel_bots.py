@@ -17,6 +17,8 @@ import pyspiel
 
 from art_gallery_env.agents.base import Agent
 from art_gallery_env.agents.registry import make_agent
+from art_gallery_env.bridges.openspiel import PREFIX
+from art_gallery_env.core.registry import game_names
 
 ArtGalleryState = pyspiel.State  # any bridged game's state (the name kept for old callers)
 
@@ -24,10 +26,18 @@ ArtGalleryState = pyspiel.State  # any bridged game's state (the name kept for o
 class AgentBot(pyspiel.Bot):
     """Plays ``agent`` (an :class:`Agent` or a registry spec) for the seat it is asked about."""
 
-    def __init__(self, agent: Agent | str, seed: int | None = None, *, game: str | None = None):
-        """``game``: the registered game a spec string is built for (None: the default)."""
+    def __init__(
+        self,
+        agent: Agent | str,
+        seed: int | None = None,
+        *,
+        game: str | pyspiel.Game | None = None,
+    ):
+        """``game``: the game a spec string is built for, as its registered name or the
+        loaded pyspiel game (``pyspiel.load_game("python_gallerist")``); None: the default."""
         pyspiel.Bot.__init__(self)
-        self.agent = make_agent(agent, seed=seed, game=game) if isinstance(agent, str) else agent
+        name = registered_name(game)
+        self.agent = make_agent(agent, seed=seed, game=name) if isinstance(agent, str) else agent
         self.seed = seed
         self.games = 0
 
@@ -43,6 +53,22 @@ class AgentBot(pyspiel.Bot):
         seats = getattr(state, "seats", None) or state.get_game().seats
         inputs = seats.inputs(state.engine, state.current_player())
         return int(self.agent.act(*inputs))
+
+
+def registered_name(game: str | pyspiel.Game | None) -> str | None:
+    """The registry's name of ``game``: a name stays, a bridged pyspiel game
+    (``python_<name>``) gives ``<name>``; anything else is a ValueError naming the games."""
+    if game is None or isinstance(game, str):
+        return game
+    if isinstance(game, pyspiel.Game):
+        short = game.get_type().short_name
+        if short.startswith(PREFIX) and short[len(PREFIX) :] in game_names():
+            return short[len(PREFIX) :]
+        raise ValueError(
+            f"AgentBot plays the bridged games ({', '.join(PREFIX + g for g in game_names())}),"
+            f" not {short!r}"
+        )
+    raise TypeError(f"game must be a game name or a pyspiel.Game, got {type(game).__name__}")
 
 
 def openspiel_ismcts_bot(

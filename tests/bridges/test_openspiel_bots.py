@@ -134,3 +134,19 @@ def test_cpp_search_bots_crash_on_python_games(kind: str) -> None:
     assert "searching" in done.stdout, done.stderr[-2000:]
     assert done.returncode == -signal.SIGSEGV, (done.returncode, done.stdout, done.stderr[-500:])
     assert "survived" not in done.stdout
+
+
+@pytest.mark.parametrize("name", ["art_gallery", "gallerist"])
+def test_agent_bot_takes_the_loaded_pyspiel_game_as_well_as_its_name(name: str) -> None:
+    """What users pass: the game object they loaded (it was refused as unhashable)."""
+    game = pyspiel.load_game(f"python_{name}", {"players": 2})
+    by_object = [AgentBot("heuristic", seed=s, game=game) for s in (3, 4)]
+    by_name = [AgentBot("heuristic", seed=s, game=name) for s in (3, 4)]
+    rng = np.random.RandomState(5)
+    returns = evaluate_bots(game.new_initial_state(), by_object, rng)
+    assert returns == evaluate_bots(game.new_initial_state(), by_name, np.random.RandomState(5))
+
+
+def test_agent_bot_refuses_a_game_the_bridge_did_not_register() -> None:
+    with pytest.raises(ValueError, match=r"AgentBot plays the bridged games .*python_gallerist"):
+        AgentBot("random", game=pyspiel.load_game("tic_tac_toe"))
