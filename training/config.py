@@ -299,7 +299,9 @@ class PPOConfig(_Strict):
 
 
 class PoolConfig(_Strict):
-    """Who sits in the other seats: frozen learner snapshots, the heuristic, random."""
+    """Who sits in the other seats: frozen learner snapshots, the heuristic, random, and
+    any other agents by spec with their weights (``agents``: a league of fixed players such
+    as heuristic variants, ISMCTS or a frozen checkpoint)."""
 
     snapshot_every_steps: Count = Field(20_000, ge=1)
     max_snapshots: Count = Field(10, ge=1)  # pool/ keeps the newest ones, deletes older
@@ -307,12 +309,17 @@ class PoolConfig(_Strict):
     self_play: Number = Field(0.6, ge=0)
     heuristic: Number = Field(0.2, ge=0)
     random: Number = Field(0.2, ge=0)
+    agents: dict[str, Number] = Field(default_factory=dict)  # agent spec -> weight
 
     @model_validator(mode="after")
     def _some_weight(self) -> PoolConfig:
-        weights = [self.self_play, self.heuristic, self.random]
+        weights = [self.self_play, self.heuristic, self.random, *self.agents.values()]
+        if any(w < 0 for w in self.agents.values()):
+            raise ValueError("pool.agents weights must be >= 0")
         if sum(weights) <= 0:
-            raise ValueError("pool weights self_play, heuristic and random must not all be 0")
+            raise ValueError(
+                "pool weights self_play, heuristic, random and agents must not all be 0"
+            )
         problem = checks.finite_sum_problem("pool weights self_play, heuristic and random", weights)
         if problem:
             raise ValueError(problem)
@@ -833,6 +840,7 @@ def config_from_dict(
     game = get_game(config.env.game)
     problems = checks.config_problems(config, game.observation_size, game.num_actions)
     problems += _agent_spec_problems("eval.opponents", config.eval.opponents, config.env.game)
+    problems += _agent_spec_problems("pool.agents", list(config.pool.agents), config.env.game)
     if config.warm_start is not None:
         problems += _agent_spec_problems(
             "warm_start.teacher", [config.warm_start.teacher], config.env.game

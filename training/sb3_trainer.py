@@ -40,6 +40,7 @@ def _pool_factory(config: TrainConfig, snapshot_dir: str, seed: int) -> Opponent
         "self_play": config.pool.self_play,
         "heuristic": config.pool.heuristic,
         "random": config.pool.random,
+        **config.pool.agents,
     }
     return OpponentPool(
         weights, snapshot_dir, config.pool.max_snapshots, seed=seed, game=config.env.game

@@ -20,14 +20,15 @@ import gymnasium as gym
 
 from art_gallery_env.agents.base import Agent
 from art_gallery_env.agents.policy_format import CheckpointError
-from art_gallery_env.agents.registry import make_agent
+from art_gallery_env.agents.registry import agent_spec_problem, make_agent
 from art_gallery_env.arena.single_agent import SingleAgentEnv
 
 SNAPSHOT_SUFFIX = ".safetensors"
 
 
 class OpponentPool:
-    """Draws one opponent per seat and episode: a learner snapshot, heuristic or random.
+    """Draws one opponent per seat and episode: a learner snapshot, or a fixed agent by its
+    spec ("heuristic", "random", "ismcts:iters=400", a checkpoint's path, ...).
 
     Snapshots are weights-only files in ``snapshot_dir`` that the trainer writes; workers
     rescan the folder now and then, so subprocess envs see new snapshots without IPC.
@@ -42,11 +43,12 @@ class OpponentPool:
         rescan_every: int = 20,
         game: str | None = None,
     ) -> None:
-        unknown = set(weights) - {"self_play", "heuristic", "random"}
-        if unknown:
-            raise ValueError(
-                f"unknown pool entries {sorted(unknown)}; use self_play, heuristic, random"
-            )
+        for kind in set(weights) - {"self_play"}:
+            problem = agent_spec_problem(kind, game) if isinstance(kind, str) else "not a str"
+            if problem is not None:
+                raise ValueError(
+                    f"pool entry {kind!r} is neither self_play nor an agent spec: {problem}"
+                )
         self.weights = dict(weights)
         self.game = game  # the snapshots and agents are this game's (None: the default)
         self.snapshot_dir = Path(snapshot_dir) if snapshot_dir else None

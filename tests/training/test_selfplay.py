@@ -97,5 +97,24 @@ def test_pool_falls_back_when_no_snapshot_exists(tmp_path) -> None:
     pool = OpponentPool({"self_play": 1.0, "random": 0.0}, tmp_path, seed=1)
     agents = pool.sample(3)
     assert [type(a).__name__ for a in agents] == ["RandomAgent"] * 3
-    with pytest.raises(ValueError, match="unknown pool entries"):
+    with pytest.raises(ValueError, match="'selfplay' is neither self_play nor an agent spec"):
         OpponentPool({"selfplay": 1.0})
+
+
+def test_pool_plays_fixed_agents_named_by_spec_with_their_weights() -> None:
+    """pool.agents: a league of fixed players beside snapshots, heuristic and random."""
+    pool = OpponentPool({"ismcts:iters=8": 3.0, "random": 1.0}, seed=4)
+    names = [type(agent).__name__ for agent in pool.sample(400)]
+    assert set(names) == {"ISMCTSAgent", "RandomAgent"}
+    assert 250 < names.count("ISMCTSAgent") < 350  # three to one
+    first = pool.sample(1)[0]
+    assert any(first is agent for agent in pool.sample(50))  # one agent per spec, reused
+
+
+def test_pool_agents_in_a_config_are_checked_before_training(tmp_path, tiny_config) -> None:
+    from art_gallery_env.training.config import ConfigError
+
+    config = tiny_config(tmp_path / "run", 256, pool={"agents": {"ismcts:iters=8": 1.0}})
+    assert config.pool.agents == {"ismcts:iters=8": 1.0}
+    with pytest.raises(ConfigError, match=r"pool\.agents\[0\]: 'no_such_agent': unknown agent"):
+        tiny_config(tmp_path / "run2", 256, pool={"agents": {"no_such_agent": 1.0}})
