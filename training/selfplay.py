@@ -43,7 +43,9 @@ class OpponentPool:
         rescan_every: int = 20,
         game: str | None = None,
     ) -> None:
-        for kind in set(weights) - {"self_play"}:
+        # an entry weighted 0 is switched off (a config's way to drop a default opponent,
+        # as a game without a heuristic does), so only the drawn ones must be agents
+        for kind in {k for k, w in weights.items() if w > 0} - {"self_play"}:
             problem = agent_spec_problem(kind, game) if isinstance(kind, str) else "not a str"
             if problem is not None:
                 raise ValueError(

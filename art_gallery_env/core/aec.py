@@ -70,6 +70,13 @@ class TurnBasedAEC(AECEnv):
         "render_fps": RENDER_FPS,
     }
     game_name: ClassVar[str] = ""  # the game's name in the registry
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """A game's own ``metadata`` keeps what it says and gets the base's keys it leaves
+        out (``render_fps``, ``is_parallelizable``), so a new game need not repeat them."""
+        super().__init_subclass__(**kwargs)
+        cls.metadata = {**TurnBasedAEC.metadata, **cls.metadata}
+
     info_key: ClassVar[str] = "phase"  # the infos' key naming the pending decision's kind
     # how a saved state's data mismatch reads: "card set", and the fix ("card_set=state.cards")
     data_label: ClassVar[str] = "data"

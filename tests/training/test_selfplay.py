@@ -101,6 +101,14 @@ def test_pool_falls_back_when_no_snapshot_exists(tmp_path) -> None:
         OpponentPool({"selfplay": 1.0})
 
 
+def test_a_pool_entry_weighted_zero_is_off_and_needs_no_such_agent() -> None:
+    """A game without a heuristic turns the default off with ``heuristic: 0``."""
+    pool = OpponentPool({"random": 1.0, "no_such_agent": 0.0}, seed=2)
+    assert {type(a).__name__ for a in pool.sample(20)} == {"RandomAgent"}
+    with pytest.raises(ValueError, match="'no_such_agent' is neither self_play"):
+        OpponentPool({"random": 1.0, "no_such_agent": 0.5})
+
+
 def test_pool_plays_fixed_agents_named_by_spec_with_their_weights() -> None:
     """pool.agents: a league of fixed players beside snapshots, heuristic and random."""
     pool = OpponentPool({"ismcts:iters=8": 3.0, "random": 1.0}, seed=4)
