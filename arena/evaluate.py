@@ -25,43 +25,80 @@ rank), and the mean decision time.
 
 from __future__ import annotations
 
-import csv
-import functools
-import hashlib
-import io
-import itertools
 import math
 import multiprocessing
 import os
-import random
-import signal
 import sys
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
-from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
 from art_gallery_env.agents.registry import make_agent
-from art_gallery_env.core.registry import GameSpec, default_game, get_game
-from art_gallery_env.files import atomic_write_json, atomic_write_text
+from art_gallery_env.core.registry import GameSpec, get_game
 from art_gallery_env.processes import (
     THREAD_COUNT_VARIABLES,
-    StopSignal,
-    StopSignalHandler,
     exit_with_parent,
     ignore_stop_signals,
     kill_processes,
     one_compute_thread_for_children,
     spawning_quietly,
-    write_stderr,
 )
 
 from . import loop
 
-Z95 = 1.959963984540054
+# The match's parts live in modules of their own; their names stay importable from here.
+from .lineup import MAX_TABLES, agent_labels, derive_seed, game_seed, lineup, seat_seed
+from .report import (
+    SUMMARY_COLUMNS,
+    format_table,
+    print_table,
+    result_paths,
+    save_game_records,
+    summary_columns,
+    summary_row,
+    write_results,
+)
+from .stats import Z95, AgentSummary, mean_ci, summarize, wilson_interval
+from .stop import StopSignals
+
+__all__ = [
+    "MAX_TABLES",
+    "SUMMARY_COLUMNS",
+    "Z95",
+    "AgentSummary",
+    "GameTask",
+    "MatchConfig",
+    "MatchError",
+    "MatchInterrupted",
+    "MatchResult",
+    "StopSignals",
+    "agent_labels",
+    "default_workers",
+    "derive_seed",
+    "expand_agent_specs",
+    "format_table",
+    "game_seed",
+    "init_worker",
+    "lineup",
+    "make_tasks",
+    "mean_ci",
+    "play_game",
+    "print_table",
+    "result_paths",
+    "run_games",
+    "run_match",
+    "save_game_records",
+    "seat_seed",
+    "summarize",
+    "summary_columns",
+    "summary_row",
+    "unseen_table_notes",
+    "wilson_interval",
+    "write_results",
+]
 
 
 class MatchError(ValueError):
@@ -141,57 +178,6 @@ class MatchConfig:
 
 def default_workers() -> int:
     return max(1, min(2, os.cpu_count() or 1))
-
-
-# -- line-ups and seeds ----------------------------------------------------------------
-def agent_labels(agents: Sequence[str]) -> list[str]:
-    """One label per spec; a spec given twice gets '#2', '#3', ... so it is reported apart."""
-    labels, seen = [], {}
-    for spec in agents:
-        seen[spec] = seen.get(spec, 0) + 1
-        labels.append(spec if seen[spec] == 1 else f"{spec}#{seen[spec]}")
-    return labels
-
-
-MAX_TABLES = 200_000  # N-subsets a round robin may cycle through
-
-
-@functools.lru_cache(maxsize=8)
-def _tables(num_agents: int, num_players: int) -> list[tuple[int, ...]]:
-    """Every N-subset of the agents, in a fixed shuffled order (so a match shorter than
-    all of them still seats every agent about equally often)."""
-    tables = list(itertools.combinations(range(num_agents), num_players))
-    random.Random(f"{num_agents}:{num_players}").shuffle(tables)
-    return tables
-
-
-def lineup(num_agents: int, num_players: int, game: int) -> list[int]:
-    """Agent index per seat for game ``game`` (see the module docstring)."""
-    if num_agents > num_players:  # a round robin: this block's subset, rotated below
-        tables = _tables(num_agents, num_players)
-        base = list(tables[(game // num_players) % len(tables)])
-        reverse = (game // (num_players * len(tables))) % 2 == 1
-    else:
-        base = [seat % num_agents for seat in range(num_players)]
-        reverse = (game // num_players) % 2 == 1
-    if reverse:
-        base.reverse()
-    shift = game % num_players
-    return base[-shift:] + base[:-shift] if shift else base
-
-
-def derive_seed(*parts: object) -> int:
-    """A 63-bit seed from the given parts (stable across processes and Python versions)."""
-    digest = hashlib.sha256(":".join(map(str, parts)).encode()).digest()
-    return int.from_bytes(digest[:8], "big") >> 1
-
-
-def game_seed(master: int, game: int) -> int:
-    return derive_seed("game", master, game)
-
-
-def seat_seed(master: int, game: int, seat: int) -> int:
-    return derive_seed("agent", master, game, seat)
 
 
 CHECKPOINT_SUFFIX = ".safetensors"
@@ -416,132 +402,6 @@ def _signal_name(err: KeyboardInterrupt) -> str:
     return name if isinstance(name, str) and name.startswith("SIG") else "SIGINT"
 
 
-# -- statistics --------------------------------------------------------------------------
-def wilson_interval(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
-    """Wilson score interval for a proportion (fractional successes allowed)."""
-    if n <= 0:
-        return (0.0, 1.0)
-    p = successes / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
-
-
-def mean_ci(values: Sequence[float], z: float = Z95) -> tuple[float, float]:
-    """Mean and half-width of its normal-approximation interval (0 for fewer than 2)."""
-    n = len(values)
-    if n == 0:
-        return (0.0, 0.0)
-    mean = sum(values) / n
-    if n < 2:
-        return (mean, 0.0)
-    var = sum((v - mean) ** 2 for v in values) / (n - 1)
-    return (mean, z * math.sqrt(var / n))
-
-
-@dataclass
-class AgentSummary:
-    agent: str
-    spec: str
-    seat_games: int = 0
-    wins: float = 0.0
-    win_share: float = 0.0
-    win_ci_low: float = 0.0
-    win_ci_high: float = 0.0
-    mean_score: float = 0.0
-    score_ci: float = 0.0
-    mean_rank: float = 0.0
-    # the game's score parts (Game.score_parts), e.g. rows, souvenirs, hand for Art Gallery
-    mean_parts: dict[str, float] = field(default_factory=dict)
-    rating_mu: float = 0.0
-    rating_sigma: float = 0.0
-    rating_ordinal: float = 0.0
-    decisions: int = 0
-    ms_per_decision: float = 0.0
-    seat_counts: list[int] = field(default_factory=list)
-
-
-def summarize(config: MatchConfig, results: list[dict[str, Any]]) -> list[AgentSummary]:
-    from openskill.models import PlackettLuce
-
-    n = config.num_players
-    parts = get_game(config.game).score_parts
-    labels = agent_labels(config.agents)
-    summaries = {
-        label: AgentSummary(agent=label, spec=spec, seat_counts=[0] * n)
-        for label, spec in zip(labels, config.agents)
-    }
-    tally = _Tally(labels, parts)
-    model = PlackettLuce()
-    ratings = {label: model.rating(name=label) for label in labels}
-    k = len(config.agents)
-    for result in results:
-        seat_labels = [labels[i] for i in lineup(k, n, result["index"])]
-        tally.add_game(summaries, seat_labels, result)
-        _rate_game(model, ratings, seat_labels, result["breakdown"])
-    return [tally.finish(summaries[label], ratings[label]) for label in labels]
-
-
-class _Tally:
-    """Per-agent sums over the games of a match (scores, ranks, score parts, thinking)."""
-
-    def __init__(self, labels: list[str], parts: tuple[tuple[str, str], ...]) -> None:
-        self.parts = parts
-        self.scores: dict[str, list[float]] = {label: [] for label in labels}
-        self.sums: dict[str, dict[str, float]] = {label: {} for label in labels}
-        self.think: dict[str, float] = {label: 0.0 for label in labels}
-
-    def add_game(
-        self, summaries: dict[str, AgentSummary], seat_labels: list[str], result: dict[str, Any]
-    ) -> None:
-        breakdown = result["breakdown"]
-        num_winners = sum(1 for b in breakdown if b["rank"] == 1)
-        for seat, (label, row) in enumerate(zip(seat_labels, breakdown)):
-            s = summaries[label]
-            s.seat_games += 1
-            s.seat_counts[seat] += 1
-            if row["rank"] == 1:
-                s.wins += 1.0 / num_winners
-            self.scores[label].append(row["total"])
-            acc = self.sums[label]
-            acc["rank"] = acc.get("rank", 0.0) + row["rank"]
-            for key, column in self.parts:
-                acc[column] = acc.get(column, 0.0) + row[key]
-            s.decisions += result["decisions"][seat]
-            self.think[label] += result["think_s"][seat]
-
-    def finish(self, s: AgentSummary, rating: Any) -> AgentSummary:
-        label = s.agent
-        m = max(1, s.seat_games)
-        s.win_share = s.wins / m
-        s.win_ci_low, s.win_ci_high = wilson_interval(s.wins, s.seat_games)
-        s.mean_score, s.score_ci = mean_ci(self.scores[label])
-        acc = self.sums[label]
-        s.mean_rank = acc.get("rank", 0.0) / m
-        s.mean_parts = {column: acc.get(column, 0.0) / m for _, column in self.parts}
-        s.rating_mu, s.rating_sigma, s.rating_ordinal = rating.mu, rating.sigma, rating.ordinal()
-        s.ms_per_decision = 1000.0 * self.think[label] / max(1, s.decisions)
-        return s
-
-
-def _rate_game(
-    model: Any, ratings: dict[str, Any], seat_labels: list[str], breakdown: list[dict[str, Any]]
-) -> None:
-    """OpenSkill: every seat is a one-player team; a spec seated twice gets the mean of its
-    seats' updated ratings."""
-    teams = [[model.rating(mu=ratings[lab].mu, sigma=ratings[lab].sigma)] for lab in seat_labels]
-    rated = model.rate(teams, ranks=[row["rank"] for row in breakdown])
-    updates: dict[str, list[Any]] = {}
-    for lab, team in zip(seat_labels, rated):
-        updates.setdefault(lab, []).append(team[0])
-    for lab, new in updates.items():
-        mu = sum(r.mu for r in new) / len(new)
-        sigma = sum(r.sigma for r in new) / len(new)
-        ratings[lab] = model.rating(mu=mu, sigma=sigma, name=lab)
-
-
-# -- the whole match ---------------------------------------------------------------------
 @dataclass
 class MatchResult:
     config: MatchConfig
@@ -612,199 +472,3 @@ def run_match(config: MatchConfig, *, progress: bool | None = None) -> MatchResu
         raise
     summaries = summarize(config, results)
     return MatchResult(config, summaries, results, time.perf_counter() - start)
-
-
-SUMMARY_COLUMNS = [
-    "agent",
-    "spec",
-    "seat_games",
-    "wins",
-    "win_share",
-    "win_ci_low",
-    "win_ci_high",
-    "mean_score",
-    "score_ci",
-    "mean_rank",
-    # then mean_<part> for each of the game's score parts
-    "rating_mu",
-    "rating_sigma",
-    "rating_ordinal",
-    "decisions",
-    "ms_per_decision",
-]
-
-
-def summary_columns(game: GameSpec) -> list[str]:
-    """results.csv's columns: SUMMARY_COLUMNS with the game's score parts after mean_rank."""
-    at = SUMMARY_COLUMNS.index("mean_rank") + 1
-    parts = [f"mean_{column}" for _, column in game.score_parts]
-    return SUMMARY_COLUMNS[:at] + parts + SUMMARY_COLUMNS[at:]
-
-
-def summary_row(s: AgentSummary) -> dict[str, Any]:
-    row = asdict(s)
-    row.update({f"mean_{column}": value for column, value in row.pop("mean_parts").items()})
-    return row
-
-
-def result_paths(out_dir: str | Path, partial: bool = False) -> list[Path]:
-    """results.json, results.csv and games.csv in ``out_dir``; a partial result (Ctrl-C)
-    is written as results.partial.json etc., so it never passes for a complete one."""
-    infix = ".partial" if partial else ""
-    out = Path(out_dir)
-    return [out / f"results{infix}.json", out / f"results{infix}.csv", out / f"games{infix}.csv"]
-
-
-def write_results(result: MatchResult, out_dir: str | Path) -> list[Path]:
-    """results.json (config, summary, every game), results.csv (one row per agent) and
-    games.csv (one row per seat-game), each written atomically."""
-    paths = result_paths(out_dir, result.partial)
-    game = get_game(result.config.game)
-    atomic_write_json(paths[0], result.to_json(), indent=1)
-    summary = io.StringIO(newline="")
-    writer = csv.DictWriter(summary, fieldnames=summary_columns(game), extrasaction="ignore")
-    writer.writeheader()
-    for s in result.summaries:
-        writer.writerow(summary_row(s))
-    atomic_write_text(paths[1], summary.getvalue())
-    labels = agent_labels(result.config.agents)
-    k, n = len(result.config.agents), result.config.num_players
-    games = io.StringIO(newline="")
-    writer = csv.writer(games)
-    parts = game.score_parts
-    writer.writerow(
-        ["game", "seed", "seat", "agent", "total", "rank", *(c for _, c in parts), "decisions"]
-    )
-    for r in result.games:
-        order = lineup(k, n, r["index"])
-        for seat, b in enumerate(r["breakdown"]):
-            writer.writerow(
-                [r["index"], r["seed"], seat, labels[order[seat]], b["total"], b["rank"]]
-                + [b[key] for key, _ in parts]
-                + [r["decisions"][seat]]
-            )
-    atomic_write_text(paths[2], games.getvalue())
-    return paths
-
-
-def save_game_records(result: MatchResult, out_dir: str | Path) -> list[Path]:
-    from .records import make_record, save_record
-
-    out = Path(out_dir)
-    width = max(4, len(str(result.config.games - 1)))
-    paths = []
-    for r in result.games:
-        record = make_record(
-            game=result.config.game,
-            num_players=result.config.num_players,
-            seed=r["seed"],
-            variants=result.config.variants,
-            agents=r["specs"],
-            actions=r["actions"],
-            breakdown=r["breakdown"],
-            extra={"match_seed": result.config.seed, "game": r["index"]},
-            insight=r.get("insight"),
-        )
-        paths.append(save_record(record, out / f"game_{r['index']:0{width}d}.json"))
-    return paths
-
-
-def format_table(result: MatchResult) -> Any:
-    """A rich Table of the summary."""
-    from rich.table import Table
-
-    config = result.config
-    n = config.num_players
-    game = get_game(config.game)
-    table = Table(
-        title=(
-            (
-                f"PARTIAL: {len(result.games)} of {config.games} games"
-                if result.partial
-                else f"{config.games} games"
-            )
-            + (f" of {game.title}" if game.name != default_game().name else "")
-            + f", {n} players, seed {config.seed}"
-            + "".join(f", {key}" for key in game.active_variants(config.variants))
-        ),
-    )
-    columns = [("agent", "left"), ("seats", "right"), ("win share [95% CI]", "right")]
-    columns += [("score", "right"), *((column, "right") for _, column in game.score_parts)]
-    columns += [("rank", "right"), ("rating", "right"), ("ms/dec", "right")]
-    for name, justify in columns:
-        table.add_column(name, justify=justify)
-    for s in result.summaries:
-        table.add_row(
-            s.agent,
-            str(s.seat_games),
-            f"{100 * s.win_share:5.1f}% [{100 * s.win_ci_low:4.1f}, {100 * s.win_ci_high:4.1f}]",
-            f"{s.mean_score:5.1f} ± {s.score_ci:3.1f}",
-            *(f"{value:.1f}" for value in s.mean_parts.values()),
-            f"{s.mean_rank:.2f}",
-            f"{s.rating_mu:.1f}±{s.rating_sigma:.1f} ({s.rating_ordinal:.1f})",
-            f"{s.ms_per_decision:.2f}",
-        )
-    return table
-
-
-def print_table(result: MatchResult, file: Any = None) -> None:
-    from rich.console import Console
-
-    file = file or sys.stdout
-    console = Console(file=file, highlight=False, width=None if file.isatty() else 150)
-    console.print(format_table(result))
-    n = result.config.num_players
-    console.print(
-        f"win share: shared wins count 1/k, 95% Wilson score interval; equal strength = "
-        f"{100 / n:.1f}% per seat.\n"
-        "score: mean ± 95% CI (normal approximation), then the mean points of the score's "
-        "parts; rank: mean final rank.\n"
-        "rating: OpenSkill Plackett-Luce mu±sigma (ordinal = mu - 3 sigma) from every game's "
-        "ranking.\nUnit: seat-games (a spec seated twice in one game counts twice); "
-        "ms/dec: mean time per decision."
-    )
-    total_decisions = sum(sum(r["decisions"]) for r in result.games)
-    mean_rounds = sum(r["rounds"] for r in result.games) / max(1, len(result.games))
-    console.print(
-        f"{len(result.games)} games, {total_decisions} decisions, {mean_rounds:.2f} rounds per "
-        f"game, {result.wall_s:.1f} s with {result.config.workers} worker(s)"
-    )
-
-
-# -- stopping ------------------------------------------------------------------------------
-class StopSignals(StopSignalHandler):
-    """SIGINT and SIGTERM of an ``eval`` command (``with StopSignals() as signals``).
-
-    Inside ``signals.raising()`` (the games) the first signal raises KeyboardInterrupt
-    with the signal's name, which stops the match with the games finished so far. Every
-    other signal -- the second of two quick Ctrl-Cs, or one while the results are being
-    written -- is only noted: the finished games are written whole, and the partial
-    results count exactly the game records written. (Before, a second Ctrl-C 50 ms after
-    the first wrote nothing, and one 0.3 s after it left results.partial.json counting
-    633 games beside 84 records.) ``kill -9`` still stops it at once, and the files
-    written are whole (atomic). Outside the main thread this does nothing; a signal
-    ignored at the start (a background job's SIGINT) stays ignored."""
-
-    def __init__(self) -> None:
-        self.received: list[str] = []
-        self._raise = False
-        self._noted = False
-
-    @contextmanager
-    def raising(self) -> Iterator[None]:
-        """A block that the first stop signal ends with KeyboardInterrupt."""
-        self._raise = True
-        try:
-            yield
-        finally:
-            self._raise = False
-
-    def _handle(self, signum: int, frame: Any) -> None:
-        name = signal.Signals(signum).name
-        self.received.append(name)
-        if self._raise:
-            self._raise = False  # from now on a signal waits until the files are written
-            raise StopSignal(name)
-        if not self._noted:
-            self._noted = True
-            write_stderr(f"\n{name}: writing the finished games first (a moment)\n")
