@@ -15,15 +15,18 @@ a browser view, ...); a tool that needs one a game lacks says so in words
 from __future__ import annotations
 
 import ast
+import hashlib
 import importlib
 import importlib.metadata
+import importlib.util
 import threading
+import warnings
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .errors import check_num_players
+from .errors import check_action_id, check_num_players
 
 ENTRY_POINT_GROUP = "art_gallery_env.games"
 
@@ -44,38 +47,149 @@ class UnknownGameError(ValueError):
     """A game name nobody registered; the message lists the registered ones."""
 
 
+def _plain_fingerprint(name: str, num_actions: int, observation_size: int) -> str:
+    """A layout id from the game's name and sizes (for a game that lists no fields)."""
+    text = f"{name}:{observation_size}:{num_actions}"
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+def _cannot_load(name: str) -> Callable[[dict[str, Any]], Any]:
+    def load(data: dict[str, Any]) -> Any:
+        raise ValueError(f"{name} cannot read saved states: its spec gives no state_from_dict")
+
+    return load
+
+
+def _action_from_text(text: str, num_actions: int) -> int:
+    """An action id typed as a number, else a ValueError naming the range."""
+    try:
+        return check_action_id(int(text.strip()), num_actions)
+    except ValueError:
+        raise ValueError(f"expected an action id in 0..{num_actions - 1}, got {text!r}") from None
+
+
+def _is_package(module: str) -> bool:
+    try:
+        found = importlib.util.find_spec(module) if module else None
+    except (ImportError, ValueError):  # __main__, or a module that is gone
+        return False
+    return found is not None and found.submodule_search_locations is not None
+
+
+# The fields every game must give; every other field has a default (a game adds what its
+# tools can use). docs/adding_a_game.md lists them; tests/conformance checks this tuple.
+REQUIRED_FIELDS = (
+    "name",
+    "title",
+    "min_players",
+    "max_players",
+    "num_actions",
+    "observation_size",
+    "new_game",
+    "make_observer",
+    "make_env",
+)
+
+
+def _plain_action_name(action: int) -> str:
+    return str(action)
+
+
+def _no_events(state: Any, start: int, viewer: int | None, names: list[str]) -> list[str]:
+    return []
+
+
+def _plain_text_board(state: Any, viewer: int | None) -> str:
+    """The fallback text board: where the game stands, for a game without a text view."""
+    if state.is_over:
+        return f"round {state.round}: game over"
+    return f"round {state.round}, phase {state.phase_name}: player {state.current_player} to act"
+
+
+def _plain_breakdown(breakdown: list[dict[str, Any]]) -> str:
+    """The fallback score table: each seat's total and rank."""
+    return "\n".join(
+        f"player {row['player']}: total {row['total']} (rank {row['rank']})" for row in breakdown
+    )
+
+
 @dataclass(frozen=True)
 class GameSpec:
     """One game as every tool sees it: metadata, builders and what it supports.
 
     Callables keep the tools free of imports from a game's modules: a spec is built
-    lazily by its game's ``spec.py`` and holds functions of that game.
+    lazily by its game's ``spec.py`` and holds functions of that game. Only
+    :data:`REQUIRED_FIELDS` must be given; the optional fields below are grouped by what
+    they serve, and a ``None`` callable is filled in with its default when the spec is built
+    (so a tool reads every field without checking for ``None`` unless it says so).
     """
 
+    # -- required: what every tool needs ---------------------------------------------------
     name: str  # the id in records, configs, checkpoints and command lines
     title: str
-    env_version: str  # the AEC env's name and version; records and checkpoints store it
     min_players: int
     max_players: int
     num_actions: int
     observation_size: int
     new_game: Callable[..., Any]  # (num_players, seed, **variants) -> state
-    state_from_dict: Callable[[dict[str, Any]], Any]
     make_observer: Callable[[Any], Any]  # state -> its game's SeatObserver
     make_env: Callable[..., Any]  # (num_players=..., variants=..., **env options) -> raw AEC env
-    action_to_str: Callable[[int], str]
-    str_to_action: Callable[[str], int]
-    check_action_id: Callable[[object], int]  # a plain int action id, else ValueError
-    render_text: Callable[[Any, int | None], str]
-    render_breakdown: Callable[[list[dict[str, Any]]], str]
-    describe_events: Callable[..., list[str]]  # (state, start, viewer, names) -> lines
-    layout_fingerprint: Callable[[], str]  # observation + action layout (policy files)
-    data_fingerprint: Callable[[Any], tuple[str, str]]  # state -> (data name, fingerprint)
-    default_data: Callable[[], tuple[str, str]]  # (name, fingerprint) of the shipped data
+
+    # -- files: records, saved games, checkpoints ------------------------------------------
+    # the AEC env's name and version, which records and checkpoints store ("" -> NAME_v0)
+    env_version: str = ""
     state_type: type = object  # isinstance(state, state_type) finds a state's game
-    # setup options new_game takes, with their defaults (Art Gallery: {"zero_is_ten": False})
-    variants: Mapping[str, Any] = field(default_factory=dict)
+    # a saved state's dict -> state (None -> state_type.from_dict)
+    state_from_dict: Callable[[dict[str, Any]], Any] | None = None
+    # observation + action layout, stored in policy files (None -> from the name and sizes)
+    layout_fingerprint: Callable[[], str] | None = None
+    # state -> (data name, fingerprint) of the data it plays on (None -> (name, "none"))
+    data_fingerprint: Callable[[Any], tuple[str, str]] | None = None
+    default_data: Callable[[], tuple[str, str]] | None = None  # the shipped data's pair
+    # the game of a record, checkpoint or config that names none (files from before 0.2)
+    legacy_default: bool = False
+    # earlier env versions whose records replay identically here (the rules and actions
+    # did not change, only a default did); records of any other version are refused
+    replays_versions: tuple[str, ...] = ()
+    # the rules' checks of a state held in memory (one edited by hand, not read from JSON):
+    # raises a ValueError naming the first bad field; None: the game has none
+    check_state: Callable[[Any], None] | None = None
+    # the game's package: its folder holds goldens/, the golden playthroughs
+    # ("" -> the package of the module that defines make_env)
+    package: str = ""
+
+    # -- text: terminal play, replays, narration, the evaluation table ---------------------
+    action_to_str: Callable[[int], str] | None = None  # None -> the id as text
+    str_to_action: Callable[[str], int] | None = None  # None -> an id in 0..num_actions-1
+    check_action_id: Callable[[object], int] | None = None  # a plain int id, else ValueError
+    render_text: Callable[[Any, int | None], str] | None = None  # (state, viewer) -> board
+    render_breakdown: Callable[[list[dict[str, Any]]], str] | None = None  # None -> totals
+    describe_events: Callable[..., list[str]] | None = None  # (state, start, viewer, names)
+    # how an action reads to a seat that did not take it, where the action itself is
+    # hidden (Art Gallery's face-down bids); None: it reads as action_to_str says
+    hidden_action_name: Callable[[int], str | None] = lambda action: None
+    # what a legal choice does, in words, for the seat about to choose (terminal play)
+    describe_choice: Callable[[Any, int, int], str] = lambda state, seat, action: ""
+    # score parts averaged per agent by the evaluation: (breakdown key, column name)
+    score_parts: tuple[tuple[str, str], ...] = ()
+
+    # -- variants: setup options new_game takes, with their defaults -----------------------
+    variants: Mapping[str, Any] = field(default_factory=dict)  # Art Gallery: zero_is_ten
     variants_of: Callable[[Any], dict[str, Any]] = lambda state: {}  # a state's variants
+
+    # -- rewards ---------------------------------------------------------------------------
+    # end-of-game rewards, one per seat, for each mode a trainer may ask for (what the
+    # game's AEC env gives as its final rewards); the default mode comes first
+    reward_modes: tuple[str, ...] = ("win", "score_margin")
+    final_rewards: Callable[[list[dict[str, Any]], str], list[float]] | None = None
+    # the modes at one table size, where they differ by size (a solo game ranks no seats):
+    # num_players -> modes, the default first; None: reward_modes at every size
+    reward_modes_at: Callable[[int], tuple[str, ...]] | None = None
+    # an observation vector split into its named fields, in order, each with its shape
+    # (a ValueError for a vector of another shape); the conformance suite checks it
+    decode_observation: Callable[[Any], dict[str, Any]] | None = None
+
+    # -- agents and search -----------------------------------------------------------------
     # the game's own agents (its heuristic), name -> factory(seed=None, **string options);
     # versions: name -> (versions, latest) for agents that have versions
     agents: Mapping[str, Callable[..., Any]] = field(default_factory=dict)
@@ -88,32 +202,12 @@ class GameSpec:
     # one value in [0, 1] per seat); None: win shares at the end, else a logistic of each
     # seat's margin in score_breakdown()'s totals over ``scale``
     search_evaluator: Callable[..., Callable[[Any], list[float]]] | None = None
+
+    # -- capabilities: the optional tools (CAPABILITIES) and where they live ---------------
     capabilities: frozenset[str] = frozenset()
-    # score parts averaged per agent by the evaluation: (breakdown key, column name)
-    score_parts: tuple[tuple[str, str], ...] = ()
-    # how an action reads to a seat that did not take it, where the action itself is
-    # hidden (Art Gallery's face-down bids); None: it reads as action_to_str says
-    hidden_action_name: Callable[[int], str | None] = lambda action: None
-    # what a legal choice does, in words, for the seat about to choose (terminal play)
-    describe_choice: Callable[[Any, int, int], str] = lambda state, seat, action: ""
-    # end-of-game rewards, one per seat, for each mode a trainer may ask for (what the
-    # game's AEC env gives as its final rewards); the default mode comes first
-    reward_modes: tuple[str, ...] = ("win", "score_margin")
-    final_rewards: Callable[[list[dict[str, Any]], str], list[float]] | None = None
-    # the modes at one table size, where they differ by size (a solo game ranks no seats):
-    # num_players -> modes, the default first; None: reward_modes at every size
-    reward_modes_at: Callable[[int], tuple[str, ...]] | None = None
-    # an observation vector split into its named fields, in order, each with its shape
-    # (a ValueError for a vector of another shape); the conformance suite checks it
-    decode_observation: Callable[[Any], dict[str, Any]] | None = None
-    # the game of a record, checkpoint or config that names none (files from before 0.2)
-    legacy_default: bool = False
-    # earlier env versions whose records replay identically here (the rules and actions
-    # did not change, only a default did); records of any other version are refused
-    replays_versions: tuple[str, ...] = ()
-    # the rules' checks of a state held in memory (one edited by hand, not read from JSON):
-    # raises a ValueError naming the first bad field; None: the game has none
-    check_state: Callable[[Any], None] | None = None
+    # the module of this game's optional tools, by capability ("vector": its compiled
+    # engine's module, "web": its web views' module ...), imported only by that tool
+    extensions: Mapping[str, str] = field(default_factory=dict)
     # the drawn board (capability "svg"): (state, viewer, mode) -> an SVG string for mode
     # "svg", an HxWx3 uint8 array for "rgb_array"; viewer None: everything (a spectator)
     render_frame: Callable[[Any, int | None, str], Any] | None = None
@@ -121,9 +215,37 @@ class GameSpec:
     # (without an entry point, the arena's single-agent env); its spec.py declares them as
     # the literal GYM_ENVS, which the registration reads without importing the game
     gym_envs: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
-    # the module of this game's optional tools, by capability ("vector": its compiled
-    # engine's module, "web": its web views' module ...), imported only by that tool
-    extensions: Mapping[str, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        """Fill in the defaults of the optional builders (see each field's comment)."""
+        for key, value in self._defaults().items():
+            if not getattr(self, key):
+                object.__setattr__(self, key, value)
+
+    def _defaults(self) -> dict[str, Any]:
+        name, num_actions, size = self.name, self.num_actions, self.observation_size
+        module = getattr(self.make_env, "__module__", None) or ""
+        return {
+            "env_version": f"{name}_v0",
+            "state_from_dict": getattr(self.state_type, "from_dict", None) or _cannot_load(name),
+            "layout_fingerprint": lambda: _plain_fingerprint(name, num_actions, size),
+            "data_fingerprint": lambda state: (name, "none"),
+            "default_data": lambda: (name, "none"),
+            "package": module if _is_package(module) else module.rpartition(".")[0],
+            "action_to_str": _plain_action_name,
+            "str_to_action": lambda text: _action_from_text(text, num_actions),
+            "check_action_id": lambda action: check_action_id(action, num_actions),
+            "render_text": _plain_text_board,
+            "render_breakdown": _plain_breakdown,
+            "describe_events": _no_events,
+        }
+
+    def golden_dir(self) -> Path:
+        """The folder of this game's golden playthroughs: ``goldens/`` in its package."""
+        spec = importlib.util.find_spec(self.package) if self.package else None
+        if spec is None or not spec.submodule_search_locations:
+            raise UnknownGameError(f"{self.title}: its package {self.package!r} is not found")
+        return Path(next(iter(spec.submodule_search_locations))) / "goldens"
 
     # -- checks every tool uses ----------------------------------------------------------
     def check_players(self, num_players: object) -> int:
@@ -274,7 +396,21 @@ def _discover() -> None:
         for module in _builtin_spec_modules():
             importlib.import_module(module)
         for entry in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
-            entry.load()
+            _load_entry_point(entry)
+
+
+def _load_entry_point(entry: importlib.metadata.EntryPoint) -> None:
+    """Import one installed game's spec module; one that fails is a warning in one line,
+    so that a broken plugin does not stop every tool (its own game is then unknown)."""
+    try:
+        entry.load()
+    except Exception as err:  # noqa: BLE001 - any error of a third party's module
+        where = getattr(entry.dist, "name", None) or "an installed distribution"
+        warnings.warn(
+            f"the game {entry.name!r} of {where} (entry point {entry.value!r} in "
+            f"{ENTRY_POINT_GROUP}) did not load: {type(err).__name__}: {err}",
+            stacklevel=3,
+        )
 
 
 def game_names() -> list[str]:

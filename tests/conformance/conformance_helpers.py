@@ -1,9 +1,11 @@
 """What the conformance suite runs over: every registered game at a few table sizes, and
 seeded random games of each (OpenSpiel's ``random_sim_test``, for any game).
 
-Nothing here names a game: the games come from the registry, after the test-only games
-under tests/ have registered themselves (``import sealed_bids.spec``), so a new game gets
-the whole suite by registering.
+Nothing here names a game: the games come from the registry (the package's games, and
+those installed through the entry point group ``art_gallery_env.games``), after the
+test-only games have registered themselves. A test-only game is found by convention: a
+package folder ``tests/<name>/`` with a ``spec.py`` (``tests/sealed_bids/spec.py``), which
+is imported as ``<name>.spec``. So a new game gets the whole suite by registering.
 """
 
 from __future__ import annotations
@@ -22,20 +24,27 @@ from art_gallery_env.core.registry import GameSpec, game_names, get_game
 
 TESTS_DIR = Path(__file__).resolve().parents[1]
 ROOT = TESTS_DIR.parent
-TEST_GAMES = ("sealed_bids.spec",)  # games that live only in the tests; they register on import
 MAX_DECISIONS = 50_000
 
 
-def register_test_games() -> None:
-    """Import the test-only games so that they register (one not written yet is skipped)."""
+def discover_test_games(tests_dir: Path = TESTS_DIR) -> list[str]:
+    """``<name>.spec`` for every package folder ``tests/<name>/`` that has a ``spec.py``:
+    the games that live only in the tests (they register when imported)."""
+    return [
+        f"{path.parent.name}.spec"
+        for path in sorted(tests_dir.glob("*/spec.py"))
+        if (path.parent / "__init__.py").exists()
+    ]
+
+
+def register_test_games() -> list[str]:
+    """Import the test-only games so that they register; the modules imported."""
     if str(TESTS_DIR) not in sys.path:
         sys.path.append(str(TESTS_DIR))
-    for module in TEST_GAMES:
-        try:
-            importlib.import_module(module)
-        except ModuleNotFoundError as err:
-            if err.name not in (module, module.split(".")[0]):
-                raise  # the game exists but imports something missing: a real error
+    modules = discover_test_games()
+    for module in modules:
+        importlib.import_module(module)
+    return modules
 
 
 def player_counts(spec: GameSpec) -> list[int]:

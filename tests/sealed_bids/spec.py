@@ -22,26 +22,24 @@ def _fingerprint() -> str:
 
 SPEC = register_game(
     GameSpec(
+        # the required fields (core.registry.REQUIRED_FIELDS)
         name="sealed_bids",
         title="Sealed Bids",
-        env_version="sealed_bids_v0",
         min_players=2,
         max_players=4,
         num_actions=rules.CARDS,
         observation_size=observe.OBSERVATION_SIZE,
         new_game=rules.new_game,
-        state_from_dict=rules.State.from_dict,
         make_observer=lambda state: observe.Observer(),
         make_env=_make_env,
+        # optional: what the tools show and check (the rest keep their defaults: env_version
+        # sealed_bids_v0, state_from_dict State.from_dict, action ids 0..4, no data files)
         action_to_str=observe.action_to_str,
         str_to_action=observe.str_to_action,
-        check_action_id=lambda action: rules.check_action_id(action, rules.CARDS),
         render_text=observe.render_text,
         render_breakdown=observe.render_breakdown,
         describe_events=observe.describe_events,
         layout_fingerprint=_fingerprint,
-        data_fingerprint=lambda state: ("sealed_bids", "none"),
-        default_data=lambda: ("sealed_bids", "none"),
         state_type=rules.State,
         variants={"double_last": False},
         variants_of=lambda state: {"double_last": state.double_last},
