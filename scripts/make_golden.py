@@ -1,10 +1,10 @@
-"""Generate the golden playthroughs of any registered game (tests/golden/<game>/*.json).
+"""Generate the golden playthroughs of any registered game (in its folder's goldens/).
 
     python scripts/make_golden.py --game art_gallery --players 2 --seed 101
     python scripts/make_golden.py --game art_gallery --players 4 --seed 202 \
         --variant zero_is_ten=true
     python scripts/make_golden.py --import sealed_bids.spec --game sealed_bids --players 3 --seed 1
-    python scripts/make_golden.py --all            # rewrite every file under tests/golden/*/
+    python scripts/make_golden.py --all            # rewrite every game's goldens/*.json
     python scripts/make_golden.py --all --check    # compare only; exit 1 on a difference
 
 A playthrough is one seeded game played through the core loop
@@ -42,11 +42,10 @@ import numpy as np
 
 from art_gallery_env.core.agent import Agent
 from art_gallery_env.core.loop import play_game
-from art_gallery_env.core.registry import GameSpec, get_game
+from art_gallery_env.core.registry import GameSpec, game_names, get_game
 from art_gallery_env.files import atomic_write_text
 
 ROOT = Path(__file__).resolve().parent.parent
-GOLDEN_DIR = ROOT / "tests" / "golden"
 TEST_GAMES_DIR = ROOT / "tests"  # where --import finds a test-only game
 FORMAT = "art-gallery-env/playthrough"
 VERSION = 1
@@ -146,13 +145,21 @@ def file_name(setup: Mapping[str, Any]) -> str:
     return "_".join(parts)
 
 
-def path_for(record: Mapping[str, Any], out: Path = GOLDEN_DIR) -> Path:
-    return out / record["game"] / f"{file_name(record['setup'])}.json"
+def path_for(record: Mapping[str, Any], out: Path | None = None) -> Path:
+    """The file of a record: in its game's goldens/ folder, or in ``out``/<game>/."""
+    folder = out / record["game"] if out is not None else get_game(record["game"]).golden_dir()
+    return folder / f"{file_name(record['setup'])}.json"
 
 
-def golden_files(out: Path = GOLDEN_DIR) -> list[Path]:
-    """Every playthrough file: one folder per game."""
-    return sorted(out.glob("*/*.json"))
+def golden_files(out: Path | None = None) -> list[Path]:
+    """Every playthrough file: each registered game's goldens/ (or ``out``/<game>/)."""
+    if out is not None:
+        return sorted(out.glob("*/*.json"))
+    return sorted(path for name in game_names() for path in game_dir_files(name))
+
+
+def game_dir_files(name: str) -> list[Path]:
+    return sorted(get_game(name).golden_dir().glob("*.json"))
 
 
 def replay(stored: Mapping[str, Any]) -> dict[str, Any]:
@@ -378,9 +385,9 @@ def main(argv: list[str] | None = None) -> int:
         "--import", dest="imports", action="append", default=[], metavar="MODULE",
         help="a module to import first (it registers a game), e.g. sealed_bids.spec",
     )  # fmt: skip
-    parser.add_argument("--all", action="store_true", help="every file under --out/*/")
+    parser.add_argument("--all", action="store_true", help="every game's goldens/ files")
     parser.add_argument("--legacy", type=Path, nargs="+", help="older files to rewrite")
-    parser.add_argument("--out", type=Path, default=GOLDEN_DIR)
+    parser.add_argument("--out", type=Path, help="a folder instead of each game's goldens/")
     parser.add_argument("--check", action="store_true", help="compare, do not write")
     args = parser.parse_args(argv)
     if args.imports:

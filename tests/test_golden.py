@@ -2,7 +2,8 @@
 through the AEC env, whose actions, final score and rewards, one hash over every
 observation of every agent at every step and the final state are pinned. They are kept as
 they were (they guard the rules); the conformance suite's playthroughs of every game are in
-tests/golden/<game>/ (tests/conformance/test_golden_playthroughs.py).
+the game's own folder, e.g. art_gallery_env/games/art_gallery/goldens/
+(tests/conformance/test_golden_playthroughs.py).
 
 A failure means the game now behaves differently for a fixed seed and fixed actions: the
 rules, the observation encoding or the scoring changed. If that is intended, regenerate the

@@ -1,6 +1,7 @@
 """Golden playthroughs: for every registered game, seeded random games whose every decision
 (acting seat, action, a hash of that seat's observation and of its legal actions), final
-score and final state are pinned in tests/golden/<game>/*.json by scripts/make_golden.py.
+score and final state are pinned in the game's own folder, ``goldens/*.json`` beside its
+``spec.py`` (``GameSpec.golden_dir``), by scripts/make_golden.py.
 
 A failure names the first decision that differs: the rules, the data, the observation
 encoding or the scoring changed for a fixed seed. If that is intended, regenerate the files
@@ -18,16 +19,22 @@ from types import SimpleNamespace
 import pytest
 from conformance_helpers import ROOT, register_test_games
 
-from art_gallery_env.core.registry import game_names
+from art_gallery_env.core.registry import game_names, get_game
 
 register_test_games()
 GAMES = game_names()
 make_golden = SimpleNamespace(**runpy.run_path(str(ROOT / "scripts" / "make_golden.py")))
 FILES = make_golden.golden_files()
+
+
+def game_of_file(path: Path) -> str:
+    return stored(path)["game"]
+
+
 REGENERATE = (
     "If this change is intended, regenerate with `python scripts/make_golden.py --all "
-    "--import sealed_bids.spec` and justify the change of tests/golden/*/*.json in the commit "
-    "message."
+    "--import sealed_bids.spec` and justify the change of the goldens/*.json files in the "
+    "commit message."
 )
 
 
@@ -37,7 +44,7 @@ def stored(path: Path) -> dict:
 
 @pytest.mark.parametrize("game", GAMES)
 def test_every_game_has_golden_playthroughs(game: str) -> None:
-    mine = [path for path in FILES if path.parent.name == game]
+    mine = [path for path in FILES if path.parent == get_game(game).golden_dir()]
     assert mine, (
         f"{game} has no golden playthrough: write one with `python scripts/make_golden.py "
         f"--game {game} --players N --seed S` (and --import MODULE for a test game)"
@@ -46,20 +53,20 @@ def test_every_game_has_golden_playthroughs(game: str) -> None:
         assert path.stat().st_size < 40_000, f"{path.name} is too big"
 
 
-@pytest.mark.parametrize("path", FILES, ids=lambda p: f"{p.parent.name}/{p.stem}")
+@pytest.mark.parametrize("path", FILES, ids=lambda p: f"{game_of_file(p)}/{p.stem}")
 def test_golden_playthrough_replays_identically(path: Path) -> None:
     record = stored(path)
-    assert record["game"] == path.parent.name in GAMES, f"{path}: no such game registered"
-    assert make_golden.path_for(record, path.parents[1]) == path, "the name is not the setup's"
+    assert record["game"] in GAMES, f"{path}: no such game registered"
+    assert make_golden.path_for(record) == path, "the name or folder is not the setup's game's"
     assert record["decisions"] == len(record["steps"])
     problems = make_golden.check_file(path)
-    assert not problems, f"{path.parent.name}/{path.name}: {'; '.join(problems)}. {REGENERATE}"
+    assert not problems, f"{record['game']}/{path.name}: {'; '.join(problems)}. {REGENERATE}"
 
 
 @pytest.mark.parametrize("game", GAMES)
 def test_the_script_writes_the_stored_file_from_its_command_line(game: str, tmp_path) -> None:
     """The smallest stored game of each game, from the command line as documented."""
-    paths = [path for path in FILES if path.parent.name == game]
+    paths = [path for path in FILES if game_of_file(path) == game]
     if not paths:
         pytest.skip(f"{game} has no golden playthrough")
     path = min(paths, key=lambda p: stored(p)["decisions"])

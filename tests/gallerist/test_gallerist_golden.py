@@ -1,7 +1,8 @@
 """The Gallerist's older golden playthroughs, tests/gallerist/golden/*.json, one per table
 size: seeded games played through the AEC env, with their actions, final score and rewards,
 one hash over every observation of every agent at every step and the final state. They are
-kept as they were; tests/golden/gallerist/ holds the conformance suite's playthroughs.
+kept as they were; the conformance suite's playthroughs are in the game's folder
+(art_gallery_env/games/gallerist/goldens/).
 
 A failure means the game now behaves differently for a fixed seed and fixed actions (its
 rules, data, observation encoding or scoring). If that is intended, regenerate them with
