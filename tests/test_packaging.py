@@ -37,7 +37,7 @@ def test_wheel_has_one_top_level_name(wheel: Path) -> None:
     names = zipfile.ZipFile(wheel).namelist()
     tops = {name.split("/")[0] for name in names}
     assert {t for t in tops if not t.endswith(".dist-info")} == {"art_gallery_env"}
-    for module in ("agents/policy.py", "arena/loop.py", "training/selection.py", "cli.py"):
+    for module in ("agents/policy.py", "arena/loop.py", "training/selection.py", "cli/__init__.py"):
         assert f"art_gallery_env/{module}" in names
     assert "art_gallery_env/games/art_gallery/data/paintings.json" in names
     for page in ("index.html", "app.js", "style.css"):  # the web app's page is package data

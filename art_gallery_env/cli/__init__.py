@@ -740,7 +740,3 @@ def main(argv: list[str] | None = None) -> int:
     except UnicodeError as err:
         print(f"error: {unicode_error_message(err)}", file=sys.stderr)
         return 1
-
-
-if __name__ == "__main__":
-    sys.exit(main())
