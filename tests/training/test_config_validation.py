@@ -131,7 +131,9 @@ def test_gallerist_with_vec_env_vector_is_one_line(tmp_path: Path) -> None:
     error = _load(tmp_path, BASE + "vec_env: vector\nenv: {game: gallerist}\n")
     assert str(error).endswith(
         ": vec_env: vector needs a compiled batched engine (training with vec_env: vector), "
-        "which The Gallerist ('gallerist') does not have; games that have it: art_gallery"
+        "which The Gallerist ('gallerist') does not have; games that have it: art_gallery; "
+        "The Gallerist has: svg, warm_start, web; instead, use vec_env: subproc or dummy "
+        "(auto picks one)"
     )
 
 
