@@ -245,3 +245,77 @@ def test_the_package_root_holds_only_game_free_modules() -> None:
     folders = {p.parent.name for p in root.glob("*/__init__.py")}
     assert folders == {"core", "games", "bridges", "cli"}, folders
     assert {game_of(m) for m in graph() if game_of(m)} >= {"art_gallery", "gallerist"}
+
+
+# The command line is a tool too: its help text and option names name no game and no
+# game's variant (a game's name comes from the registry at run time: --game NAME,
+# --variant KEY=VALUE). A deprecated hidden alias is listed in the CLI's options module.
+def _every_parser(parser):
+    import argparse
+
+    yield parser
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in action.choices.values():
+                yield from _every_parser(sub)
+
+
+def _game_words() -> set[str]:
+    """Every registered game's name and title and every variant's name, as they could be
+    written in help text (``zero_is_ten``) and as option names (``--zero-is-ten``)."""
+    import sealed_bids.spec  # noqa: F401 - the test game registers: its words count too
+
+    from art_gallery_env.core.registry import game_names, get_game
+
+    words = set()
+    for name in game_names():
+        spec = get_game(name)
+        words |= {name, spec.title.removeprefix("The ")}
+        words |= set(spec.variants) | {v.replace("_", "-") for v in spec.variants}
+    return words
+
+
+def _cli_texts() -> tuple[list[str], list[str]]:
+    """(every help text and description, every visible option name) of the CLI."""
+    import argparse
+
+    from art_gallery_env.cli import build_parser
+
+    texts, names = [], []
+    for parser in _every_parser(build_parser()):
+        texts += [parser.description or "", parser.epilog or "", parser.format_usage()]
+        for action in parser._actions:
+            if action.help == argparse.SUPPRESS:
+                continue
+            texts.append(str(action.help or ""))
+            names += list(action.option_strings)
+            names += [str(c) for c in getattr(action, "choices", None) or ()]
+    return texts, names
+
+
+def test_the_command_line_names_no_game_and_no_variant() -> None:
+    words = _game_words()
+    texts, names = _cli_texts()
+    assert {"art_gallery", "zero_is_ten", "zero-is-ten", "sealed_bids", "Gallerist"} <= words
+    wrong = sorted(
+        {f"{word!r} in {text[:60]!r}" for text in texts for word in words if word in text}
+        | {f"option {n}" for n in names for w in words if w in n}
+    )
+    assert wrong == []
+    assert "--variant" in names and "--game" in names  # the check reads the real parser
+
+
+def test_the_hidden_aliases_are_the_listed_deprecated_ones() -> None:
+    import argparse
+
+    from art_gallery_env.cli import build_parser
+    from art_gallery_env.cli.options import DEPRECATED_VARIANT_FLAGS
+
+    hidden = {
+        option
+        for parser in _every_parser(build_parser())
+        for action in parser._actions
+        if action.help == argparse.SUPPRESS
+        for option in action.option_strings
+    }
+    assert hidden == set(DEPRECATED_VARIANT_FLAGS)
