@@ -21,36 +21,39 @@ two seat-games): win share with shared wins counting 1/k (R7.5) and a 95 % Wilso
 interval, mean score with a 95 % normal-approximation interval, the mean score breakdown,
 an OpenSkill Plackett-Luce rating from every game's ranking (R7.5 ranks, ties share a
 rank), and the mean decision time.
+
+:func:`evaluate` is the few-line Python API over all of it (``from art_gallery_env.arena
+import evaluate``; this module is callable): a match at two or more players, and at one
+player a solo evaluation (:mod:`art_gallery_env.arena.solo`: score and goal levels). The
+parts live in modules of their own: :mod:`.lineup` (seats and seeds), :mod:`.playing`
+(games in worker processes), :mod:`.stats`, :mod:`.report` (files and the table) and
+:mod:`.stop` (stop signals); their names stay importable from here.
 """
 
 from __future__ import annotations
 
 import math
-import multiprocessing
 import os
 import sys
 import time
+import types
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from art_gallery_env.agents.registry import make_agent
+from art_gallery_env.agents.registry import agent_spec_problem, make_agent
 from art_gallery_env.core.registry import GameSpec, get_game
-from art_gallery_env.processes import (
-    THREAD_COUNT_VARIABLES,
-    exit_with_parent,
-    ignore_stop_signals,
-    kill_processes,
-    one_compute_thread_for_children,
-    spawning_quietly,
-)
 
-from . import loop
-
-# The match's parts live in modules of their own; their names stay importable from here.
 from .lineup import MAX_TABLES, agent_labels, derive_seed, game_seed, lineup, seat_seed
+from .playing import (
+    GameTask,
+    MatchError,
+    MatchInterrupted,
+    init_worker,
+    play_game,
+    run_tasks,
+)
 from .report import (
     SUMMARY_COLUMNS,
     format_table,
@@ -59,8 +62,10 @@ from .report import (
     save_game_records,
     summary_columns,
     summary_row,
+    table_text,
     write_results,
 )
+from .solo import SoloConfig, SoloResult, run_solo
 from .stats import Z95, AgentSummary, mean_ci, summarize, wilson_interval
 from .stop import StopSignals
 
@@ -78,6 +83,7 @@ __all__ = [
     "agent_labels",
     "default_workers",
     "derive_seed",
+    "evaluate",
     "expand_agent_specs",
     "format_table",
     "game_seed",
@@ -90,31 +96,19 @@ __all__ = [
     "result_paths",
     "run_games",
     "run_match",
+    "run_tasks",
     "save_game_records",
     "seat_seed",
+    "SoloConfig",
+    "SoloResult",
     "summarize",
     "summary_columns",
     "summary_row",
+    "table_text",
     "unseen_table_notes",
     "wilson_interval",
     "write_results",
 ]
-
-
-class MatchError(ValueError):
-    """A match that cannot be set up; the message names the problem and the valid values."""
-
-
-class MatchInterrupted(KeyboardInterrupt):
-    """Ctrl-C (or SIGTERM, where the caller maps it) stopped a match. ``results`` are the
-    games finished by then, in game order; :func:`run_match` adds ``result``, the
-    :class:`MatchResult` of those games (marked partial)."""
-
-    def __init__(self, results: list[dict[str, Any]], signal_name: str = "SIGINT") -> None:
-        super().__init__(signal_name)
-        self.results = results
-        self.signal_name = signal_name
-        self.result: MatchResult | None = None
 
 
 @dataclass(frozen=True)
@@ -150,8 +144,8 @@ class MatchConfig:
         lo, hi = max(2, game.min_players), game.max_players  # a match ranks 2+ seats
         if isinstance(n, bool) or not isinstance(n, int) or not lo <= n <= hi:
             solo = (
-                " (the solo game has no one to rank against: scripts/gallerist_measure.py "
-                "measures its goal levels)"
+                " (a solo game has no one to rank against: evaluate(..., players=1) from "
+                "art_gallery_env.arena measures its score and goal levels)"
                 if n == 1 and game.min_players == 1
                 else ""
             )
@@ -233,94 +227,6 @@ def unseen_table_notes(config: MatchConfig) -> list[str]:
     return notes
 
 
-# -- playing one game (in a worker or in this process) -------------------------------------
-@dataclass(frozen=True)
-class GameTask:
-    index: int
-    seed: int
-    num_players: int
-    variants: Mapping[str, Any]
-    specs: tuple[str, ...]  # per seat
-    agent_seeds: tuple[int, ...]  # per seat
-    insight: bool = False
-    game: str | None = None
-
-
-_AGENTS: dict[tuple[str, str, int], Any] = {}
-_OBSERVERS: dict[tuple[str, str], Any] = {}
-
-
-def _agent(game: GameSpec, spec: str, seat: int) -> Any:
-    """One agent object per (game, spec, seat) in each process, reset before every game."""
-    key = (game.name, spec, seat)
-    if key not in _AGENTS:
-        _AGENTS[key] = make_agent(spec, 0, game=game.name)
-    return _AGENTS[key]
-
-
-def _observer(game: GameSpec, state: Any) -> Any:
-    """One seat observer per game and component data in each process."""
-    key = (game.name, game.data_fingerprint(state)[1])
-    if key not in _OBSERVERS:
-        _OBSERVERS[key] = game.make_observer(state)
-    return _OBSERVERS[key]
-
-
-def play_game(task: GameTask) -> dict[str, Any]:
-    """Play one game; returns its result (JSON-ready)."""
-    game = get_game(task.game)
-    state = game.setup(task.num_players, task.seed, task.variants)
-    observer = _observer(game, state)
-    observer.reset()
-    players = [_agent(game, spec, seat) for seat, spec in enumerate(task.specs)]
-    for agent, seed in zip(players, task.agent_seeds):
-        agent.reset(seed)
-    insight: list[dict[str, Any] | None] = []
-
-    def explain(decision: loop.Decision) -> None:
-        insight.append(players[decision.seat].explain())
-
-    try:
-        result = loop.play_game(
-            state, players, observer, on_decision=explain if task.insight else None
-        )
-    except loop.AgentError as err:
-        raise RuntimeError(
-            f"game {task.index} (seed {task.seed}): agent {task.specs[err.seat]!r}: {err}"
-        ) from err
-    out = {
-        "index": task.index,
-        "seed": task.seed,
-        "specs": list(task.specs),
-        "rounds": result.rounds,
-        "actions": result.actions,
-        "breakdown": result.breakdown,
-        "decisions": result.decisions,
-        "think_s": result.think_s,
-    }
-    if task.insight:
-        out["insight"] = insight
-    return out
-
-
-def init_worker() -> None:
-    """One compute thread per evaluation worker: the workers already fill the cores, and
-    two threads per process collapse under contention on small machines. Set here, in
-    each worker, never in the caller (an in-process evaluation must not change the
-    trainer's own thread count). The worker leaves Ctrl-C and SIGTERM to the caller,
-    which stops it, and exits by itself if the caller dies."""
-    ignore_stop_signals()
-    exit_with_parent()
-    for name in THREAD_COUNT_VARIABLES:
-        os.environ[name] = "1"  # for libraries loaded from now on
-    if "torch" in sys.modules:
-        sys.modules["torch"].set_num_threads(1)
-
-
-def _play_chunk(tasks: list[GameTask]) -> list[dict[str, Any]]:
-    return [play_game(task) for task in tasks]
-
-
 def make_tasks(config: MatchConfig) -> list[GameTask]:
     k, n = len(config.agents), config.num_players
     tasks = []
@@ -347,59 +253,7 @@ def run_games(
     """Play every game of the match; results sorted by game index. Ctrl-C raises
     :class:`MatchInterrupted` with the games finished so far, at once: games in progress
     in worker processes are dropped with their workers."""
-    tasks = make_tasks(config)
-    results: list[dict[str, Any]] = []
-    try:
-        if config.workers == 1 or len(tasks) == 1:
-            _AGENTS.clear()  # a checkpoint path may hold new weights since the last match
-            for task in tasks:
-                results.append(play_game(task))
-                if progress:
-                    progress(1)
-        else:
-            _run_in_workers(config, tasks, results, progress)
-    except KeyboardInterrupt as err:
-        results.sort(key=lambda r: r["index"])
-        raise MatchInterrupted(results, _signal_name(err)) from None
-    results.sort(key=lambda r: r["index"])
-    return results
-
-
-def _run_in_workers(
-    config: MatchConfig,
-    tasks: list[GameTask],
-    results: list[dict[str, Any]],
-    progress: Callable[[int], None] | None,
-) -> None:
-    # One game per task: the overhead (about a millisecond) is small next to a game, and
-    # the progress bar moves with every game even for slow search agents.
-    chunks = [[task] for task in tasks]
-    # spawn: workers import what they need; no inherited torch/OpenMP state from a fork.
-    context = multiprocessing.get_context("spawn")
-    pool = None
-    try:
-        with spawning_quietly(), one_compute_thread_for_children():  # Ctrl-C: raised at the end
-            pool = ProcessPoolExecutor(
-                max_workers=config.workers, mp_context=context, initializer=init_worker
-            )
-            futures = [pool.submit(_play_chunk, c) for c in chunks]
-        for future in as_completed(futures):
-            part = future.result()
-            results.extend(part)
-            if progress:
-                progress(len(part))
-    except BaseException:
-        if pool is not None:
-            # Not pool.shutdown(wait=True): that waits for the games in progress.
-            kill_processes(list(getattr(pool, "_processes", {}).values()))
-            pool.shutdown(wait=False, cancel_futures=True)
-        raise
-    pool.shutdown()
-
-
-def _signal_name(err: KeyboardInterrupt) -> str:
-    name = err.args[0] if err.args else None
-    return name if isinstance(name, str) and name.startswith("SIG") else "SIGINT"
+    return run_tasks(make_tasks(config), config.workers, progress)
 
 
 @dataclass
@@ -454,6 +308,18 @@ class MatchResult:
             "games": games,
         }
 
+    def table(self) -> str:
+        """The summary table and its notes as text, as ``art-gallery eval`` prints them."""
+        return table_text(self)
+
+    def write(self, out_dir: str | Path) -> list[Path]:
+        """results.json, results.csv and games.csv in ``out_dir`` (see :func:`write_results`)."""
+        return write_results(self, out_dir)
+
+    def save_games(self, out_dir: str | Path) -> list[Path]:
+        """One game record per game, for replay and the web viewer."""
+        return save_game_records(self, out_dir)
+
 
 def run_match(config: MatchConfig, *, progress: bool | None = None) -> MatchResult:
     """Play and summarise a match; ``progress`` None shows a bar only on a terminal."""
@@ -472,3 +338,73 @@ def run_match(config: MatchConfig, *, progress: bool | None = None) -> MatchResu
         raise
     summaries = summarize(config, results)
     return MatchResult(config, summaries, results, time.perf_counter() - start)
+
+
+# -- the Python evaluation API ---------------------------------------------------------
+def _print_note(note: str) -> None:
+    print(f"note: {note}", file=sys.stderr)
+
+
+def evaluate(
+    agents: str | Path | Sequence[str | Path],
+    *,
+    game: str | None = None,
+    players: int = 2,
+    games: int = 100,
+    seed: int = 0,
+    variants: Mapping[str, Any] | None = None,
+    workers: int = 1,
+    round_robin: bool = False,
+    insight: bool = False,
+    progress: bool | None = False,
+    notes: Callable[[str], None] | None = _print_note,
+) -> MatchResult | SoloResult:
+    """Play ``games`` games of ``agents`` and summarise them.
+
+    ``agents``: agent specs (``"random"``, ``"heuristic"``, ``"ismcts:iterations=200"``),
+    checkpoint paths, or folders of checkpoints (a training run folder rates all of its
+    checkpoints in a round robin). ``game``: a registered game's name (None: the default
+    game). ``players``: the table size; 1 plays each agent alone (a solo game). The result
+    has ``.table()`` (text), ``.summaries``, ``.write(folder)`` (results.json/.csv) and
+    ``.save_games(folder)`` (game records). Bad input raises :class:`MatchError` with one
+    line naming the problem and the legal choices; Ctrl-C raises
+    :class:`~art_gallery_env.arena.evaluate.MatchInterrupted` whose ``result`` holds the
+    games finished by then. ``notes`` receives one line per remark worth reading (a folder
+    expanded, a checkpoint trained at other table sizes); None drops them.
+    """
+    given = [str(agents)] if isinstance(agents, str | Path) else [str(a) for a in agents]
+    specs = expand_agent_specs(given)
+    expanded = specs != given
+    if expanded and notes:
+        notes(f"{len(specs)} agents: " + " ".join(specs))
+    common = dict(agents=tuple(specs), games=games, seed=seed, variants=dict(variants or {}))
+    common.update(workers=workers, insight=insight, game=game)
+    config: MatchConfig | SoloConfig
+    if players == 1:
+        config = SoloConfig(**common)  # type: ignore[arg-type]
+    else:
+        # a folder of checkpoints rates them all: more agents than seats by design
+        rr = round_robin or expanded
+        config = MatchConfig(num_players=players, round_robin=rr, **common)  # type: ignore[arg-type]
+    for spec in dict.fromkeys(specs):
+        problem = agent_spec_problem(spec, game=config.game)
+        if problem is not None:
+            raise MatchError(f"bad agent spec {spec!r}: {problem}")
+    for note in unseen_table_notes(config) if notes else ():  # type: ignore[arg-type]
+        notes(note)
+    if isinstance(config, SoloConfig):
+        return run_solo(config, progress=progress)
+    return run_match(config, progress=progress)
+
+
+class _CallableModule(types.ModuleType):
+    """``from art_gallery_env.arena import evaluate`` gives this module (the package's
+    submodule of that name wins over any function of the package), so calling the module
+    runs :func:`evaluate`: the documented few-line API works while every name of this
+    module stays importable."""
+
+    def __call__(self, *args: Any, **kwargs: Any) -> MatchResult | SoloResult:
+        return evaluate(*args, **kwargs)
+
+
+sys.modules[__name__].__class__ = _CallableModule

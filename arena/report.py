@@ -152,6 +152,13 @@ def format_table(result: MatchResult) -> Any:
     return table
 
 
+def table_text(result: MatchResult) -> str:
+    """What :func:`print_table` prints, as a string (150 columns wide)."""
+    out = io.StringIO()
+    print_table(result, out)
+    return out.getvalue()
+
+
 def print_table(result: MatchResult, file: Any = None) -> None:
     from rich.console import Console
 

@@ -39,7 +39,7 @@ def _check_partial(out: Path, games: Path, planned: int) -> int:
 
 @POSIX
 def test_two_quick_ctrl_cs_in_process_write_every_finished_game(tmp_path, capsys, monkeypatch):
-    import art_gallery_env.arena.evaluate as evaluate
+    import art_gallery_env.arena.playing as evaluate  # where the games are played
 
     out, games = tmp_path / "out", tmp_path / "games"
     finished = threading.Semaphore(0)
