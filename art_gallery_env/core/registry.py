@@ -185,6 +185,8 @@ class GameSpec:
     # the modes at one table size, where they differ by size (a solo game ranks no seats):
     # num_players -> modes, the default first; None: reward_modes at every size
     reward_modes_at: Callable[[int], tuple[str, ...]] | None = None
+
+    # -- observation -----------------------------------------------------------------------
     # an observation vector split into its named fields, in order, each with its shape
     # (a ValueError for a vector of another shape); the conformance suite checks it
     decode_observation: Callable[[Any], dict[str, Any]] | None = None
