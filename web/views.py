@@ -50,7 +50,19 @@ out falls back to the generic version here:
 ``RESULT_COLUMNS``                                     ``(key, head, tooltip key or None)``
                                                        of the final score table; generic:
                                                        ``score_parts``, total, rank
-``RESULT_NOTE``                                        a line under the final score
+``result_columns(state)``                              the same for one finished game (a
+                                                       solo table may show more); generic:
+                                                       ``RESULT_COLUMNS``
+``RESULT_NOTE`` / ``result_note(state)``               a line under the final score
+``verdict(state, seat) -> str``                        how ``seat`` did, in the game's own
+                                                       terms (a solo goal level, a shared
+                                                       win). Generic: by rank at a table of
+                                                       two or more; at one seat only the
+                                                       total (a table of one always ranks
+                                                       first, which is no win)
+``STRENGTH``                                           agent spec -> its measured strength
+                                                       in words, for the set-up form
+                                                       (strongest first); generic: none
 =====================================================  =====================================
 
 An agent's insight (:meth:`Agent.explain`) is computed from that agent's own information
@@ -150,15 +162,41 @@ class GameWeb:
         own = self._own("insight_released")
         return bool(own(decision_round, now)) if own is not None else False
 
-    def result_columns(self) -> list[dict[str, Any]]:
-        own = self._own("RESULT_COLUMNS")
+    def result_columns(self, state: Any = None) -> list[dict[str, Any]]:
+        by_state = self._own("result_columns")
+        own = by_state(state) if by_state is not None and state is not None else None
+        if own is None:
+            own = self._own("RESULT_COLUMNS")
         if own is None:
             own = [(key, head, None) for key, head in self.spec.score_parts]
             own += [("total", "total", None), ("rank", "rank", None)]
         return [{"key": key, "label": head, "parts": parts} for key, head, parts in own]
 
-    def result_note(self) -> str | None:
+    def result_note(self, state: Any = None) -> str | None:
+        by_state = self._own("result_note")
+        if by_state is not None and state is not None:
+            return by_state(state)
         return self._own("RESULT_NOTE")
+
+    def verdict(self, state: Any, seat: int) -> str:
+        """How ``seat`` did in the finished game ``state``: the game's own words, else by
+        rank, and never a win at a table of one (it always ranks first there)."""
+        own = self._own("verdict")
+        if own is not None:
+            return str(own(state, seat))
+        breakdown = state.score_breakdown()
+        if state.num_players == 1:
+            return f"Game over: your total is {breakdown[seat]['total']}."
+        won = winners(breakdown)
+        if seat in won:
+            return "You win!" if len(won) == 1 else "You share the win."
+        return f"You finish rank {breakdown[seat]['rank']} of {state.num_players}."
+
+    @property
+    def strength(self) -> list[dict[str, str]]:
+        """The agents' measured strength, strongest first (``STRENGTH``; generic: none)."""
+        own = self._own("STRENGTH") or {}
+        return [{"spec": spec, "strength": text} for spec, text in dict(own).items()]
 
 
 _WEB: dict[str, GameWeb] = {}
@@ -242,6 +280,7 @@ def game_summary(game: WebGame) -> dict[str, Any]:
         breakdown = state.score_breakdown()
         summary["totals"] = [row["total"] for row in breakdown]
         summary["winners"] = winners(breakdown)
+        summary["verdict"] = web_of(spec).verdict(state, game.seat)
     return summary
 
 
@@ -303,19 +342,14 @@ def result(state: Any, seat: int | None, web: GameWeb | None = None) -> dict[str
     """The final score breakdown and, for a seat, how it did."""
     web = web or web_of(game_of(state))
     breakdown = state.score_breakdown()
-    won = winners(breakdown)
     out: dict[str, Any] = {
         "breakdown": breakdown,
-        "winners": won,
-        "columns": web.result_columns(),
-        "note": web.result_note(),
+        "winners": winners(breakdown),
+        "columns": web.result_columns(state),
+        "note": web.result_note(state),
     }
     if seat is not None:
-        mine = breakdown[seat]
-        if mine["rank"] == 1:
-            out["verdict"] = "You win!" if len(won) == 1 else "You share the win."
-        else:
-            out["verdict"] = f"You finish rank {mine['rank']} of {state.num_players}."
+        out["verdict"] = web.verdict(state, seat)
     return out
 
 

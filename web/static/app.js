@@ -76,6 +76,14 @@ function setNav(name) {
   }
 }
 
+// The header and the tab name the game on screen; pages of every game name them all.
+function setTitle(title, what) {
+  const games = ((setupInfo && setupInfo.games) || []).map((g) => g.title);
+  const name = title || games.join(" · ") || document.querySelector(".brand").textContent;
+  document.querySelector(".brand").textContent = name;
+  document.title = what ? `${what} · ${name}` : name;
+}
+
 async function loadSetup() {
   if (!setupInfo) {
     setupInfo = await api("/api/setup");
@@ -133,12 +141,13 @@ async function showHome() {
   const seed = h("input", { name: "seed", id: "seed", type: "number", min: 0, placeholder: "random" });
   const variants = h("div", { class: "variants", id: "variants" });
   const boardNote = h("p", { class: "hint", id: "board-note" });
+  const strongest = h("p", { class: "hint", id: "strongest" });
   const defaults = ["heuristic", "random", "ismcts:iters=50", "heuristic", "random"];
   const chosen = () => gameInfo(gameSelect.value);
 
   function opponentSelect(k, specs) {
     const select = h("select", { class: "opponent", "data-index": k, "aria-label": "opponent" },
-      specs.map((s) => h("option", { value: s.spec }, s.label)),
+      specs.map((s) => h("option", { value: s.spec, title: s.strength || null }, optionLabel(s))),
       h("option", { value: "" }, "other spec…"));
     const wanted = defaults[k % defaults.length];
     select.value = specs.some((s) => s.spec === wanted) ? wanted : (specs.length ? specs[0].spec : "");
@@ -149,7 +158,9 @@ async function showHome() {
 
   function layoutSeats(keep = true) {
     const game = chosen();
-    const specs = [...game.agents, ...game.checkpoints];
+    const specs = rankedOpponents(game);
+    strongest.textContent = specs.length && specs[0].strength ? `Opponents strongest first. Strongest: ${specs[0].label.replace(/: .*/, "")}, ${specs[0].strength}.` : "";
+    strongest.hidden = !strongest.textContent;
     useColoursOf(game.name);
     const n = Number(players.value);
     const kept = Math.min(Number(seat.value || 0), n - 1);
@@ -185,6 +196,7 @@ async function showHome() {
 
   function layoutGame() {
     const game = chosen();
+    setTitle(game.title, "New game");
     const wanted = Number(players.value) || 4; // keep the table size where the game allows it
     const n = game.players.includes(wanted) ? wanted : game.players.includes(4) ? 4 : game.players[game.players.length - 1];
     players.replaceChildren(...game.players.map((k) => h("option", { value: k, selected: k === n }, `${k} player${k === 1 ? "" : "s"}`)));
@@ -221,6 +233,7 @@ async function showHome() {
       h("label", {}, "Table", players),
       h("label", {}, "Your seat", seat)),
     h("p", { class: "hint" }, "The start player is drawn at random. Opponents: any agent, or a checkpoint of this game from the folder the server was started with."),
+    strongest,
     seats,
     h("div", { class: "grid2" },
       h("label", {}, "Seed (optional)", seed),
@@ -254,12 +267,28 @@ async function showHome() {
       listed.length > 6 ? h("p", {}, h("a", { href: "#/games" }, `All ${listed.length} games`)) : null)));
 }
 
+// The opponents a game offers, strongest first where its web view measured them
+// (/api/setup's "strength": agent spec -> its strength in words, strongest first).
+function rankedOpponents(game) {
+  const specs = [...game.agents, ...game.checkpoints];
+  const measured = game.strength || [];
+  const same = (m, s) => m.spec === s.spec || s.spec.endsWith(`/${m.spec}`); // a checkpoint by its file
+  const rank = (s) => { const k = measured.findIndex((m) => same(m, s)); return k < 0 ? measured.length : k; };
+  return specs.map((s, k) => ({ ...s, k, strength: (measured[rank(s)] || {}).strength }))
+    .sort((a, b) => rank(a) - rank(b) || a.k - b.k);
+}
+
+function optionLabel(s) {
+  const label = s.label.replace(/\b1 players\b/g, "1 player"); // "trained at 1 player"
+  return s.strength ? `${label} · ${s.strength}` : label;
+}
+
 function gamesTable(games) {
   const table = h("table", { class: "list" },
     h("thead", {}, h("tr", {}, h("th", {}, "Game"), h("th", {}, "Players"), h("th", {}, "Round"), h("th", {}, "Status"), h("th", {}, ""))),
     h("tbody", {}, games.map((g) => {
       const status = g.over
-        ? (g.winners.includes(g.seat) ? "won" : "over") + ` · ${g.totals.join(" / ")}`
+        ? (g.verdict || "over") + ` · ${g.totals.join(" / ")}`
         : g.your_turn ? "your turn" : "agents to play";
       const palette = paletteOf(g.game);
       const row = h("tr", { "data-game": g.id },
@@ -294,6 +323,7 @@ async function deleteGame(g) {
 async function showGames() {
   setNav("games");
   await loadSetup();
+  setTitle(null, "Games");
   const games = await api("/api/games");
   app.replaceChildren(h("section", { class: "panel wide" }, h("h2", {}, "Games on this server"),
     games.length ? gamesTable(games) : h("p", { class: "hint" }, "No games yet."),
@@ -377,6 +407,7 @@ async function follow(id, retry = false) {
 function renderGame(view) {
   current = view;
   useColoursOf(view.game);
+  setTitle(view.title, view.over ? "Game over" : view.your_turn ? "Your turn" : `Round ${view.round}`);
   const side = h("aside", { class: "side" },
     statusLine(view),
     view.over ? overPanel(view) : null,
@@ -429,7 +460,21 @@ function lastMovePanel(view) {
   if (!last || !last.lines || !last.lines.length) return null;
   return h("section", { class: "panel last-move", id: "last-move", "data-decision": last.decision },
     h("h2", {}, last.seat === view.seat ? "Your last move" : "Last move"),
-    h("ul", { class: "events" }, last.lines.map((line) => h("li", {}, seatDot(last.seat), line))));
+    h("ul", { class: "events" }, last.lines.map((line) => {
+      const p = seatNamed(line, view.names);
+      return h("li", { "data-seat": p === null ? null : p }, p === null ? null : seatDot(p), line);
+    })));
+}
+
+// The seat a narrated line is about: the one whose name begins it (the longest such name),
+// or null for a line about no seat (a round, a scoring), which then gets no seat's dot.
+function seatNamed(line, names) {
+  let best = null;
+  names.forEach((name, p) => {
+    const starts = line.startsWith(name) && (line.length === name.length || /[\s:,'’]/.test(line[name.length]));
+    if (starts && (best === null || name.length > names[best].length)) best = p;
+  });
+  return best;
 }
 
 function agentErrorPanel(view) {
@@ -561,21 +606,26 @@ async function showLog(id) {
   dialog.showModal();
 }
 
+// The final score: one column per seat, one row per part of the score, so a game with many
+// parts never makes the table wider than its panel. The verdict is the game's own (its web
+// view), never a rule of this page.
 function resultPanel(result, names, seat) {
   if (!result) return null;
   const rows = result.breakdown;
   const columns = result.columns || [{ key: "total", label: "total" }, { key: "rank", label: "rank" }];
+  const won = new Set(rows.length > 1 ? result.winners || [] : []);
+  const cls = (r, extra = "") => [extra, won.has(r.player) ? "winner" : "", r.player === seat ? "me" : ""].filter(Boolean).join(" ") || null;
   const cell = (r, col) => {
     const parts = col.parts && Array.isArray(r[col.parts]) ? `${col.parts} ${r[col.parts].join(" + ")}` : null;
-    return h("td", { class: col.key === "total" ? "total" : null, title: parts }, r[col.key]);
+    return h("td", { class: cls(r, col.key === "total" ? "total" : ""), title: parts, "data-seat": r.player }, r[col.key]);
   };
   return h("section", { class: "panel result", id: "result" },
-    h("h2", {}, result.verdict || "Final score"),
+    h("h2", { class: "verdict" }, result.verdict || "Final score"),
     h("table", { class: "score" },
-      h("thead", {}, h("tr", {}, ["", ...columns.map((col) => col.label)].map((t) => h("th", {}, t)))),
-      h("tbody", {}, rows.map((r) => h("tr", { class: (r.rank === 1 ? "winner " : "") + (r.player === seat ? "me" : "") },
-        h("td", { class: "who" }, seatDot(r.player), names[r.player]),
-        columns.map((col) => cell(r, col)))))),
+      h("thead", {}, h("tr", {}, h("th", {}, ""), rows.map((r) =>
+        h("th", { class: cls(r, "seat"), scope: "col", "data-seat": r.player }, seatDot(r.player), names[r.player])))),
+      h("tbody", {}, columns.map((col) => h("tr", { class: col.key === "total" ? "total" : null, "data-key": col.key },
+        h("th", { scope: "row" }, col.label), rows.map((r) => cell(r, col)))))),
     result.note ? h("p", { class: "hint" }, result.note) : null);
 }
 
@@ -620,6 +670,7 @@ function bar(label, fraction, text, chosen) {
 async function showReplays() {
   setNav("replays");
   await loadSetup();
+  setTitle(null, "Replays");
   const records = await api("/api/replays");
   const file = h("input", { type: "file", accept: ".json,application/json", id: "upload" });
   file.addEventListener("change", async () => {
@@ -697,6 +748,7 @@ function scheduleAutoplay(view) {
 
 function renderReplay(view, timeline) {
   useColoursOf(view.game);
+  setTitle(view.title, `Replay ${view.step} / ${view.steps}`);
   const slider = h("input", { type: "range", min: 0, max: view.steps, value: view.step, id: "scrub", "aria-label": "step" });
   slider.addEventListener("input", () => { stopAutoplay(); goReplay(view, Number(slider.value)); });
   const viewer = h("select", { id: "viewer", "aria-label": "view as" },
@@ -815,7 +867,9 @@ function chartPanel(view, timeline) {
     const [lo, hi] = kinds.every((k) => k.startsWith("win chance")) ? [0, 1] : [Math.min(-1, ...vs), Math.max(1, ...vs)];
     panel.append(chart("chart-value", kinds.join(", "), series, lo, hi));
   } else {
-    panel.append(h("p", { class: "hint" }, "No values recorded: this record has no checkpoint or search insight (art-gallery eval --insight records them)."));
+    panel.append(h("p", { class: "hint", id: "no-values" }, view.has_insight
+      ? "No values to chart: this record's insight holds no value estimate (a checkpoint without a value head gives its move probabilities only)."
+      : "No values recorded: this record has no checkpoint or search insight (art-gallery eval --insight records them)."));
   }
   return panel;
 }

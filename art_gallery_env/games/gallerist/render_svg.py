@@ -409,7 +409,8 @@ class _Board:
         acting = not s.over and s.current_player == p
         svg.rect(x, y, w, STRIP_H, PANEL, GOLD if acting else LINE, rx=8)
         svg.rect(x, y, 8, STRIP_H, self.colour(p), rx=4)
-        you = " (you)" if p == self.viewer else ""
+        mine = p == self.viewer and "you" not in self.names[p].lower()  # not "You (P0) (you)"
+        you = " (you)" if mine else ""
         svg.text(x + 16, y + 18, f"{self.names[p]}{you}", 13, self.colour(p), True)
         pos = s.gpos[p]
         where = (

@@ -31,6 +31,7 @@ from .rules.actions import (
     START_BASE,
     action_to_str,
 )
+from .rules.scoring import named_goal_conditions
 from .rules.state import GameState
 
 COLOURS = SEAT_COLOURS  # the seats' colours on the board; the page uses them too
@@ -50,7 +51,74 @@ RESULT_NOTE = (
     "Money at the end (G16): money held + visitor majorities + the auction of renowned "
     "works + reputation tiles + works exhibited + Curator and Art Dealer goals + influence."
 )
+# The opponents' measured strength, strongest first: each one's win share against the
+# heuristic at 2 players (the checkpoint's evaluation file, docs/agents.md and
+# docs/gallerist.md). A checkpoint is named by its file; one not listed was not measured.
+STRENGTH = {
+    "gallerist_2p.safetensors": "won 65.5% of 200 games against the heuristic (2 players)",
+    "ismcts": "at 300 iterations won 62.5% of 40 games against the heuristic (2 players)",
+    "ismcts:iters=50": "at 30 and 100 iterations won 55-56% against the heuristic (2 players)",
+    "heuristic": "won 97.5% of 400 games against random (2 players)",
+    "random": "uniformly random: the weakest",
+}
+SOLO_COLUMNS = (  # the solo game (G17.6): the goal level instead of a rank, and Lacerda's side
+    *RESULT_COLUMNS[:-1],
+    ("goal_name", "goal level", None),
+    ("lacerda_majorities", "Lacerda's majorities", None),
+)
+SOLO_NOTE = (
+    "Solo (G17.6): the goal level is the highest whose conditions all hold; Lacerda scores "
+    "only the visitor majorities he wins, which go to no player."
+)
 _MENU_PHASES = ("turn", "post", "kicked")
+
+
+def result_columns(state: GameState) -> tuple[tuple[str, str, str | None], ...]:
+    """The score table's columns: G16's parts; solo, the goal level and Lacerda's side."""
+    return SOLO_COLUMNS if state.solo else RESULT_COLUMNS
+
+
+def result_note(state: GameState) -> str:
+    return f"{RESULT_NOTE} {SOLO_NOTE}" if state.solo else RESULT_NOTE
+
+
+def _amount(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else f"{value:g}"
+
+
+def _lacks(goal: Any, row: dict[str, Any]) -> str:
+    """The conditions of ``goal`` that ``row`` does not meet, each as 'have of asked'."""
+    missing = []
+    for name, have, asked in named_goal_conditions(goal, row):
+        if have >= asked:
+            continue
+        if name == "highest Curator goal":
+            missing.append("the highest Curator goal")
+        else:
+            missing.append(f"{name} {_amount(have)} of {_amount(asked)}")
+    return ", ".join(missing)
+
+
+def verdict(state: GameState, seat: int) -> str:
+    """How ``seat`` did: solo, the goal level reached and what the next one lacked (a
+    table of one ranks first, which is no win); else by G16.8's rank."""
+    rows = state.score_breakdown()
+    row = rows[seat]
+    if state.solo:
+        goals, level = state.data.solo_goals, row["goal_level"]
+        said = (
+            f"Goal level {level} of {len(goals)} reached: {row['goal_name']}."
+            if level
+            else "No goal level reached."
+        )
+        if level < len(goals):
+            goal = goals[level]
+            said += f" Level {level + 1} ({goal.name}) lacked {_lacks(goal, row)}."
+        return said
+    top = [r["player"] for r in rows if r["rank"] == 1]
+    if seat in top:
+        return "You win!" if len(top) == 1 else "You share the win."
+    return f"You finish rank {row['rank']} of {state.num_players}."
 
 
 def board(world: GameState, viewer: int | None, names: list[str]) -> str:

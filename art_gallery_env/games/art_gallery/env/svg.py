@@ -100,6 +100,12 @@ def _text_width(text: str, size: float, bold: bool = False) -> float:
     return len(text) * size * (0.63 if bold else 0.58)
 
 
+def _name_width(text: str, size: float) -> float:
+    """A bold name's width, estimated wide (DejaVu Sans Bold's digits are 0.7 em), so that
+    the score after it never covers its end."""
+    return len(text) * size * 0.66
+
+
 def fit(text: str, width: float, size: float, bold: bool = False) -> str:
     """``text`` cut with an ellipsis so that it fits ``width`` pixels."""
     if _text_width(text, size, bold) <= width:
@@ -239,7 +245,11 @@ class _Board:
         # seat legend, right to left before the view label
         x -= _text_width(who, 14) + 24
         for p in reversed(range(s.num_players)):
-            label = fit(self.names[p], 90, 12)
+            # the whole name, or (too long for a legend) the seat's tag: the strips below
+            # carry every name whole
+            label = self.names[p]
+            if _text_width(label, 12) > 150:
+                label = label.split()[0]
             w = _text_width(label, 12) + 26
             x -= w
             svg.rect(x, 14, w - 6, 22, SEAT_COLOURS[p], rx=11)
@@ -472,16 +482,21 @@ class _Board:
         svg.rect(x, y, 8, STRIP_H, colour, rx=4)
         you = p == self.viewer and "you" not in self.names[p].lower()  # not "You (P1) (you)"
         name = self.names[p] + (" (you)" if you else "")
-        name = fit(name, 170, 14, True)
-        svg.text(x + 18, y + 20, name, 14, colour, True)
-        bx = x + 24 + _text_width(name, 14, True)
+        # the badges first, then the whole name in the room left before the score (a
+        # smaller font before any cut), so neither covers the other; the markers below
+        bx = x + 18
         for label, fill in (("start card", GOLD), ("to act", colour)):
             if (label == "start card" and s.start_player == p) or (label == "to act" and acting):
                 bw = _text_width(label, 10, True) + 10
                 svg.rect(bx, y + 8, bw, 16, fill, rx=8)
                 svg.text(bx + bw / 2, y + 20, label, 10, text_colour_on(fill), True, "middle")
                 bx += bw + 6
-        self._markers_left(p, bx + 4, y + 16)
+        room = x + 452 - 100 - bx  # the score's text ends at x + 452
+        size = next((z for z in (14, 13, 12, 11, 10, 9) if _name_width(name, z) <= room), 9)
+        if _name_width(name, size) > room:
+            name = fit(name, room * 0.58 / 0.66, size, False)
+        svg.text(bx, y + 20, name, size, colour, True)
+        self._markers_left(p, x + 22, y + 33)
         self._score(p, x + 452, y + 20)
         visible = hand_visible(s, p, self.viewer)
         svg.text(x + 18, y + 63, "hand", 10, MUTED)
@@ -508,7 +523,7 @@ class _Board:
             total, hand = f"{public}+?", "?"
         self.svg.text(x, y, f"score {total}", 15, INK, True, "end")
         detail = (
-            f"rows {b['row_total']} \u00b7 tiles {b['souvenirs']} \u00b7 "
+            f"rows {b['row_total']} \u00b7 souvenirs {b['souvenirs']} \u00b7 "
             f"start {b['start_card']} \u00b7 hand {hand}"
         )
         self.svg.text(x, y + 14, detail, 9, MUTED, anchor="end")
@@ -541,13 +556,21 @@ class _Board:
             svg.text(x, y + 15, "none", 11, MUTED, italic=True)
             return
         owned = set(s.collections[p])
-        step = min(34.0, w / len(tiles))
-        size = 11 if step >= 30 else 9
+        # one row while each tile keeps 30 px, else two or three rows, so that every number
+        # stays readable (a 2-player game can end with 38 tiles)
+        rows = next((r for r in (1, 2) if w / -(-len(tiles) // r) >= 30), 3)
+        per_row = -(-len(tiles) // rows)
+        step = min(34.0, w / per_row)
+        height = (20, 17, 12)[rows - 1]
+        top = y - (0, 6, 8)[rows - 1]
+        size = 11 if step >= 30 and rows == 1 else 9 if rows < 3 else 8
         for k, tile in enumerate(tiles):
             matched = tile in owned
-            tx = x + k * step
-            svg.rect(tx, y, step - 3, 20, "#f6d776" if matched else "#efe7d6", "#a4936e", 1, 3)
-            svg.text(tx + (step - 3) / 2, y + 14, str(tile), size, INK, matched, "middle")
+            tx = x + (k % per_row) * step
+            ty = top + (k // per_row) * (height + 2)
+            svg.rect(tx, ty, step - 3, height, "#f6d776" if matched else "#efe7d6", "#a4936e", 1, 3)
+            baseline = ty + height / 2 + size * 0.36
+            svg.text(tx + (step - 3) / 2, baseline, str(tile), size, INK, matched, "middle")
 
     def _collection(self, p: int, x: float, y: float, w: float) -> None:
         """Paintings in collection order, one row per theme; each row's scoring chain is

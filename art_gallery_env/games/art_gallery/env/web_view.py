@@ -40,17 +40,40 @@ INSIGHT_RELEASE = "the end of its round"  # when another seat's insight shows (R
 VARIANT_LABELS = {"zero_is_ten": "Rule variant: a 0 counts 10 (R5.6)"}
 RESULT_COLUMNS = (  # breakdown key, column head, optional key of the cell's tooltip parts
     ("row_total", "rows", "rows"),
-    ("souvenirs", "souv.", None),
+    ("souvenirs", "souvenirs", None),  # points; "tiles" is always a count of tiles
     ("hand", "hand", None),
-    ("start_card", "start", None),
+    ("start_card", "start card", None),
     ("total", "total", None),
-    ("tiles", "tiles", None),
+    ("tiles", "tiles held", None),
     ("rank", "rank", None),
 )
 RESULT_NOTE = (
     "Rows (R7.1) + souvenirs (R7.2) + hand / 4 (R7.3) + start card (R7.4); "
-    "ties go to most tiles (R7.5)."
+    "ties go to most tiles held (R7.5)."
 )
+
+# The opponents' measured strength, strongest first: each one's win share against the
+# heuristic at 2 players (the checkpoints' own evaluation files, docs/agents.md's tables).
+# A checkpoint is named by its file; an agent not listed was not measured.
+STRENGTH = {
+    "ppo_2p.safetensors": "won 86% of 100 games against the heuristic (2 players)",
+    "ismcts": "at 100 iterations won 58% of 100 games against the heuristic (2 players)",
+    "exit_all.safetensors": "won 57.5% of 100 games against the heuristic (2 players)",
+    "ppo_all.safetensors": "won 51% of 40 games against the heuristic (2 players)",
+    "quick.safetensors": "won 51% of 200 games against the heuristic (2 players)",
+    "heuristic": "won 100% against random",
+    "ppo_4p.safetensors": "won 0% of 60 games against heuristics (4 players)",
+    "random": "uniformly random: the weakest",
+}
+
+
+def verdict(state: GameState, seat: int) -> str:
+    """How ``seat`` did (R7.5: rank by total, then tiles held; a tie on both shares)."""
+    rows = state.score_breakdown()
+    top = [r["player"] for r in rows if r["rank"] == 1]
+    if seat in top:
+        return "You win!" if len(top) == 1 else "You share the win."
+    return f"You finish rank {rows[seat]['rank']} of {state.num_players}."
 
 
 def board(world: GameState, viewer: int | None, names: list[str]) -> str:
