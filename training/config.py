@@ -145,6 +145,12 @@ class TrainConfig(Strict):
         return generations_as_steps(data)
 
     @model_validator(mode="after")
+    def _solo_rules(self) -> TrainConfig:
+        """The solo game's own rules first: they say more than a tool it lacks."""
+        _check_solo(self)
+        return self
+
+    @model_validator(mode="after")
     def _game_has_the_tools(self) -> TrainConfig:
         """A tool the config asks for that its game lacks is refused in one line each,
         before the checks that assume the tool (:mod:`.config_capabilities`)."""
@@ -163,7 +169,6 @@ class TrainConfig(Strict):
                 f"eval.table_sizes {eval_sizes} must be a non-empty subset of the table "
                 f"sizes trained on, env.num_players {self.env.table_sizes}"
             )
-        _check_solo(self)
         if check_expert_iteration(self):
             return self
         if self.algorithm == "maskable_ppo":

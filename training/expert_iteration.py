@@ -56,11 +56,12 @@ from art_gallery_env.processes import spawning_quietly as _spawning_quietly
 
 from .checkpoints import BEST, WEIGHTS
 from .config import INIT_RANDOM, INIT_WARM_START, TrainConfig, WarmStartConfig
+from .entry import resume_line, run_trainer
 from .exit_selfplay import SelfPlayTask, merge_games, play_chunk
 from .interrupt import GracefulStop, TrainingInterrupted
 from .logs import CsvLog
 from .plots import STEP_UNIT_KEY
-from .run_folder import WARM_START_REMOVING, RunStart, run_training, start_run
+from .run_folder import WARM_START_REMOVING, RunStart
 from .selection import CheckpointSelector, TrainerState
 from .warm_start import FOLDER as WARM_START
 
@@ -573,28 +574,17 @@ def _publish_best(
 
 
 # -- the run ----------------------------------------------------------------------------
-def train(
-    config: TrainConfig,
-    resume: str | Path | None = None,
-    progress_bar: bool = True,
-    overwrite: bool = False,
-    from_checkpoint: str | None = None,
-    discard_newer: bool = False,
-) -> Path:
-    """Run expert iteration to ``exit.generations``; returns the run folder. Same run
-    folder, resume and stop-signal rules as ``train`` (:mod:`.run_folder`)."""
-    start = start_run(config, resume, overwrite, from_checkpoint, discard_newer)
-    return run_training(start, lambda stop: _run(start, stop))
+def train(config: TrainConfig, **options: Any) -> Path:
+    """Run expert iteration to ``exit.generations``; returns the run folder. The options
+    and the run folder's rules: :func:`.entry.run_trainer`."""
+    return run_trainer(config, _run, algorithm="expert_iteration", **options)
 
 
-def _run(start: RunStart, stop: GracefulStop) -> int:
-    import torch
-
+def _run(start: RunStart, stop: GracefulStop, progress_bar: bool) -> int:
+    del progress_bar  # one line per generation instead
     config, run_dir = start.config, start.run_dir
     assert config.exit is not None
     with stop.abortable():
-        start.prepare()
-        torch.set_num_threads(config.torch_threads)
         learner = Learner(config)
         state = ExitState(learner, config)
         done = start.steps_done
@@ -603,7 +593,7 @@ def _run(start: RunStart, stop: GracefulStop) -> int:
             folder = start.resume_path.resolve().parent
             learner.load_state(folder / start.resume_meta["files"]["exit"])
             prune_generations(run_dir, done, config.exit.replay_generations)
-            print(_resume_line(start), flush=True)
+            print(resume_line(start, "generations", "exit.generations"), flush=True)
         else:
             init = initialise(learner, start)
     resume_at = done if start.resuming else None
@@ -719,12 +709,4 @@ def _keep(
     publish_generation(start.run_dir, generation, meta, keep_state)
     progress.append(
         {STEP_KEY: generation, STEP_UNIT_KEY: STEP_UNIT, "exit/generation": generation, **row}
-    )
-
-
-def _resume_line(start: RunStart) -> str:
-    done, total = start.steps_done, start.config.total_steps
-    return (
-        f"resuming {start.run_dir} from {start.resume_path.name}: {done} generations done, "
-        f"{total - done} left (exit.generations {total})"
     )

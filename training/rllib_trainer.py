@@ -33,12 +33,13 @@ import numpy as np
 
 from .checkpoints import RLLIB_DIR, RLLIB_LINK, next_due
 from .config import TrainConfig
+from .entry import resume_line, run_trainer
 from .interrupt import GracefulStop
 from .legacy import legacy_module_names
 from .logs import CsvLog
 from .rllib_env import ENV_NAME, make_rllib_env, register_rllib_env
 from .rllib_module import MaskedPPOTorchRLModule, export_rllib_module, module_spec
-from .run_folder import RunStart, run_training, start_run
+from .run_folder import RunStart
 from .selection import CheckpointSelector, TrainerState
 
 MAIN = "main"
@@ -325,36 +326,19 @@ class RLlibState(TrainerState):
         return {"rllib": RLLIB_DIR}
 
 
-def train(
-    config: TrainConfig,
-    resume: str | Path | None = None,
-    progress_bar: bool = True,
-    overwrite: bool = False,
-    from_checkpoint: str | None = None,
-    discard_newer: bool = False,
-) -> Path:
-    """Run a config to ``total_steps`` env steps; returns the run folder.
-
-    ``resume`` is the run folder or its ``rllib_checkpoint``; ``overwrite`` lets a new run
-    replace an earlier one's files. ``progress_bar`` is accepted for the CLI's sake:
-    progress is one line per iteration. A stop signal saves latest after the iteration in
-    progress and raises :class:`TrainingInterrupted`.
-    """
-    del progress_bar
-    if config.algorithm != "rllib_ppo":
-        raise ValueError(f"this trainer runs algorithm rllib_ppo, not {config.algorithm}")
-    start = start_run(config, resume, overwrite, from_checkpoint, discard_newer)
-    return run_training(start, lambda stop: _run(start, stop))
+def train(config: TrainConfig, **options: Any) -> Path:
+    """Run an RLlib config to ``total_steps`` env steps; returns the run folder. The
+    options and the run folder's rules: :func:`.entry.run_trainer` (``resume`` may name
+    ``rllib_checkpoint``; progress is one line per iteration, with or without
+    ``progress_bar``). A stop signal saves latest after the iteration in progress."""
+    return run_trainer(config, _run, algorithm="rllib_ppo", **options)
 
 
-def _run(start: RunStart, stop: GracefulStop) -> int:
+def _run(start: RunStart, stop: GracefulStop, progress_bar: bool) -> int:
     """Set up (Ray, the algorithm, the checkpoint to resume) and train; returns the steps."""
-    import torch
-
+    del progress_bar  # one line per iteration instead
     config, run_dir = start.config, start.run_dir
     with stop.abortable():
-        start.prepare()
-        torch.set_num_threads(config.torch_threads)
         exporter = _MainExporter(config)
     started_ray = init_ray(config)
     algo = None
@@ -394,13 +378,8 @@ def _restore(algo: Any, config: TrainConfig, start: RunStart) -> int:
     folder = start.resume_path.resolve().parent / start.resume_meta["files"]["rllib"]
     with legacy_module_names():  # checkpoints from before the one-package layout
         algo.restore_from_path(str(folder.resolve()))
-    done, total = start.steps_done, config.total_steps
-    print(
-        f"resuming {start.run_dir} at iteration {algo.iteration}: {done:,} steps done, "
-        f"{total - done:,} steps left (total_steps {total:,})",
-        flush=True,
-    )
-    return done
+    print(resume_line(start, at=f"at iteration {algo.iteration}"), flush=True)
+    return start.steps_done
 
 
 def _train_loop(

@@ -1,8 +1,8 @@
 """Self-play training with sb3-contrib's MaskablePPO (``art-gallery train CONFIG``).
 
-The run folder, resuming, checkpoints and stop signals are shared with the RLlib trainer
-(:mod:`.run_folder`, :mod:`.checkpoints`, :mod:`.interrupt`); this module adds the SB3
-parts: the vectorised env (subprocess workers that leave Ctrl-C to this process), the
+The start (run folder, lock, resume checks, stop signals, config dump) is every
+trainer's (:mod:`.entry`), and so are checkpoints (:mod:`.checkpoints`); this module adds
+the SB3 parts: the vectorised env (subprocess workers that leave Ctrl-C to this process), the
 model, a CSV logger that a resume continues, and the callback that snapshots the pool
 and evaluates.
 """
@@ -28,9 +28,10 @@ from art_gallery_env.processes import (
 from .checkpoints import SB3_ZIP, newest_snapshot_steps, next_due, prune_snapshots, snapshot_name
 from .config import ConfigError, TrainConfig
 from .config_checks import resolved_vec_env
+from .entry import resume_line, run_trainer
 from .interrupt import GracefulStop
 from .logs import CsvLog
-from .run_folder import RunStart, run_training, start_run
+from .run_folder import RunStart
 from .selection import CheckpointSelector, TrainerState
 from .selfplay import OpponentPool, make_selfplay_env_fn
 
@@ -48,17 +49,12 @@ def _pool_factory(config: TrainConfig, snapshot_dir: str, seed: int) -> Opponent
 
 
 def check_vec_env(config: TrainConfig) -> None:
-    """``vec_env: vector`` needs a game with a compiled engine (its ``vector``
-    capability), and numba to import that engine."""
+    """``vec_env: vector`` needs numba to import the game's compiled engine (that the game
+    has one is checked with the config: :mod:`.config_capabilities`)."""
     if resolved_vec_env(config) != "vector":
         return
-    spec = get_game(config.env.game)
     try:
-        spec.require("vector", "vec_env: vector")
-    except ValueError as err:
-        raise ConfigError(f"{err}; use vec_env: subproc or dummy") from None
-    try:
-        spec.extension("vector")  # imported for the check only
+        get_game(config.env.game).extension("vector")  # imported for the check only
     except ImportError:
         raise ConfigError(
             "vec_env: vector needs numba (the compiled engine): pip install "
@@ -224,50 +220,33 @@ def make_callbacks(
     return [SelfPlayCallback()]
 
 
-def train(
-    config: TrainConfig,
-    resume: str | Path | None = None,
-    progress_bar: bool = True,
-    overwrite: bool = False,
-    from_checkpoint: str | None = None,
-    discard_newer: bool = False,
-) -> Path:
-    """Run a config to ``total_steps``; returns the run folder (best.*, latest.*, logs).
+def train(config: TrainConfig, **options: Any) -> Path:
+    """Run a MaskablePPO config to ``total_steps``; returns the run folder (best.*,
+    latest.*, logs). The options and the run folder's rules: :func:`.entry.run_trainer`."""
+    return run_trainer(config, _run, algorithm="maskable_ppo", check=check_vec_env, **options)
 
-    ``resume`` is the run folder or one of its checkpoints; ``overwrite`` lets a new run
-    replace the files of an earlier one in the same folder. A stop signal saves latest
-    and raises :class:`TrainingInterrupted`.
-    """
-    check_vec_env(config)
-    start = start_run(config, resume, overwrite, from_checkpoint, discard_newer)
 
-    def body(stop: GracefulStop) -> int:
-        model, vec_env, warm = _set_up(start, stop)
-        try:
-            return _learn(model, start, stop, progress_bar, warm)
-        finally:
-            vec_env.close()
-
-    return run_training(start, body)
+def _run(start: RunStart, stop: GracefulStop, progress_bar: bool) -> int:
+    model, vec_env, warm = _set_up(start, stop)
+    try:
+        return _learn(model, start, stop, progress_bar, warm)
+    finally:
+        vec_env.close()
 
 
 def _set_up(start: RunStart, stop: GracefulStop) -> tuple[Any, Any, dict[str, Any] | None]:
-    """The folder, the envs and the model, behaviour-cloned first when the config has
-    ``warm_start`` (a stop signal here ends the start at once)."""
-    import torch
-
+    """The envs and the model, behaviour-cloned first when the config has ``warm_start``
+    (a stop signal here ends the start at once)."""
     config, run_dir = start.config, start.run_dir
     warm = None
     with stop.abortable():
-        start.prepare()
-        torch.set_num_threads(config.torch_threads)
         vec_env = build_vec_env(config, run_dir / "pool")
         try:
             if start.resuming:
                 folder = start.resume_path.resolve().parent
                 zip_path = folder / start.resume_meta["files"]["sb3"]
                 model, _ = load_sb3_model(zip_path, vec_env, config.ppo.model_dump())
-                print(_resume_line(start), flush=True)
+                print(resume_line(start), flush=True)
             else:
                 model = _new_model(config, vec_env)
                 if config.warm_start is not None:
@@ -278,14 +257,6 @@ def _set_up(start: RunStart, stop: GracefulStop) -> tuple[Any, Any, dict[str, An
             vec_env.close()
             raise
     return model, vec_env, warm
-
-
-def _resume_line(start: RunStart) -> str:
-    done, total = start.steps_done, start.config.total_steps
-    return (
-        f"resuming {start.run_dir} from {start.resume_path.name}: {done:,} steps done, "
-        f"{total - done:,} steps left (total_steps {total:,})"
-    )
 
 
 def _new_model(config: TrainConfig, vec_env: Any) -> Any:
