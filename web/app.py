@@ -53,6 +53,7 @@ from art_gallery_env.arena.records import record_game
 from art_gallery_env.core.registry import GameSpec, default_game, game_names, get_game
 
 from .games import DECISION_SECONDS, GameStore, WebError, clip, quote, scrub
+from .limits import Limits
 from .moves import LiveStore, live_routes
 from .replays import RecordLibrary, seat_names, states_at
 from .timeline import timeline_routes
@@ -75,6 +76,10 @@ AGENT_CHOICES = [  # offered for every game that has the agent, in this order
 NOT_OFFERED = {"policy", "search"}  # need a FILE (path=, ckpt=): the checkpoints are offered
 CHECKPOINT_SUFFIXES = (".safetensors", ".zip")
 MAX_HEADER_BYTES = 1_000_000  # a safetensors header larger than this is not read for its game
+PARSE_ERROR = "There was an error parsing the body"  # FastAPI's words for a JSON it failed
+NOT_JSON = (  # ... which is a body that json.loads cannot read (too deep: RecursionError)
+    "malformed JSON: the body is not JSON this server reads (nested too deeply, or not JSON at all)"
+)
 MIN_PLAYERS = min(get_game(name).min_players for name in game_names())
 MAX_PLAYERS = max(get_game(name).max_players for name in game_names())
 
@@ -138,20 +143,29 @@ def create_app(
     records: str | Path | None = None,
     allowed_hosts: list[str] | None = None,
     decision_seconds: float = DECISION_SECONDS,
+    limits: Limits | None = None,
 ) -> FastAPI:
     """The app; ``data`` holds ``games/`` and ``uploads/``. ``allowed_hosts`` (the Host
     headers accepted; None: any) keeps pages of other sites from reaching a local server
     through DNS rebinding. An agent's decision holds its game at most
-    ``decision_seconds`` (a search is told to stop after half of it)."""
+    ``decision_seconds`` (a search is told to stop after half of it). ``limits``: the
+    server's bounds on games, uploads and request bodies (:class:`~.limits.Limits`)."""
     data = Path(data)
+    limits = limits or Limits()
     checkpoint_folder = Path(checkpoints) if checkpoints else None
-    store = LiveStore(  # a GameStore whose agents may also play off the request thread
-        data / "games", checkpoints=checkpoint_folder, decision_seconds=decision_seconds
+    store = LiveStore(  # a bounded GameStore whose agents may also play off the request thread
+        data / "games",
+        checkpoints=checkpoint_folder,
+        decision_seconds=decision_seconds,
+        limits=limits,
     )
-    library = RecordLibrary(store, data / "uploads", records)
+    library = RecordLibrary(
+        store, data / "uploads", records, limits.max_uploads, limits.max_upload_bytes
+    )
     app = FastAPI(title="Art Gallery", docs_url="/api/docs", redoc_url=None)
     app.state.store = store
     app.state.library = library
+    app.add_middleware(BodyLimit, limits=limits)
     if allowed_hosts is not None:
         app.add_middleware(HostCheck, hosts=allowed_hosts)
     app.add_middleware(GZipMiddleware, minimum_size=2000)
@@ -192,9 +206,16 @@ def _game_routes(app: FastAPI, store: GameStore) -> None:
         return [game_summary(game) for game in store.games()]
 
     @app.post("/api/games", status_code=201)
-    def new_game(body: NewGame) -> dict[str, Any]:
+    def new_game(body: NewGame, request: Request) -> dict[str, Any]:
+        client = request.client.host if request.client else None
         game = store.create(
-            body.players, body.seat, body.opponents, body.seed, body.variants, body.game
+            body.players,
+            body.seat,
+            body.opponents,
+            body.seed,
+            body.variants,
+            body.game,
+            client=client,
         )
         with game.lock:
             return game_view(game)
@@ -410,8 +431,13 @@ def _error_handlers(app: FastAPI) -> None:
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, err: StarletteHTTPException) -> JSONResponse:
         message = "no such page or API endpoint" if err.status_code == 404 else str(err.detail)
+        if err.status_code == 400 and message == PARSE_ERROR:  # json.loads's RecursionError
+            message = NOT_JSON
         return JSONResponse(
-            {"error": scrub(f"{message}: {request.method} {clip(request.url.path)}")},
+            {
+                "error": scrub(f"{message}: {request.method} {clip(request.url.path)}"),
+                **getattr(err, "extra", {}),
+            },
             status_code=err.status_code,
             headers=getattr(err, "headers", None),
         )
@@ -488,3 +514,61 @@ def host_name(host: str) -> str:
     if host.startswith("["):
         return host[1:].partition("]")[0]
     return host.partition(":")[0]
+
+
+class BodyLimit:
+    """Answers a request whose body is over its limit with a JSON 413 naming the limit,
+    before anything reads it: ``max_upload_bytes`` for an uploaded record,
+    ``max_body_bytes`` for any other body (a game or a decision is a few hundred bytes)."""
+
+    def __init__(self, app: ASGIApp, limits: Limits) -> None:
+        self.app = app
+        self.limits = limits
+
+    def _limit(self, scope: Scope) -> tuple[str, int]:
+        if scope["path"].rstrip("/") == "/api/replays":
+            return "max_upload_bytes", self.limits.max_upload_bytes
+        return "max_body_bytes", self.limits.max_body_bytes
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        name, limit = self._limit(scope)
+        length = Headers(scope=scope).get("content-length")
+        if length is not None and length.isdigit() and int(length) > limit:
+            await self._refuse(scope, send, name, limit, f"{int(length)} bytes")
+            return
+        seen = 0
+
+        async def counted() -> Any:  # a body sent without a length (chunked): counted
+            nonlocal seen
+            message = await receive()
+            seen += len(message.get("body", b""))
+            if seen > limit:  # FastAPI passes an HTTPException on: the handler answers it
+                raise BodyTooLarge(name, limit, f"over {limit} bytes")
+            return message
+
+        await self.app(scope, counted, send)
+
+    @staticmethod
+    async def _refuse(scope: Scope, send: Send, name: str, limit: int, size: str) -> None:
+        err = BodyTooLarge(name, limit, size)
+        body = {"error": err.detail, **err.extra}
+        await JSONResponse(body, status_code=413)(scope, _no_body, send)
+
+
+class BodyTooLarge(StarletteHTTPException):
+    """A body over its limit (:class:`BodyLimit`): a 413 that names the limit."""
+
+    def __init__(self, name: str, limit: int, size: str) -> None:
+        super().__init__(
+            413,
+            f"request body too large: {size}, at most {limit} bytes here (this server's "
+            f"limit {name}={limit})",
+        )
+        self.extra = {"limit": name, "value": limit}
+
+
+async def _no_body() -> dict[str, Any]:
+    return {"type": "http.request", "body": b"", "more_body": False}

@@ -156,6 +156,10 @@ class WebGame:
     file_lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
     deleted: bool = field(default=False, repr=False, compare=False)
     thought: Any = field(default=None, repr=False, compare=False)  # an agent's, under way
+    client: str | None = field(default=None, repr=False, compare=False)  # who created it
+    seen: float = field(default_factory=time.monotonic, repr=False, compare=False)  # asked
+    # moved to the archive (out of memory): a request holding it reloads it instead
+    paged_out: bool = field(default=False, repr=False, compare=False)
 
     @property
     def rules(self) -> GameSpec:
@@ -250,14 +254,22 @@ class GameStore:
         self._games: dict[str, WebGame] = {}
         self._lock = threading.Lock()
         self.skipped: list[str] = []  # files that could not be loaded, with the reason
-        for path in sorted(self.folder.glob("*.json")):
-            try:
-                game = load_game(path)
-            except Exception as err:  # noqa: BLE001 - one damaged file must not stop the server
-                self.skipped.append(f"{clip(path.name)}: {_load_problem(err)}")
-                log.warning("skipping saved game %s: %r", path, err)
-                continue
-            self._games[game.id] = game
+        self._load_saved(sorted(self.folder.glob("*.json")))
+
+    def _load_saved(self, paths: list[Path]) -> None:
+        """Load the saved games at start (a damaged file is skipped, with the reason)."""
+        for path in paths:
+            game = self._load_file(path)
+            if game is not None:
+                self._games[game.id] = game
+
+    def _load_file(self, path: Path) -> WebGame | None:
+        try:
+            return load_game(path)
+        except Exception as err:  # noqa: BLE001 - one damaged file must not stop the server
+            self.skipped.append(f"{clip(path.name)}: {_load_problem(err)}")
+            log.warning("skipping saved game %s: %r", path, err)
+            return None
 
     # -- access --------------------------------------------------------------------
     def get(self, game_id: str) -> WebGame:
@@ -293,10 +305,12 @@ class GameStore:
         game: str | None = None,
         *,
         play_agents: bool = True,
+        client: str | None = None,
     ) -> WebGame:
-        """A new game of ``game`` (None: the default game) with the person at ``seat``;
-        agents play until it is their turn (``play_agents=False``: not here, the caller lets
-        them play elsewhere, see :mod:`.moves`)."""
+        """A new game of ``game`` (None: the default game) with the person at ``seat``, for
+        ``client`` (its address, which a bounded store counts); agents play until it is
+        their turn (``play_agents=False``: not here, the caller lets them play elsewhere,
+        see :mod:`.moves`)."""
         spec, variants = _check_game(game, variants)
         if not spec.min_players <= num_players <= spec.max_players:
             raise WebError(
@@ -314,6 +328,7 @@ class GameStore:
             seed = secrets.randbits(63)
         state = spec.setup(num_players, seed, variants)
         game_ = WebGame(secrets.token_hex(8), seat, agents, seed, spec.name, variants, state)
+        game_.client = client
         return self._start(game_, play_agents)
 
     def _start(self, game: WebGame, play_agents: bool = True) -> WebGame:

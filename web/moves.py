@@ -36,10 +36,11 @@ import time
 from dataclasses import dataclass, field
 from typing import Annotated, Any
 
-from fastapi import Body, FastAPI, Query
+from fastapi import Body, FastAPI, Query, Request
 from starlette.concurrency import run_in_threadpool
 
 from .games import GameStore, WebError, WebGame, scrub
+from .store import BoundedStore
 from .views import game_view, seat_world
 
 POLL_SECONDS = 0.02  # how often a waiting request looks for a new decision
@@ -59,16 +60,22 @@ class _Live:
     error: dict[str, Any] | None = None  # why the agents stopped: status, error, decision
 
 
-class LiveStore(GameStore):
-    """A :class:`GameStore` that tells its :class:`LiveGames` of every saved decision."""
+class LiveStore(BoundedStore):
+    """A :class:`BoundedStore` that tells its :class:`LiveGames` of every saved decision."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
+        self.live = LiveGames(self)  # before the saved games load: they may be archived
         super().__init__(*args, **kwargs)
-        self.live = LiveGames(self)
 
     def save(self, game: WebGame) -> None:
         super().save(game)
         self.live.saved(game)
+
+    def _busy(self, game: WebGame) -> bool:
+        return self.live.running(game)
+
+    def _forget(self, game: WebGame) -> None:
+        self.live.forget(game)
 
 
 class LiveGames:
@@ -82,6 +89,17 @@ class LiveGames:
     def entry(self, game: WebGame) -> _Live:
         with self._lock:
             return self._games.setdefault(game.id, _Live())
+
+    def running(self, game: WebGame) -> bool:
+        """Whether a thread lets the agents of ``game`` play now."""
+        with self._lock:
+            live = self._games.get(game.id)
+            return live is not None and live.running
+
+    def forget(self, game: WebGame) -> None:
+        """Drop the kept view of a game that left memory or was deleted."""
+        with self._lock:
+            self._games.pop(game.id, None)
 
     # -- after each decision -------------------------------------------------------------
     def saved(self, game: WebGame) -> None:
@@ -133,7 +151,8 @@ class LiveGames:
     @staticmethod
     def _owed(game: WebGame) -> bool:
         """Whether agents are to decide now."""
-        return not game.deleted and not game.state.is_over and not game.your_turn
+        gone = game.deleted or game.paged_out
+        return not gone and not game.state.is_over and not game.your_turn
 
     def ensure(self, game: WebGame, retry: bool = False) -> None:
         """Start the thread that lets the agents play, if they are owed a decision and no
@@ -223,7 +242,7 @@ def live_routes(app: FastAPI, store: LiveStore, new_game: type, action: type) ->
     live = store.live
 
     @app.post("/api/live/games", status_code=201)
-    def new(body: Annotated[new_game, Body()]) -> dict[str, Any]:  # type: ignore[valid-type]
+    def new(body: Annotated[new_game, Body()], request: Request) -> dict[str, Any]:  # type: ignore[valid-type]
         game = store.create(
             body.players,
             body.seat,
@@ -232,6 +251,7 @@ def live_routes(app: FastAPI, store: LiveStore, new_game: type, action: type) ->
             body.variants,
             body.game,
             play_agents=False,
+            client=request.client.host if request.client else None,
         )
         view = live.view_now(game)
         live.ensure(game)
@@ -251,6 +271,7 @@ def live_routes(app: FastAPI, store: LiveStore, new_game: type, action: type) ->
     @app.post("/api/live/games/{game_id}/actions")
     def act(game_id: str, body: Annotated[action, Body()]) -> dict[str, Any]:  # type: ignore[valid-type]
         game = store.get(game_id)
+        stale_tab(game, body.decision)
         if not game.state.is_over and not game.your_turn:  # agents at it: no wait for the lock
             seat = game.state.current_player
             raise WebError(
@@ -270,3 +291,18 @@ def live_routes(app: FastAPI, store: LiveStore, new_game: type, action: type) ->
         answer = live.answer(game, entry, view)
         answer["agents_playing"] = answer["agents_playing"] or LiveGames._owed(game)
         return answer
+
+
+def stale_tab(game: WebGame, decision: int | None) -> None:
+    """A decision made on a page that showed an older position of the game (another tab
+    or window played on) is a 409 that says so, before any other check: ``moved_on`` true
+    and ``decision``, the game's decision now, in the JSON."""
+    n = len(game.actions)
+    if decision is not None and decision != n:
+        raise WebError(
+            409,
+            f"this game moved on in another tab: it is at decision {n}, this page showed "
+            f"decision {decision} (reload the game)",
+            decision=n,
+            moved_on=True,
+        )

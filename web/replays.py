@@ -31,6 +31,7 @@ from .games import GameStore, WebError, short_spec
 
 NAME = re.compile(r"^[A-Za-z0-9_.-]{1,120}$")
 MAX_UPLOAD_BYTES = 5_000_000
+MAX_UPLOADS = 1000
 
 
 def seat_names(agents: list[str]) -> list[str]:
@@ -40,8 +41,17 @@ def seat_names(agents: list[str]) -> list[str]:
 
 
 class RecordLibrary:
-    def __init__(self, games: GameStore, uploads: str | Path, folder: str | Path | None) -> None:
+    def __init__(
+        self,
+        games: GameStore,
+        uploads: str | Path,
+        folder: str | Path | None,
+        max_uploads: int = MAX_UPLOADS,
+        max_upload_bytes: int = MAX_UPLOAD_BYTES,
+    ) -> None:
         self.games = games
+        self.max_uploads = max_uploads  # records kept in ``uploads``: a new one past it is a 507
+        self.max_upload_bytes = max_upload_bytes
         self.uploads = Path(uploads)
         self.uploads.mkdir(parents=True, exist_ok=True)
         self.folder = Path(folder) if folder else None
@@ -113,12 +123,20 @@ class RecordLibrary:
         """Store an uploaded record (checked first, its scores recomputed from its actions:
         an upload's own are never shown); returns its id, and ``rescored`` when the
         record's scores were not its actions'."""
-        if len(body) > MAX_UPLOAD_BYTES:
-            raise WebError(413, f"a record is at most {MAX_UPLOAD_BYTES} bytes")
+        if len(body) > self.max_upload_bytes:
+            raise WebError(
+                413,
+                f"request body too large: {len(body)} bytes, a record is at most "
+                f"{self.max_upload_bytes} bytes (this server's limit max_upload_bytes)",
+            )
         try:
             data = json.loads(body)
-        except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as err:
+        except (json.JSONDecodeError, UnicodeDecodeError) as err:
             raise WebError(400, f"malformed JSON: {err}") from None
+        except RecursionError:
+            raise WebError(
+                400, "malformed JSON: nested too deeply to be a game record (or not JSON)"
+            ) from None
         try:
             claimed = data.get("breakdown") if isinstance(data, dict) else None
             data = rescored(data)
@@ -126,8 +144,24 @@ class RecordLibrary:
             raise WebError(422, f"not a replayable game record: {err}") from None
         text = json.dumps(data, sort_keys=True, separators=(",", ":"))
         name = hashlib.sha256(text.encode()).hexdigest()[:16]
+        self._check_room(name)
         atomic_write_json(self.uploads / f"{name}.json", data, separators=(",", ":"))
         return {"id": f"upload-{name}", "rescored": claimed != data["breakdown"]}
+
+    def _check_room(self, name: str) -> None:
+        """A new upload past ``max_uploads`` records is a 507 (the same record again is not
+        new: it replaces its own file)."""
+        if (self.uploads / f"{name}.json").exists():
+            return
+        held = sum(1 for _ in self.uploads.glob("*.json"))
+        if held >= self.max_uploads:
+            raise WebError(
+                507,
+                f"this server stores {held} uploaded records, its most; remove some from its "
+                f"uploads folder (this server's limit max_uploads={self.max_uploads})",
+                limit="max_uploads",
+                value=self.max_uploads,
+            )
 
 
 def rescored(record: dict[str, Any]) -> dict[str, Any]:
