@@ -17,7 +17,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Any
-from xml.sax.saxutils import escape
+
+from art_gallery_env.core.svg import Canvas, seat_names
 
 from .env.narration import artist_name
 from .rules.actions import LOCATION_NAMES
@@ -52,7 +53,6 @@ FORM_TOP, FORM_H = 148, 178
 SUPPLY_TOP, SUPPLY_H = 334, 196
 STRIPS_TOP = 538
 STRIP_H, STRIP_GAP = 150, 8
-FONT = "DejaVu Sans, Verdana, Arial, Helvetica, sans-serif"
 
 SEAT_COLOURS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7")
 """Okabe-Ito colours, as Art Gallery's seats (told apart with colour-vision deficiencies)."""
@@ -77,52 +77,11 @@ def canvas_size(num_players: int) -> tuple[int, int]:
     return WIDTH, STRIPS_TOP + num_players * (STRIP_H + STRIP_GAP) + MARGIN - STRIP_GAP
 
 
-def _num(v: float) -> str:
-    return str(int(v)) if float(v).is_integer() else f"{v:.1f}"
-
-
-class _Canvas:
-    """A list of SVG elements with the few shapes the board needs."""
+class _Canvas(Canvas):
+    """The core's canvas with the Gallerist's ink and text size."""
 
     def __init__(self) -> None:
-        self.parts: list[str] = []
-
-    def rect(
-        self, x: float, y: float, w: float, h: float, fill: str, stroke: str | None = None,
-        rx: float = 0, dash: str | None = None,
-    ) -> None:  # fmt: skip
-        attrs = f'x="{_num(x)}" y="{_num(y)}" width="{_num(w)}" height="{_num(h)}" fill="{fill}"'
-        if rx:
-            attrs += f' rx="{_num(rx)}"'
-        if stroke:
-            attrs += f' stroke="{stroke}"'
-        if dash:
-            attrs += f' stroke-dasharray="{dash}"'
-        self.parts.append(f"<rect {attrs}/>")
-
-    def circle(self, cx: float, cy: float, r: float, fill: str, stroke: str = INK) -> None:
-        self.parts.append(
-            f'<circle cx="{_num(cx)}" cy="{_num(cy)}" r="{_num(r)}" fill="{fill}" '
-            f'stroke="{stroke}"/>'
-        )
-
-    def text(
-        self, x: float, y: float, text: str, size: float = 11, fill: str = INK,
-        bold: bool = False, anchor: str = "start",
-    ) -> None:  # fmt: skip
-        attrs = f'x="{_num(x)}" y="{_num(y)}" font-size="{_num(size)}" fill="{fill}"'
-        if bold:
-            attrs += ' font-weight="bold"'
-        if anchor != "start":
-            attrs += f' text-anchor="{anchor}"'
-        self.parts.append(f"<text {attrs}>{escape(text)}</text>")
-
-    def document(self, width: int, height: int) -> str:
-        head = (
-            f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-            f'viewBox="0 0 {width} {height}" font-family="{FONT}">'
-        )
-        return head + "".join(self.parts) + "</svg>"
+        super().__init__(INK, text_size=11)
 
 
 def render_svg(state: GameState, viewer: int | None, names: Sequence[str] | None = None) -> str:
@@ -130,18 +89,11 @@ def render_svg(state: GameState, viewer: int | None, names: Sequence[str] | None
 
     ``names`` labels the seats (default ``Player 0`` ..)."""
     n = state.num_players
-    if viewer is not None and (
-        isinstance(viewer, bool) or not isinstance(viewer, int) or not 0 <= viewer < n
-    ):
-        raise ValueError(f"viewer must be None (spectator) or a seat in 0..{n - 1}, got {viewer!r}")
-    if names is None:
-        names = [f"Player {p}" for p in range(n)]
-    elif len(names) != n:
-        raise ValueError(f"names must give one name per seat ({n}), got {len(names)}")
+    names = seat_names(n, viewer, names)
     width, height = canvas_size(n)
     svg = _Canvas()
     svg.rect(0, 0, width, height, BG)
-    board = _Board(state, viewer, list(names), svg)
+    board = _Board(state, viewer, names, svg)
     board.header()
     board.locations()
     board.forms()
@@ -210,7 +162,7 @@ class _Board:
         """One disc per colour with its count beside it; returns the x after them."""
         svg = self.svg
         for c in range(NUM_COLOURS):
-            svg.circle(x + r, y, r, VISITOR_FILLS[c])
+            svg.circle(x + r, y, r, VISITOR_FILLS[c], INK)
             svg.text(
                 x + r, y + 3.5, VISITOR_LETTERS[c], 9, "#fff" if c == 0 else INK, True, "middle"
             )

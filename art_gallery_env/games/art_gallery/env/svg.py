@@ -16,6 +16,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from xml.sax.saxutils import escape
 
+from art_gallery_env.core.svg import Canvas, num, seat_names
+
 from ..rules.actions import NUM_CARD_VALUES, PILE_MARKS
 from ..rules.board import MARKER_BAR_SIZE, MARKERS_PER_PLAYER, SHOP_AREA
 from ..rules.cards import MAX_VALUE, CardSet
@@ -34,7 +36,6 @@ AREA_GAP = 26  # between boxes: the track and its arrows show through
 ROW_GAP = 40
 STRIP_H = 120
 STRIP_GAP = 8
-FONT = "DejaVu Sans, Verdana, Arial, Helvetica, sans-serif"
 
 SEAT_COLOURS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9")
 """Okabe-Ito colours: told apart with the common colour-vision deficiencies."""
@@ -60,23 +61,36 @@ def render_svg(state: GameState, viewer: int | None, names: Sequence[str] | None
     drawn as card backs and its hand as a count while they are hidden (R8).
     """
     n = state.num_players
-    if viewer is not None and (
-        isinstance(viewer, bool) or not isinstance(viewer, int) or not 0 <= viewer < n
-    ):
-        raise ValueError(f"viewer must be None (spectator) or a seat in 0..{n - 1}, got {viewer!r}")
-    if names is None:
-        names = [f"Player {p}" for p in range(n)]
-    elif len(names) != n:
-        raise ValueError(f"names must give one name per seat ({n}), got {len(names)}")
+    names = seat_names(n, viewer, names)
     width, height = canvas_size(n)
     svg = _Canvas()
     svg.rect(0, 0, width, height, BG)
-    board = _Board(state, viewer, list(names), svg)
+    board = _Board(state, viewer, names, svg)
     board.header()
     board.loop()
     for p in range(n):
         board.player_strip(p, _strips_top() + p * (STRIP_H + STRIP_GAP))
     return svg.document(width, height)
+
+
+def target_boxes(state: GameState, viewer: int) -> dict[str, tuple[float, float, float, float]]:
+    """Where :func:`render_svg` draws what a seat may click, as ``(x, y, w, h)``: each area
+    (``area-A``), each Shop tile pile (``pile-I``, I its index) and each card value in
+    ``viewer``'s hand (``card-V``, all cards of that value)."""
+    board = _Board(state, viewer, [""] * state.num_players, _Canvas())
+    corners, _, box_w = board._area_boxes()
+    boxes = {f"area-{a}": (x, y, box_w, AREA_H) for a, (x, y) in enumerate(corners)}
+    sx, sy = corners[SHOP_AREA]
+    gap, inner = 6, box_w - 16
+    pw = (inner - 3 * gap) / 4
+    for i in range(len(PILE_MARKS)):  # as tile_piles draws them
+        boxes[f"pile-{i}"] = (sx + 8 + i * (pw + gap), sy + 36 + 18, pw, 106)
+    top = _strips_top() + viewer * (STRIP_H + STRIP_GAP) + 42
+    values = [v for v in range(NUM_CARD_VALUES) for _ in range(state.hands[viewer][v])]
+    for v in sorted(set(values)):  # as _cards draws a visible hand
+        first, last = values.index(v), len(values) - 1 - values[::-1].index(v)
+        boxes[f"card-{v}"] = (MARGIN + 54 + 25 * first, top, 25 * (last - first) + 22, 30)
+    return boxes
 
 
 def canvas_size(num_players: int) -> tuple[int, int]:
@@ -89,12 +103,6 @@ def _strips_top() -> int:
 
 
 # -- text helpers ------------------------------------------------------------------------
-def _num(x: float) -> str:
-    """Coordinates with at most one decimal, always written the same way."""
-    r = round(x, 1)
-    return str(int(r)) if r == int(r) else f"{r:.1f}"
-
-
 def _text_width(text: str, size: float, bold: bool = False) -> float:
     """A conservative estimate for DejaVu Sans (the widest of the listed fonts)."""
     return len(text) * size * (0.63 if bold else 0.58)
@@ -132,66 +140,11 @@ def text_colour_on(fill: str) -> str:
     return INK if 0.299 * r + 0.587 * g + 0.114 * b > 150 else "#ffffff"
 
 
-class _Canvas:
-    """A list of SVG elements with the few shapes the board needs."""
+class _Canvas(Canvas):
+    """The core's canvas with Art Gallery's ink, and a bold text with a note after it."""
 
     def __init__(self) -> None:
-        self.parts: list[str] = []
-
-    def rect(
-        self,
-        x: float,
-        y: float,
-        w: float,
-        h: float,
-        fill: str,
-        stroke: str | None = None,
-        width: float = 1,
-        rx: float = 0,
-        dash: str | None = None,
-    ) -> None:
-        attrs = f'x="{_num(x)}" y="{_num(y)}" width="{_num(w)}" height="{_num(h)}" fill="{fill}"'
-        if rx:
-            attrs += f' rx="{_num(rx)}"'
-        if stroke:
-            attrs += f' stroke="{stroke}" stroke-width="{_num(width)}"'
-        if dash:
-            attrs += f' stroke-dasharray="{dash}"'
-        self.parts.append(f"<rect {attrs}/>")
-
-    def circle(
-        self, cx: float, cy: float, r: float, fill: str, stroke: str | None = None, width: float = 1
-    ) -> None:
-        attrs = f'cx="{_num(cx)}" cy="{_num(cy)}" r="{_num(r)}" fill="{fill}"'
-        if stroke:
-            attrs += f' stroke="{stroke}" stroke-width="{_num(width)}"'
-        self.parts.append(f"<circle {attrs}/>")
-
-    def path(self, d: str, stroke: str = "none", width: float = 1, fill: str = "none") -> None:
-        self.parts.append(
-            f'<path d="{d}" fill="{fill}" stroke="{stroke}" stroke-width="{_num(width)}" '
-            'stroke-linejoin="round"/>'
-        )
-
-    def text(
-        self,
-        x: float,
-        y: float,
-        text: str,
-        size: float = 12,
-        fill: str = INK,
-        bold: bool = False,
-        anchor: str = "start",
-        italic: bool = False,
-    ) -> None:
-        attrs = f'x="{_num(x)}" y="{_num(y)}" font-size="{_num(size)}" fill="{fill}"'
-        if bold:
-            attrs += ' font-weight="bold"'
-        if italic:
-            attrs += ' font-style="italic"'
-        if anchor != "start":
-            attrs += f' text-anchor="{anchor}"'
-        self.parts.append(f"<text {attrs}>{escape(text)}</text>")
+        super().__init__(INK, text_size=12)
 
     def text_with_note(
         self,
@@ -206,19 +159,12 @@ class _Canvas:
     ) -> None:
         """Bold ``text`` and a smaller ``note`` after it in one element, a space between
         (two elements read as one word, "Shopresolving", to a screen reader or a copy)."""
-        attrs = f'x="{_num(x)}" y="{_num(y)}" font-size="{_num(size)}" fill="{fill}"'
-        note_attrs = f'font-size="{_num(note_size)}" fill="{note_fill}"'
+        attrs = f'x="{num(x)}" y="{num(y)}" font-size="{num(size)}" fill="{fill}"'
+        note_attrs = f'font-size="{num(note_size)}" fill="{note_fill}"'
         self.parts.append(
             f'<text {attrs} font-weight="bold">{escape(text)} '
             f"<tspan {note_attrs}>{escape(note)}</tspan></text>"
         )
-
-    def document(self, width: int, height: int) -> str:
-        head = (
-            f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-            f'viewBox="0 0 {width} {height}" font-family="{FONT}">'
-        )
-        return "\n".join([head, *self.parts, "</svg>"]) + "\n"
 
 
 class _Board:
@@ -300,11 +246,11 @@ class _Board:
         arrow = "#9c8c6a"
         for col in range(cols - 1):  # gaps: rightwards on top, leftwards below
             gx = MARGIN + (col + 1) * box_w + col * AREA_GAP + AREA_GAP / 2
-            svg.path(f"M{_num(gx - 5)},{_num(y0 - 8)} l10,8 l-10,8 z", fill=arrow)
-            svg.path(f"M{_num(gx + 5)},{_num(y1 - 8)} l-10,8 l10,8 z", fill=arrow)
+            svg.path(f"M{num(gx - 5)},{num(y0 - 8)} l10,8 l-10,8 z", fill=arrow)
+            svg.path(f"M{num(gx + 5)},{num(y1 - 8)} l-10,8 l10,8 z", fill=arrow)
         my = (y0 + y1) / 2
-        svg.path(f"M{_num(x1 - 8)},{_num(my - 5)} l8,10 l8,-10 z", fill=arrow)
-        svg.path(f"M{_num(x0 - 8)},{_num(my + 5)} l8,-10 l8,10 z", fill=arrow)
+        svg.path(f"M{num(x1 - 8)},{num(my - 5)} l8,10 l8,-10 z", fill=arrow)
+        svg.path(f"M{num(x0 - 8)},{num(my + 5)} l8,-10 l8,10 z", fill=arrow)
         svg.text(x0 + 14, my + 4, "clockwise", 11, MUTED, italic=True)
 
     def area(self, area: int, x: float, y: float, w: float) -> None:
