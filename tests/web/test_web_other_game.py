@@ -22,7 +22,7 @@ from art_gallery_env.core.registry import game_names, get_game
 from art_gallery_env.games.gallerist import web_view
 from art_gallery_env.games.gallerist.env.observation_fields import OBSERVATION_SIZE
 from art_gallery_env.games.gallerist.render_svg import render_svg
-from art_gallery_env.games.gallerist.rules.actions import NUM_ACTIONS
+from art_gallery_env.games.gallerist.rules.actions import LOCATION_NAMES, NUM_ACTIONS
 from art_gallery_env.web.app import create_app
 from art_gallery_env.web.games import WebGame, load_game
 from art_gallery_env.web.views import GameWeb, game_log, game_view, released_insight
@@ -146,9 +146,9 @@ def _check_drawn_view(view: dict, game: WebGame) -> None:
     assert all(o["detail"] == spec.describe_choice(world, game.seat, o["action"]) for o in options)
     assert all(o["detail"] for o in options)  # every choice is explained
     groups = {o.get("group") for o in options}
+    places = {f"Location action: {name}" for name in LOCATION_NAMES}  # a location's actions
     if world.phase_name in ("turn", "post", "kicked"):  # the turn's menu: every option grouped
-        assert None not in groups and groups <= {
-            "Location action",
+        assert None not in groups and groups <= places | {
             "Executive action: move a visitor with a ticket (G4.2)",
             "Executive action: an assistant on a contract bonus (G4.5)",
             "Done",

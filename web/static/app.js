@@ -420,7 +420,10 @@ function renderGame(view) {
       view.over ? null : h("button", { id: "resign", class: "delete", onclick: async () => {
         if (await deleteGame(view)) location.hash = "#/";
       } }, "Resign")));
-  app.replaceChildren(h("div", { class: "play", "data-decision": view.decision }, boardPanel(view.board, view.drawn), side));
+  const board = boardPanel(view.board, view.drawn);
+  if (view.your_turn) boardTargets(board, view);
+  closeTargetMenu();
+  app.replaceChildren(h("div", { class: "play", "data-decision": view.decision }, board, side));
 }
 
 function boardPanel(markup, drawn = true) {
@@ -504,7 +507,10 @@ function decisionPanel(view) {
     disabled: !option.legal, title: option.legal ? option.label : `not legal now: ${option.detail || option.label}`,
     onclick: (event) => pick(option, event),
   }, content);
-  const plain = (o) => button(o, [h("strong", {}, o.label), o.detail ? h("span", { class: "dest" }, o.detail) : null], "wide");
+  // an option marked "short" shows its name, with what it does on hover (and to a screen reader)
+  const plain = (o) => o.short && o.detail
+    ? withHover(button(o, [h("strong", {}, o.label)], "wide short"), o)
+    : button(o, [h("strong", {}, o.label), o.detail ? h("span", { class: "dest" }, o.detail) : null], "wide");
   // The layout follows the fields the game's view gives its options: a card value and a
   // direction (moves), tile marks (a shop), a card value (cards); else one button each.
   const opts = c.options;
@@ -546,14 +552,100 @@ function decisionPanel(view) {
     panel.append(h("p", { class: "hint" }, "Your hand: ",
       view.hand.flatMap((count, v) => Array(count).fill(v)).join(" ") || "—"));
   }
+  numberKeys(panel);
+  if (c.targets && Object.keys(c.targets).length) panel.append(h("p", { class: "hint" }, "Or click a highlighted place on the board; number keys pick a numbered choice."));
   return panel;
+}
+
+function withHover(button, option) {
+  const text = `${option.label}: ${option.detail}`;
+  button.setAttribute("aria-label", option.legal ? text : `${text} (not legal now)`);
+  button.title = option.legal ? text : `not legal now: ${option.detail}`;
+  return button;
+}
+
+// Keys 1-9 pick the first nine legal choices, in the order the panel lists them.
+function numberKeys(panel) {
+  let k = 0;
+  for (const b of panel.querySelectorAll("button.choice:not([disabled])")) {
+    if (++k > 9) break;
+    b.dataset.key = String(k);
+    b.prepend(h("kbd", { "aria-hidden": "true" }, String(k)));
+  }
+}
+
+function choiceKeys(event) {
+  if (!location.hash.startsWith("#/game/") || event.ctrlKey || event.metaKey || event.altKey) return;
+  if (["INPUT", "SELECT", "TEXTAREA"].includes(event.target.tagName) || !/^[1-9]$/.test(event.key)) return;
+  const b = document.querySelector(`#decision button.choice[data-key="${event.key}"]:not([disabled])`);
+  if (b) { event.preventDefault(); b.click(); }
+}
+document.addEventListener("keydown", choiceKeys);
+
+// The drawn board as the main way to act: each place the game's view names as an option's
+// target ("targets": id -> its box on the board and its name) becomes a clickable region
+// over the SVG, highlighted where a legal choice lies, saying why on hover where none does.
+// A place with one legal choice chooses it; with several, a small menu lists them.
+function boardTargets(board, view) {
+  const c = view.choices;
+  const svg = board.querySelector("svg");
+  if (!c || !c.targets || !svg) return;
+  const ns = "http://www.w3.org/2000/svg";
+  const layer = document.createElementNS(ns, "g");
+  layer.setAttribute("class", "targets");
+  for (const [id, target] of Object.entries(c.targets)) {
+    const options = c.options.filter((o) => (o.targets || []).includes(id));
+    if (!options.length) continue;
+    const legal = options.filter((o) => o.legal);
+    const [x, y, w, hgt] = target.box;
+    const r = document.createElementNS(ns, "rect");
+    for (const [k, v] of Object.entries({ x: x - 2, y: y - 2, width: w + 4, height: hgt + 4, rx: 8, "data-target": id,
+      class: `target ${legal.length ? "legal" : "illegal"}`, tabindex: legal.length ? 0 : -1, role: "button" })) r.setAttribute(k, v);
+    const title = document.createElementNS(ns, "title");
+    title.textContent = legal.length
+      ? `${target.label}: ${legal.map((o) => o.label).join(" · ")}`
+      : `${target.label}: not legal now: ${[...new Set(options.map((o) => o.detail || o.label))].join("; ")}`;
+    r.setAttribute("aria-label", title.textContent);
+    r.append(title);
+    const act = (event) => {
+      if (!legal.length) return;
+      if (legal.length === 1) choose(view, legal[0], null);
+      else targetMenu(event, target, legal, view);
+    };
+    r.addEventListener("click", act);
+    r.addEventListener("keydown", (event) => { if (event.key === "Enter" || event.key === " ") { event.preventDefault(); act(event); } });
+    layer.append(r);
+  }
+  svg.append(layer);
+}
+
+function closeTargetMenu() {
+  const old = document.getElementById("target-menu");
+  if (old) old.remove();
+}
+
+function targetMenu(event, target, options, view) {
+  closeTargetMenu();
+  const box = event.target.getBoundingClientRect();
+  const x = event.clientX || box.left + box.width / 2, y = event.clientY || box.top + box.height / 2;
+  const menu = h("div", { id: "target-menu", role: "menu", style: `left:${Math.round(x + window.scrollX)}px;top:${Math.round(y + window.scrollY)}px` },
+    h("div", { class: "menu-head" }, target.label),
+    options.map((o) => h("button", { class: "target-choice", role: "menuitem", "data-action": o.action, title: o.detail || o.label,
+      onclick: () => { closeTargetMenu(); choose(view, o, null); } }, o.label)));
+  document.body.append(menu);
+  menu.querySelector("button").focus();
+  setTimeout(() => document.addEventListener("click", (e) => { if (!menu.contains(e.target)) closeTargetMenu(); }, { once: true }), 0);
+  menu.addEventListener("keydown", (e) => { if (e.key === "Escape") closeTargetMenu(); });
 }
 
 async function choose(view, option, event) {
   if (!option.legal || current !== view) return;
   // drawn at once: the chosen button marked, every choice locked, the move named
   for (const b of document.querySelectorAll("button.choice")) b.disabled = true;
-  if (event && event.currentTarget) event.currentTarget.classList.add("picked");
+  for (const t of document.querySelectorAll(".board .target")) t.classList.add("locked");
+  closeTargetMenu();
+  const picked = (event && event.currentTarget) || document.querySelector(`#decision button.choice[data-action="${option.action}"]`);
+  if (picked) picked.classList.add("picked");
   const panel = document.getElementById("decision");
   panel.prepend(h("div", { class: "my-move", id: "my-move" }, seatDot(view.seat), "You: ", h("strong", {}, option.label)));
   const status = document.getElementById("status");

@@ -21,12 +21,14 @@ from __future__ import annotations
 from typing import Any
 
 from .choices import describe_choice, prompt
-from .render_svg import SEAT_COLOURS, render_svg
+from .render_svg import LOC_H, LOC_TOP, MARGIN, SEAT_COLOURS, WIDTH, render_svg
 from .rules.actions import (
+    ASSIST_LOC_BASE,
     BONUS_BASE,
     DONE,
     EASEL_BASE,
     LOC_BASE,
+    LOCATION_NAMES,
     MOVE_BASE,
     START_BASE,
     action_to_str,
@@ -126,12 +128,25 @@ def board(world: GameState, viewer: int | None, names: list[str]) -> str:
     return render_svg(world, viewer, names)
 
 
+def _location(action: int) -> int | None:
+    """The location a choice is about (a location action, a start location, an assistant
+    sent there), else None."""
+    if LOC_BASE <= action < START_BASE:
+        return (action - LOC_BASE) // 2
+    if START_BASE <= action < START_BASE + len(LOCATION_NAMES):
+        return action - START_BASE
+    if ASSIST_LOC_BASE <= action < ASSIST_LOC_BASE + len(LOCATION_NAMES):
+        return action - ASSIST_LOC_BASE
+    return None
+
+
 def _group(phase: str, action: int) -> str | None:
-    """The part of a compound turn a menu choice belongs to (None outside the menus)."""
+    """The part of a compound turn a menu choice belongs to (None outside the menus): a
+    location action under its location's name."""
     if phase not in _MENU_PHASES:
         return None
     if LOC_BASE <= action < START_BASE:
-        return "Location action"
+        return f"Location action: {LOCATION_NAMES[(action - LOC_BASE) // 2]}"
     if MOVE_BASE <= action < BONUS_BASE:
         return "Executive action: move a visitor with a ticket (G4.2)"
     if BONUS_BASE <= action < EASEL_BASE:
@@ -139,8 +154,19 @@ def _group(phase: str, action: int) -> str | None:
     return "Done" if action == DONE else None
 
 
+def _location_boxes() -> dict[str, dict[str, Any]]:
+    """Where :func:`.render_svg.render_svg` draws the four locations (``loc-L``)."""
+    w = (WIDTH - 2 * MARGIN - 3 * 8) / 4
+    return {
+        f"loc-{loc}": {"box": [MARGIN + loc * (w + 8), LOC_TOP, w, LOC_H], "label": name}
+        for loc, name in enumerate(LOCATION_NAMES)
+    }
+
+
 def choices(world: GameState, seat: int) -> dict[str, Any]:
-    """The decision in front of ``seat``: one option per legal action, explained."""
+    """The decision in front of ``seat``: one option per legal action, its short name on
+    the button and what it does on hover (``short``), grouped by location; a choice about
+    a location is also a click on that location on the board (``targets``)."""
     phase = world.phase_name
     options = []
     for action in world.legal_actions():
@@ -150,14 +176,25 @@ def choices(world: GameState, seat: int) -> dict[str, Any]:
             "label": action_to_str(action),
             "legal": True,
             "detail": describe_choice(world, seat, action),
+            "short": True,
         }
         group = _group(phase, action)
         if group is not None:
             option["group"] = group
+        loc = _location(action)
+        option["targets"] = [] if loc is None else [f"loc-{loc}"]
         options.append(option)
+    boxes = _location_boxes()
+    used = {t for option in options for t in option["targets"]}
     notes = [
         f"You have {world.money[seat]} money, {world.influence[seat]} influence and tickets "
         f"investor {world.tickets[seat][0]}, VIP {world.tickets[seat][1]}, "
         f"collector {world.tickets[seat][2]}."
     ]
-    return {"phase": phase, "prompt": prompt(world), "options": options, "notes": notes}
+    return {
+        "phase": phase,
+        "prompt": prompt(world),
+        "options": options,
+        "notes": notes,
+        "targets": {t: boxes[t] for t in sorted(used)},
+    }

@@ -33,7 +33,7 @@ from ..rules.hidden import visible_events
 from ..rules.phases import BID, MOVE, PICK, SHOP
 from ..rules.state import GameState
 from .narration import area_name
-from .svg import SEAT_COLOURS, render_svg
+from .svg import SEAT_COLOURS, render_svg, target_boxes
 
 COLOURS = SEAT_COLOURS  # the seats' colours on the board; the page uses them too
 INSIGHT_RELEASE = "the end of its round"  # when another seat's insight shows (R8)
@@ -140,11 +140,39 @@ def choices(world: GameState, seat: int) -> dict[str, Any]:
         PICK: f"Take a card from the action space of {area_name(world.dist_area)}",
     }[phase]
     out: dict[str, Any] = {"phase": world.phase_name, "prompt": prompt, "options": options}
+    _add_targets(world, seat, out)
     if phase == SHOP:
         card = world.bids[0][world.dist_marker][1]  # the seat's own, revealed card
         out["card"] = card
         out["notes"] = [f"Your Shop card: {card}"]
     return out
+
+
+def _add_targets(world: GameState, seat: int, out: dict[str, Any]) -> None:
+    """What on the drawn board chooses each option (the page makes those places
+    clickable): a move's destination and card, a bid's card, a Shop choice's piles, a pick's
+    area; and where each place is drawn, with its name."""
+    boxes = target_boxes(world, seat)
+    for option in out["options"]:
+        kind, ids = option["kind"], []
+        if "to" in option:
+            ids = [f"area-{option['to']}", f"card-{option['value']}"]
+        elif kind == "bid":
+            ids = [f"card-{option['value']}"]
+        elif "marks" in option:
+            ids = [f"pile-{p}" for p in SHOP_CHOICE_PILES[option["action"] - SHOP_BASE]]
+        elif kind == "pick":
+            ids = [f"area-{world.dist_area}"]
+        option["targets"] = [t for t in ids if t in boxes]
+    used = {t for option in out["options"] for t in option["targets"]}
+    out["targets"] = {t: {"box": list(boxes[t]), "label": _target_label(t)} for t in sorted(used)}
+
+
+def _target_label(target: str) -> str:
+    kind, _, k = target.partition("-")
+    if kind == "area":
+        return area_name(int(k))
+    return f"pile {PILE_MARKS[int(k)]}" if kind == "pile" else f"your card {k}"
 
 
 def _option(action: int, legal: set[int], **fields: Any) -> dict[str, Any]:
