@@ -13,10 +13,10 @@ import argparse
 import importlib
 import sys
 
-from . import demo, evaluate, export, play, plot, replay, serve, train
+from . import demo, evaluate, exploit, export, play, plot, replay, serve, train
 from .extras import missing_extra_message
 
-COMMANDS = (demo, evaluate, play, replay, train, serve, export, plot)
+COMMANDS = (demo, evaluate, play, replay, train, exploit, serve, export, plot)
 
 EPILOG = (
     "examples:\n"
