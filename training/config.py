@@ -225,6 +225,9 @@ def config_from_dict(
         problems += _agent_spec_problems(
             "warm_start.teacher", [config.warm_start.teacher], config.env.game
         )
+    if config.exit is not None:
+        league = config.exit.league.fixed_specs()
+        problems += _agent_spec_problems("exit.league", league, config.env.game)
     problems += exit_problems(config)
     problems += start_problems(config)
     if problems:

@@ -12,6 +12,7 @@ from pydantic import BeforeValidator, Field
 
 from . import config_checks as checks
 from .config_types import Count, Number, Strict, count_or_none, short
+from .league import LeagueConfig
 
 if TYPE_CHECKING:
     from .config import TrainConfig
@@ -81,6 +82,8 @@ class ExitConfig(Strict):
     anchor_games: Count = Field(0, ge=0, le=10_000)
     anchor_kl: Number = Field(0.0, ge=0, le=100)
     best_candidates: Count = Field(0, ge=0, le=20)
+    # who the learner meets in self-play (training/league.py): plain self-play by default
+    league: LeagueConfig = Field(default_factory=LeagueConfig)
 
 
 EXPERT_ITERATION = "expert_iteration"
@@ -89,7 +92,7 @@ _NOT_EXIT = {
     "n_envs": "exit.workers",
     "vec_env": "exit.workers",
     "ppo": "exit.learning_rate / epochs / batch_size",
-    "pool": "self-play in every seat",
+    "pool": "exit.league",
     "rllib": "exit:",
 }
 

@@ -65,6 +65,9 @@ class SelfPlayTask:
     topk: int = 0  # > 0: the rollout mode's K candidates (0: PUCT)
     target_temperature: float = 0.05  # the rollout mode's policy target (the docstring)
     target_prior: bool = True  # the target weighs the search's priors in (the docstring)
+    # each seat's opponent by agent spec, None where the learner's search sits (the
+    # league, training/league.py); empty: the learner in every seat
+    opponents: tuple[str | None, ...] = ()
 
 
 _NETS: dict[tuple[str, int, int], Any] = {}
@@ -142,6 +145,15 @@ def _value_policy() -> Any:
     return value_policy
 
 
+def _opponent(spec: str, seed: int, game: str) -> Agent:
+    """A league seat's fixed player (its decisions give no rows)."""
+    from art_gallery_env.agents.registry import make_agent
+
+    agent = make_agent(spec, seed=seed, game=game)
+    agent.reset(seed)
+    return agent
+
+
 def play_selfplay_game(task: SelfPlayTask) -> dict[str, Any]:
     """Play one self-play game; returns its rows (arrays) and a few counts."""
     spec = get_game(task.game)
@@ -152,8 +164,12 @@ def play_selfplay_game(task: SelfPlayTask) -> dict[str, Any]:
     observer = spec.make_observer(state)
     observer.reset()
     rows: list[tuple] = []
-    seats = []
-    for seat in range(task.num_players):
+    seats: list[Agent] = []
+    opponents = task.opponents or (None,) * task.num_players
+    for seat, opponent in enumerate(opponents):
+        if opponent is not None:
+            seats.append(_opponent(opponent, derive_seed(task.seed, "opponent", seat), spec.name))
+            continue
         search = search_class(
             net,
             game=spec.name,

@@ -374,6 +374,10 @@ def selfplay_tasks(config: TrainConfig, generation: int, weights: Path) -> list[
     weights_of = np.asarray(config.env.table_weights, dtype=np.float64)
     rng = np.random.default_rng(derive_seed(config.seed, "table sizes", generation))
     drawn = rng.choice(sizes, size=ex.games_per_generation, p=weights_of / weights_of.sum())
+    past = past_generations(weights.parent, generation)
+    league_rng = [np.random.default_rng(derive_seed(config.seed, "league", generation, g))
+                  for g in range(len(drawn))]  # fmt: skip
+    seats = [ex.league.seats(league_rng[g], int(n), g, past) for g, n in enumerate(drawn)]
     return [
         SelfPlayTask(
             index=g,
@@ -391,9 +395,15 @@ def selfplay_tasks(config: TrainConfig, generation: int, weights: Path) -> list[
             topk=ex.topk,
             target_temperature=ex.target_temperature,
             target_prior=ex.target_prior,
+            opponents=seats[g],
         )
         for g, n in enumerate(drawn)
     ]
+
+
+def past_generations(pool: Path, generation: int) -> list[Path]:
+    """The weight files of the generations before ``generation`` (0, the start, first)."""
+    return [pool / f"{generation_name(g)}.safetensors" for g in range(generation)]
 
 
 class SelfPlayPool:
