@@ -56,21 +56,16 @@ def add(sub: argparse._SubParsersAction) -> None:
         help="with --resume: allow resuming from a checkpoint older than latest, deleting the "
         "newer checkpoint, its pool snapshots and its log rows",
     )
+    train.add_argument(
+        "--game",
+        type=options.game_name,
+        help="override the config's env.game (a config such as configs/any_game.yaml "
+        "trains any game that has the basic capabilities)",
+    )
     train.add_argument("--run-dir", help="override the config's run folder")
     train.add_argument("--total-steps", type=options.positive_int, help="override total_steps")
     options.add_no_progress(train)
     train.set_defaults(func=run, parser=train)
-
-
-def _trainer(algorithm: str) -> Any:
-    """The ``train`` function of the config's algorithm (its extra's modules imported)."""
-    if algorithm == "rllib_ppo":
-        from art_gallery_env.training.rllib_trainer import train
-    elif algorithm == "expert_iteration":
-        from art_gallery_env.training.expert_iteration import train
-    else:
-        from art_gallery_env.training.sb3_trainer import train
-    return train
 
 
 def run(args: argparse.Namespace) -> int:
@@ -89,15 +84,17 @@ def run(args: argparse.Namespace) -> int:
     from art_gallery_env.agents.policy import CheckpointError
 
     try:  # --run-dir and --total-steps are checked as if the config said them
-        overrides = {"run_dir": args.run_dir, "total_steps": args.total_steps}
+        overrides = {
+            "run_dir": args.run_dir,
+            "total_steps": args.total_steps,
+            "env.game": args.game,
+        }
         config = load_config(args.config, overrides)
     except ConfigError as err:
         args.parser.error(str(err))
     args.output_folder = args.resume or str(config.resolved_run_dir)
-    try:
-        train = _trainer(config.algorithm)
-    except ImportError as err:
-        return report_missing_extra("train", err)
+    from art_gallery_env.training.entry import train
+
     try:
         run_dir = train(
             config,
@@ -111,6 +108,8 @@ def run(args: argparse.Namespace) -> int:
         args.parser.error(str(err))
     except TrainingInterrupted as stop:
         return _report_interrupted(args, stop)
+    except ImportError as err:  # the algorithm's own extra (ray for rllib_ppo)
+        return report_missing_extra("train", err)
     print(f"run folder: {run_dir} ({FILES.get(config.algorithm, FILES['maskable_ppo'])})")
     return 0
 
@@ -144,6 +143,8 @@ def _report_interrupted(args: argparse.Namespace, stop: Any) -> int:
 def resume_command(args: argparse.Namespace, run_dir: Any) -> list[str]:
     """The command line that continues an interrupted run with the same options."""
     command = ["art-gallery", "train", args.config]
+    if args.game:
+        command += ["--game", args.game]
     if args.run_dir:
         command += ["--run-dir", args.run_dir]
     if args.total_steps:

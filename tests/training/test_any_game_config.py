@@ -46,6 +46,21 @@ def test_a_heuristic_in_the_pool_of_a_game_without_one_is_refused() -> None:
     assert str(err.value).endswith("or set pool.heuristic: 0")
 
 
+def test_train_game_on_the_command_line_is_the_override(tmp_path: Path, capsys) -> None:
+    from art_gallery_env.cli import main
+
+    with pytest.raises(SystemExit):
+        main(["train", str(ANY_GAME), "--game", "chess", "--run-dir", str(tmp_path / "r")])
+    assert "unknown game 'chess'" in capsys.readouterr().err
+    assert not (tmp_path / "r").exists()
+    from art_gallery_env.cli import build_parser
+    from art_gallery_env.cli.train import resume_command
+
+    args = build_parser().parse_args(["train", str(ANY_GAME), "--game", "sealed_bids"])
+    assert args.game == "sealed_bids"  # and a stopped run resumes the same game:
+    assert resume_command(args, "runs/x")[3:] == ["--game", "sealed_bids", "--resume", "runs/x"]
+
+
 @pytest.mark.slow  # trains two tiny runs (seconds each)
 @pytest.mark.parametrize("game", ["sealed_bids", "art_gallery"])
 def test_any_game_yaml_trains_the_game(tmp_path: Path, game: str) -> None:
