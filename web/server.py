@@ -39,7 +39,10 @@ def serve(
     checkpoints: str | Path | None = None,
     records: str | Path | None = None,
     access_log: bool = False,
+    limits: Any = None,
 ) -> int:
+    """Serve until stopped; ``limits``: a :class:`~.limits.Limits` (None: its defaults),
+    the server's bounds on games, uploads and request bodies."""
     try:
         import uvicorn  # noqa: F401 - the extra is checked here, used in _serve_locked
 
@@ -55,7 +58,7 @@ def serve(
 
     advice = "one server per games folder: stop that one, or give another --data"
     with FolderLock(data, "serve", advice):  # held while serving
-        return _serve_locked(host, port, data, checkpoints, records, access_log, create_app)
+        return _serve_locked(host, port, data, checkpoints, records, access_log, create_app, limits)
 
 
 def _serve_locked(
@@ -66,15 +69,26 @@ def _serve_locked(
     records: str | Path | None,
     access_log: bool,
     create_app: Any,
+    limits: Any = None,
 ) -> int:
     import uvicorn
 
     app = create_app(
-        data, checkpoints=checkpoints, records=records, allowed_hosts=allowed_hosts(host)
+        data,
+        checkpoints=checkpoints,
+        records=records,
+        allowed_hosts=allowed_hosts(host),
+        limits=limits,
     )
     store = app.state.store
     print(f"Art Gallery on http://{'127.0.0.1' if host == '0.0.0.0' else host}:{port}/")
-    print(f"games folder: {store.folder} ({len(store.games())} games loaded)")
+    held = store.held()
+    print(
+        f"games folder: {store.folder} ({len(store.games())} games loaded, "
+        f"{held['stored'] - len(store.games())} in archive/)"
+    )
+    shown = ", ".join(f"{k}={v:g}" for k, v in store.limits.as_dict().items())
+    print(f"limits: {shown}")
     for problem in store.skipped:
         print(f"  skipped {problem}")
     if allowed_hosts(host) is None:
