@@ -17,12 +17,19 @@ Printed: person decisions (= requests) per second, all decisions per second (age
 included), and request latency percentiles, before the kill and after the restart.
 Machines are shared and noisy: compare numbers within one run. ``--smoke``
 (tests/test_benchmarks_smoke.py): two 2-player games on a free port, the kill included.
+
+``--locust 1,10,50 [--seconds 60]``: instead, for each count, a fresh server on 127.0.0.1
+and that many locust players (``benchmarks/web_locust.py``: create, poll, move, delete,
+game after game) for ``--seconds``; printed: requests/s, p50/p99 latency of all requests
+and of the person's moves, failures, the server's resident memory (at a quarter of the run
+and at its end: a leak grows between them) and the machine's load average.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import csv
 import os
 import random
 import signal
@@ -31,6 +38,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -43,6 +51,14 @@ from art_gallery_env.games.art_gallery.env.seat import SeatObserver
 from art_gallery_env.web.games import agent_seed
 
 SMOKE = {"games": 2, "players": 2, "port": 0}
+LOCUSTFILE = Path(__file__).with_name("web_locust.py")
+# the server of a locust run: every simulated player is one client address (127.0.0.1)
+SERVER = (
+    "import sys; from art_gallery_env.web.limits import Limits; "
+    "from art_gallery_env.web.server import serve; "
+    "sys.exit(serve(port=int(sys.argv[1]), data=sys.argv[2], "
+    "limits=Limits(max_client_games=int(sys.argv[3]), max_live_games=int(sys.argv[3]))))"
+)
 
 
 def choice(game: int, decision: int, legal: list[int]) -> int:
@@ -218,6 +234,117 @@ def percentile(values: list[float], q: float) -> float:
     return statistics.quantiles(values, n=100, method="inclusive")[q - 1] if values else 0.0
 
 
+def rss_mb(pid: int) -> float:
+    """A process's resident memory (Linux ``/proc``), MB; 0 where it cannot be read."""
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return 0.0
+
+
+def wait_ready_sync(proc: subprocess.Popen, url: str) -> None:
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise SystemExit(f"server exited: {proc.stderr.read().decode()[-2000:]}")
+        try:
+            if httpx.get(url + "/api/setup", timeout=2).status_code == 200:
+                return
+        except httpx.TransportError:
+            time.sleep(0.1)
+    raise SystemExit("the server did not answer within 60 s")
+
+
+def locust_run(users: int, seconds: float, players: int, think: float, work: Path) -> dict:
+    """One locust run of ``users`` players against a fresh server; its figures."""
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    data = work / f"data-{users}"
+    cap = str(max(100, 4 * users))
+    server = subprocess.Popen(
+        [sys.executable, "-c", SERVER, str(port), str(data), cap],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    samples: list[tuple[float, float]] = []  # (seconds into the run, RSS MB)
+    try:
+        wait_ready_sync(server, url)
+        start = time.monotonic()
+        done = threading.Event()
+
+        def sample() -> None:
+            while not done.wait(0.5):
+                samples.append((time.monotonic() - start, rss_mb(server.pid)))
+
+        sampler = threading.Thread(target=sample, daemon=True)
+        sampler.start()
+        prefix = work / f"locust-{users}"
+        env = {**os.environ, "WEB_LOAD_PLAYERS": str(players), "WEB_LOAD_THINK": str(think)}
+        command = [sys.executable, "-m", "locust", "-f", str(LOCUSTFILE), "--headless"]
+        command += ["-u", str(users), "-r", str(max(1, users)), "-t", f"{seconds:g}s"]
+        command += ["--host", url, "--csv", str(prefix), "--only-summary", "--stop-timeout", "6"]
+        loadavg = os.getloadavg()[0]
+        locust = subprocess.run(command, env=env, capture_output=True, text=True)
+        done.set()
+        sampler.join()
+        if not (prefix.parent / f"{prefix.name}_stats.csv").exists():
+            raise SystemExit(f"locust wrote no stats: {locust.stderr[-2000:]}")
+        with open(f"{prefix}_stats.csv", newline="") as handle:
+            stats = {row["Name"]: row for row in csv.DictReader(handle)}
+    finally:
+        server.send_signal(signal.SIGTERM)
+        server.wait(20)
+    quarter = next((mb for t, mb in samples if t >= seconds / 4), 0.0)
+    return {
+        "users": users,
+        "stats": stats,
+        "rss_quarter": quarter,
+        "rss_end": samples[-1][1] if samples else 0.0,
+        "rss_peak": max((mb for _, mb in samples), default=0.0),
+        "load": (loadavg + os.getloadavg()[0]) / 2,
+        "games_on_disk": sum(1 for _ in data.rglob("*.json")),
+    }
+
+
+def print_locust(runs: list[dict], seconds: float, players: int, think: float) -> int:
+    """The table of the locust runs; returns the failures in all."""
+    print(
+        f"locust players against 1 server process on 127.0.0.1, {players}-player games "
+        f"against random agents, {think:g} s between a player's requests, {seconds:g} s "
+        f"each ({os.cpu_count()} CPUs)\n"
+    )
+    print(
+        "| players | requests/s | p50 ms | p99 ms | move p50 ms | move p99 ms | moves | "
+        "failures | server RSS MB (at 1/4, end, peak) | load avg |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    failures = 0
+    for run in runs:
+        total, move = run["stats"]["Aggregated"], run["stats"].get("move", {})
+        failures += int(total["Failure Count"])
+        print(
+            f"| {run['users']} | {float(total['Requests/s']):.1f} | {total['50%']} | "
+            f"{total['99%']} | {move.get('50%', '-')} | {move.get('99%', '-')} | "
+            f"{move.get('Request Count', 0)} | {total['Failure Count']} | "
+            f"{run['rss_quarter']:.0f}, {run['rss_end']:.0f}, {run['rss_peak']:.0f} | "
+            f"{run['load']:.1f} |"
+        )
+    return failures
+
+
+def locust_main(args: argparse.Namespace) -> None:
+    counts = [int(n) for n in args.locust.split(",")]
+    work = Path(args.data or tempfile.mkdtemp(prefix="web-locust-"))
+    work.mkdir(parents=True, exist_ok=True)
+    runs = [locust_run(n, args.seconds, args.players, args.think, work) for n in counts]
+    failures = print_locust(runs, args.seconds, args.players, args.think)
+    if failures:
+        raise SystemExit(f"{failures} failed requests")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=50)
@@ -227,7 +354,15 @@ def main() -> None:
     parser.add_argument("--port", type=int, default=8765, help="0: any free port")
     parser.add_argument("--data", help="games folder (default: a new temporary folder)")
     parser.add_argument("--smoke", action="store_true", help="tiny sizes, seconds (CI)")
+    parser.add_argument("--locust", metavar="N,N", help="locust runs of N players each")
+    parser.add_argument("--seconds", type=float, default=60, help="each locust run's length")
+    parser.add_argument("--think", type=float, default=0.2, help="locust: s between requests")
     args = parser.parse_args()
+    if args.locust:
+        if args.players == parser.get_default("players"):
+            args.players = 2
+        locust_main(args)
+        return
     if args.smoke:  # tiny defaults; options given on the command line still win
         parser.set_defaults(**SMOKE)
         args = parser.parse_args()

@@ -114,6 +114,7 @@ EXTRA_ARGS: dict[str, list[str]] = {  # {work}: a folder under the test's tmp_pa
 COVERED_ELSEWHERE = {
     "fault_injection": "tests/training/test_fault_injection.py",
     "ray_cluster": "tests/training/test_ray_cluster.py",
+    "web_locust": "tests/web/test_web_load.py",  # a locustfile, run by web_load.py --locust
 }
 
 
