@@ -298,7 +298,10 @@ def _duplicate_key(node: yaml.Node, path: str, seen: set[int]) -> str | None:
 def load_yaml(text: str, source: str) -> Any:
     """The one YAML document in ``text``; a duplicate key is refused, not overwritten
     by the last one (PyYAML's default)."""
-    loader = yaml.SafeLoader(text)
+    try:  # the reader refuses a control character (a NUL byte) already here
+        loader = yaml.SafeLoader(text)
+    except yaml.YAMLError as err:
+        raise ConfigError(f"{source}: not valid YAML: {yaml_error_line(err)}") from None
     try:
         node = loader.get_single_node()
         if node is None:

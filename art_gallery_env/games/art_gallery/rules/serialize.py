@@ -182,6 +182,7 @@ def _read_events(raw: list[Any]) -> list[tuple[str, dict[str, Any]]]:
         if (
             not isinstance(item, list)
             or len(item) != 2
+            or not isinstance(item[0], str)  # a list is not hashable: no set lookup
             or item[0] not in _EVENT_KINDS
             or not isinstance(item[1], dict)
         ):
