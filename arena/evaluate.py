@@ -38,12 +38,12 @@ import sys
 import time
 import types
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from art_gallery_env.agents.registry import agent_spec_problem, make_agent
-from art_gallery_env.core.registry import GameSpec, get_game
+from art_gallery_env.core.registry import GameSpec
 
 from .lineup import MAX_TABLES, agent_labels, derive_seed, game_seed, lineup, seat_seed
 from .playing import (
@@ -52,12 +52,14 @@ from .playing import (
     MatchInterrupted,
     init_worker,
     play_game,
+    resolve_config,
     run_tasks,
 )
 from .report import (
     SUMMARY_COLUMNS,
     format_table,
     print_table,
+    result_json,
     result_paths,
     save_game_records,
     summary_columns,
@@ -124,20 +126,9 @@ class MatchConfig:
     round_robin: bool = False  # more specs than seats: tables of N-subsets (see above)
 
     def __post_init__(self) -> None:
-        try:
-            game = get_game(self.game)
-            variants = game.check_variants(self.variants)
-        except ValueError as err:
-            raise MatchError(str(err)) from None
-        # the resolved name and every variant's value, so tasks and records carry them
-        object.__setattr__(self, "game", game.name)
-        object.__setattr__(self, "variants", variants)
+        game = resolve_config(self)
         self._check_players(game)
         self._check_agents(game)
-        if self.games < 1:
-            raise MatchError(f"games must be at least 1, got {self.games}")
-        if self.workers < 1:
-            raise MatchError(f"workers must be at least 1, got {self.workers}")
 
     def _check_players(self, game: GameSpec) -> None:
         n = self.num_players
@@ -288,25 +279,13 @@ class MatchResult:
             if include_actions:
                 item["actions"] = result["actions"]
             games.append(item)
-        return {
-            "format": "art-gallery-env/eval",
-            "version": 1,
-            "game": self.config.game,
-            "env_version": get_game(self.config.game).env_version,
-            "config": {**asdict(self.config), "agents": list(self.config.agents)},
-            "method": {
-                "win_share": "shared wins count 1/k; 95% Wilson score interval",
-                "score_ci": "95% normal approximation (mean +- 1.96 sd/sqrt(n))",
-                "rating": "openskill PlackettLuce, per-game R7.5 ranks, ordinal = mu - 3 sigma",
-                "unit": "seat-game (a spec seated twice in one game counts twice)",
-            },
-            "partial": self.partial,
-            "games_planned": self.config.games,
-            "games_played": len(self.games),
-            "wall_s": self.wall_s,
-            "agents": [asdict(s) for s in self.summaries],
-            "games": games,
+        method = {
+            "win_share": "shared wins count 1/k; 95% Wilson score interval",
+            "rating": "openskill PlackettLuce, per-game R7.5 ranks, ordinal = mu - 3 sigma",
+            "unit": "seat-game (a spec seated twice in one game counts twice)",
         }
+        head = result_json("eval", self, method)
+        return {**head, "games_planned": self.config.games, "games": games}
 
     def table(self) -> str:
         """The summary table and its notes as text, as ``art-gallery eval`` prints them."""

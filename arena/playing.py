@@ -30,6 +30,24 @@ class MatchError(ValueError):
     """A match that cannot be set up; the message names the problem and the valid values."""
 
 
+def resolve_config(config: Any) -> GameSpec:
+    """Check a match's or solo evaluation's frozen ``config`` (game, variants, games,
+    workers) and store the resolved game name and every variant's value in it, so tasks
+    and records carry them; returns the game."""
+    try:
+        game = get_game(config.game)
+        variants = game.check_variants(config.variants)
+    except ValueError as err:
+        raise MatchError(str(err)) from None
+    object.__setattr__(config, "game", game.name)
+    object.__setattr__(config, "variants", variants)
+    if config.games < 1:
+        raise MatchError(f"games must be at least 1, got {config.games}")
+    if config.workers < 1:
+        raise MatchError(f"workers must be at least 1, got {config.workers}")
+    return game
+
+
 class MatchInterrupted(KeyboardInterrupt):
     """Ctrl-C (or SIGTERM, where the caller maps it) stopped a match. ``results`` are the
     games finished by then, in game order; :func:`run_match` adds ``result``, the

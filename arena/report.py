@@ -39,6 +39,27 @@ SUMMARY_COLUMNS = [
 ]
 
 
+SCORE_CI_METHOD = "95% normal approximation (mean +- 1.96 sd/sqrt(n))"
+
+
+def result_json(kind: str, result: Any, method: dict[str, str]) -> dict[str, Any]:
+    """What a results.json of ``kind`` (``eval``, ``eval-solo``) opens with: the game, its
+    env version, the config, the method, whether the result is partial, and the summaries."""
+    config = result.config
+    return {
+        "format": f"art-gallery-env/{kind}",
+        "version": 1,
+        "game": config.game,
+        "env_version": get_game(config.game).env_version,
+        "config": {**asdict(config), "agents": list(config.agents)},
+        "method": {**method, "score_ci": SCORE_CI_METHOD},
+        "partial": result.partial,
+        "games_played": len(result.games),
+        "wall_s": result.wall_s,
+        "agents": [asdict(s) for s in result.summaries],
+    }
+
+
 def summary_columns(game: GameSpec) -> list[str]:
     """results.csv's columns: SUMMARY_COLUMNS with the game's score parts after mean_rank."""
     at = SUMMARY_COLUMNS.index("mean_rank") + 1
@@ -136,8 +157,8 @@ def format_table(result: MatchResult) -> Any:
     columns = [("agent", "left"), ("seats", "right"), ("win share [95% CI]", "right")]
     columns += [("score", "right"), *((column, "right") for _, column in game.score_parts)]
     columns += [("rank", "right"), ("rating", "right"), ("ms/dec", "right")]
-    for name, justify in columns:
-        table.add_column(name, justify=justify)
+    for name, justify in columns:  # a long checkpoint path wraps rather than loses its end
+        table.add_column(name, justify=justify, overflow="fold" if name == "agent" else "ellipsis")
     for s in result.summaries:
         table.add_row(
             s.agent,

@@ -28,8 +28,8 @@ from art_gallery_env.core.scoring import final_rewards
 from art_gallery_env.files import atomic_write_json, atomic_write_text
 
 from .lineup import agent_labels, derive_seed
-from .playing import GameTask, MatchError, MatchInterrupted, run_tasks
-from .report import result_paths, save_game_records
+from .playing import GameTask, MatchError, MatchInterrupted, resolve_config, run_tasks
+from .report import result_json, result_paths, save_game_records
 from .stats import mean_ci, wilson_interval
 
 
@@ -46,13 +46,7 @@ class SoloConfig:
     game: str | None = None
 
     def __post_init__(self) -> None:
-        try:
-            game = get_game(self.game)
-            variants = game.check_variants(self.variants)
-        except ValueError as err:
-            raise MatchError(str(err)) from None
-        object.__setattr__(self, "game", game.name)
-        object.__setattr__(self, "variants", variants)
+        game = resolve_config(self)
         if game.min_players > 1:
             raise MatchError(
                 f"{game.title} has no solo game: players must be in "
@@ -60,10 +54,6 @@ class SoloConfig:
             )
         if not self.agents:
             raise MatchError("give at least one agent spec")
-        if self.games < 1:
-            raise MatchError(f"games must be at least 1, got {self.games}")
-        if self.workers < 1:
-            raise MatchError(f"workers must be at least 1, got {self.workers}")
 
     @property
     def num_players(self) -> int:
@@ -189,26 +179,13 @@ class SoloResult:
         return len(self.games) < self.config.games * len(self.config.agents)
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "format": "art-gallery-env/eval-solo",
-            "version": 1,
-            "game": self.config.game,
-            "env_version": get_game(self.config.game).env_version,
-            "config": {**asdict(self.config), "agents": list(self.config.agents)},
-            "method": {
-                "goal_share": "reward above 0 in the game's first solo reward mode; 95% Wilson",
-                "at_least": "games whose highest goal level is this one or higher; 95% Wilson",
-                "score_ci": "95% normal approximation (mean +- 1.96 sd/sqrt(n))",
-            },
-            "partial": self.partial,
-            "games_played": len(self.games),
-            "wall_s": self.wall_s,
-            "agents": [asdict(s) for s in self.summaries],
-            "games": [
-                {k: r[k] for k in ("index", "seed", "specs", "rounds", "decisions", "breakdown")}
-                for r in self.games
-            ],
+        method = {
+            "goal_share": "reward above 0 in the game's first solo reward mode; 95% Wilson",
+            "at_least": "games whose highest goal level is this one or higher; 95% Wilson",
         }
+        keys = ("index", "seed", "specs", "rounds", "decisions", "breakdown")
+        games = [{k: r[k] for k in keys} for r in self.games]
+        return {**result_json("eval-solo", self, method), "games": games}
 
     def table(self) -> str:
         """The summary as text, as ``print`` shows it."""
