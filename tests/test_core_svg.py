@@ -12,11 +12,11 @@ def test_numbers_are_written_one_way() -> None:
 
 
 def test_canvas_writes_inline_attributes_and_escapes_text() -> None:
-    svg = Canvas("#222", text_size=11)
+    svg = Canvas("#222", text_size=11, size=(20, 10))
     svg.rect(0, 0, 10.5, 4, "#fff", stroke="#000", rx=2)
     svg.circle(1, 2, 3, "#f00")
     svg.text(1, 2, "a < b & c")
-    doc = svg.document(20, 10)
+    doc = svg.document()
     assert doc.splitlines() == [
         '<svg xmlns="http://www.w3.org/2000/svg" width="20" height="10" viewBox="0 0 20 10" '
         'font-family="DejaVu Sans, Verdana, Arial, Helvetica, sans-serif">',

@@ -39,11 +39,22 @@ def seat_names(num_players: int, viewer: int | None, names: Sequence[str] | None
 
 class Canvas:
     """A list of SVG elements with the shapes the boards need; ``ink`` and ``text_size``
-    are a text's defaults, ``font`` the document's font family."""
+    are a text's defaults, ``font`` the document's font family. ``size`` (width, height)
+    with ``background`` starts the picture with its background."""
 
-    def __init__(self, ink: str, text_size: float = 12, font: str = FONT) -> None:
+    def __init__(
+        self,
+        ink: str,
+        text_size: float = 12,
+        font: str = FONT,
+        size: tuple[int, int] = (0, 0),
+        background: str | None = None,
+    ) -> None:
         self.parts: list[str] = []
         self.ink, self.text_size, self.font = ink, text_size, font
+        self.size = size
+        if background:
+            self.rect(0, 0, size[0], size[1], background)
 
     def rect(
         self,
@@ -101,8 +112,9 @@ class Canvas:
             attrs += f' text-anchor="{anchor}"'
         self.parts.append(f"<text {attrs}>{escape(text)}</text>")
 
-    def document(self, width: int, height: int) -> str:
-        """The whole picture, one element a line."""
+    def document(self) -> str:
+        """The whole picture (``size``), one element a line."""
+        width, height = self.size
         head = (
             f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
             f'viewBox="0 0 {width} {height}" font-family="{self.font}">'

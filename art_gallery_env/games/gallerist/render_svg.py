@@ -80,8 +80,8 @@ def canvas_size(num_players: int) -> tuple[int, int]:
 class _Canvas(Canvas):
     """The core's canvas with the Gallerist's ink and text size."""
 
-    def __init__(self) -> None:
-        super().__init__(INK, text_size=11)
+    def __init__(self, size: tuple[int, int] = (0, 0), background: str | None = None) -> None:
+        super().__init__(INK, text_size=11, size=size, background=background)
 
 
 def render_svg(state: GameState, viewer: int | None, names: Sequence[str] | None = None) -> str:
@@ -89,11 +89,8 @@ def render_svg(state: GameState, viewer: int | None, names: Sequence[str] | None
 
     ``names`` labels the seats (default ``Player 0`` ..)."""
     n = state.num_players
-    names = seat_names(n, viewer, names)
-    width, height = canvas_size(n)
-    svg = _Canvas()
-    svg.rect(0, 0, width, height, BG)
-    board = _Board(state, viewer, names, svg)
+    svg = _Canvas(canvas_size(n), BG)
+    board = _Board(state, viewer, seat_names(n, viewer, names), svg)
     board.header()
     board.locations()
     board.forms()
@@ -101,7 +98,7 @@ def render_svg(state: GameState, viewer: int | None, names: Sequence[str] | None
     board.market()
     for p in range(n):
         board.player(p, STRIPS_TOP + p * (STRIP_H + STRIP_GAP))
-    return svg.document(width, height)
+    return svg.document()
 
 
 def svg_to_rgb(svg: str) -> Any:

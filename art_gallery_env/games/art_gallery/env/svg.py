@@ -61,16 +61,13 @@ def render_svg(state: GameState, viewer: int | None, names: Sequence[str] | None
     drawn as card backs and its hand as a count while they are hidden (R8).
     """
     n = state.num_players
-    names = seat_names(n, viewer, names)
-    width, height = canvas_size(n)
-    svg = _Canvas()
-    svg.rect(0, 0, width, height, BG)
-    board = _Board(state, viewer, names, svg)
+    svg = _Canvas(canvas_size(n), BG)
+    board = _Board(state, viewer, seat_names(n, viewer, names), svg)
     board.header()
     board.loop()
     for p in range(n):
         board.player_strip(p, _strips_top() + p * (STRIP_H + STRIP_GAP))
-    return svg.document(width, height)
+    return svg.document()
 
 
 def target_boxes(state: GameState, viewer: int) -> dict[str, tuple[float, float, float, float]]:
@@ -143,8 +140,8 @@ def text_colour_on(fill: str) -> str:
 class _Canvas(Canvas):
     """The core's canvas with Art Gallery's ink, and a bold text with a note after it."""
 
-    def __init__(self) -> None:
-        super().__init__(INK, text_size=12)
+    def __init__(self, size: tuple[int, int] = (0, 0), background: str | None = None) -> None:
+        super().__init__(INK, text_size=12, size=size, background=background)
 
     def text_with_note(
         self,
