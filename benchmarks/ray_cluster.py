@@ -16,7 +16,10 @@ The steps are the ones docs/distributed.md gives for real machines, with both no
    session on the machine).
 
     .venv/bin/python benchmarks/ray_cluster.py [--json OUT] [--total-steps 1600] [--workdir DIR]
-        [--smoke]
+        [--smoke] [--algorithm rllib|exit]
+
+``--algorithm exit`` trains ``configs/exit_smoke.yaml`` with ``exit.backend: ray`` instead
+(expert iteration's self-play games as Ray tasks; each must have run on the second node).
 
 Exit status 0 only if training finished and every env runner ran on the second node.
 """
@@ -198,12 +201,41 @@ def second_node(alive: list[dict], findings: dict, tmp: Path) -> str:
     return next(n["NodeID"] for n in alive if "node2" in n["Resources"])
 
 
+def exit_cluster_config(path: Path) -> Path:
+    """configs/exit_smoke.yaml with its self-play as Ray tasks (``exit.backend: ray``):
+    one generation of 4 games on 2 workers."""
+    config = yaml.safe_load((ROOT / "configs" / "exit_smoke.yaml").read_text())
+    config["name"] = "exit_cluster"
+    config["exit"].update(generations=1, games_per_generation=4, iters=4, workers=2, backend="ray")
+    path.write_text(yaml.safe_dump(config, sort_keys=False))
+    return path
+
+
+def selfplay_nodes(log: str) -> set[str]:
+    """The nodes expert iteration's log says its self-play games ran on."""
+    marker = "self-play on Ray nodes "
+    return {
+        node.strip()
+        for line in log.splitlines()
+        if marker in line
+        for node in line.split(marker, 1)[1].split(",")
+    }
+
+
 def train_on_cluster(
-    address: str, env: dict[str, str], tmp: Path, total_steps: int, findings: dict
+    address: str,
+    env: dict[str, str],
+    tmp: Path,
+    total_steps: int,
+    findings: dict,
+    algorithm: str = "rllib",
 ) -> bool:
     """Step 4: ``art-gallery train`` against the cluster, its output in ``tmp/train.log``;
     True if it exited 0 and exported ``best``."""
-    config = cluster_config(tmp / "rllib_4p_cluster.yaml", total_steps)
+    if algorithm == "exit":
+        config = exit_cluster_config(tmp / "exit_cluster.yaml")
+    else:
+        config = cluster_config(tmp / "rllib_4p_cluster.yaml", total_steps)
     run_dir = tmp / "run"
     train = [sys.executable, "-m", "art_gallery_env.cli", "train", str(config)]
     train += ["--run-dir", str(run_dir), "--no-progress"]
@@ -218,6 +250,7 @@ def train_on_cluster(
     if result.returncode != 0:
         print(result.stderr[-3000:], file=sys.stderr)
     findings["best_exported"] = (run_dir / "best.safetensors").is_file()
+    findings["selfplay_nodes"] = sorted(selfplay_nodes(result.stdout))
     return result.returncode == 0 and findings["best_exported"]
 
 
@@ -236,6 +269,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", help="write the findings here")
     parser.add_argument("--workdir", help="token, config, run folder and logs (default: new temp)")
     parser.add_argument("--smoke", action="store_true", help="a tiny training run (CI)")
+    parser.add_argument(
+        "--algorithm",
+        choices=("rllib", "exit"),
+        default="rllib",
+        help="rllib: RLlib PPO's env runners on the second node; exit: expert iteration's "
+        "self-play games as Ray tasks there (exit.backend: ray)",
+    )
     args = parser.parse_args(argv)
     if args.smoke:  # tiny defaults; options given on the command line still win
         parser.set_defaults(**SMOKE)
@@ -254,8 +294,11 @@ def main(argv: list[str] | None = None) -> int:
         findings["cluster_up_s"] = round(time.perf_counter() - started, 1)
         second = second_node(alive, findings, tmp)
         print(f"cluster at {address}: 2 nodes, up in {findings['cluster_up_s']} s")
-        trained = train_on_cluster(address, env, tmp, args.total_steps, findings)
-        findings["ok"] = runners_on(address, second, findings) and trained
+        trained = train_on_cluster(address, env, tmp, args.total_steps, findings, args.algorithm)
+        if args.algorithm == "exit":
+            findings["ok"] = trained and findings["selfplay_nodes"] == [second]
+        else:
+            findings["ok"] = runners_on(address, second, findings) and trained
     finally:
         for node in reversed(nodes):
             stop_node(node)

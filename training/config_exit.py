@@ -5,8 +5,9 @@ shares as the value target, and none of the PPO trainers' keys.
 
 from __future__ import annotations
 
+import importlib.util
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import BeforeValidator, Field
 
@@ -84,6 +85,10 @@ class ExitConfig(Strict):
     best_candidates: Count = Field(0, ge=0, le=20)
     # who the learner meets in self-play (training/league.py): plain self-play by default
     league: LeagueConfig = Field(default_factory=LeagueConfig)
+    # where self-play runs: local worker processes, or Ray tasks (training/exit_ray.py) on
+    # ray_address, else $RAY_ADDRESS, else a local Ray of `workers` CPUs
+    backend: Literal["local", "ray"] = "local"
+    ray_address: str | None = None
 
 
 EXPERT_ITERATION = "expert_iteration"
@@ -188,5 +193,17 @@ def exit_problems(config: TrainConfig) -> list[str]:
     found = [
         checks.processes_problem("exit.workers", config.exit.workers),
         checks.games_problem("exit.games_per_generation", config.exit.games_per_generation),
+        _backend_problem(config.exit),
     ]
     return [problem for problem in found if problem]
+
+
+def _backend_problem(section: ExitConfig) -> str | None:
+    """``exit.backend: ray`` needs Ray installed; ``ray_address`` means nothing without it."""
+    if section.backend != "ray":
+        if section.ray_address is not None:
+            return "exit.ray_address is only used with exit.backend: ray"
+        return None
+    if importlib.util.find_spec("ray") is None:
+        return "exit.backend: ray needs Ray: pip install 'art-gallery-env[rllib]'"
+    return None

@@ -453,6 +453,15 @@ class SelfPlayPool:
             self.pool = None
 
 
+def selfplay_pool(ex: Any) -> Any:
+    """The ``exit.backend``'s pool: local worker processes, or Ray tasks."""
+    if ex.backend == "ray":
+        from .exit_ray import RaySelfPlayPool
+
+        return RaySelfPlayPool(ex.workers, ex.ray_address)
+    return SelfPlayPool(ex.workers)
+
+
 def save_replay(run_dir: Path, generation: int, data: dict[str, np.ndarray]) -> Path:
     path = run_dir / REPLAY / f"{generation_name(generation)}.npz"
     buffer = io.BytesIO()
@@ -609,7 +618,7 @@ def _run(start: RunStart, stop: GracefulStop, progress_bar: bool) -> int:
     resume_at = done if start.resuming else None
     selector = CheckpointSelector(config, run_dir, state, stop, resume_at)
     progress = CsvLog(run_dir / "logs" / "progress.csv", STEP_KEY, resume_at=resume_at)
-    workers = SelfPlayPool(config.exit.workers)
+    workers = selfplay_pool(config.exit)
     try:
         if not start.resuming:
             _keep(selector, state, start, 0, {"exit": init}, progress, {})
@@ -648,7 +657,7 @@ def _generation(
     stop: GracefulStop,
     progress: CsvLog,
     generation: int,
-    workers: SelfPlayPool,
+    workers: Any,
     anchors: Anchors,
 ) -> None:
     """One generation: self-play, train, then evaluate and keep (module docstring)."""
@@ -670,6 +679,9 @@ def _generation(
         train_s, train_cpu = time.time() - trained, time.process_time() - train_cpu
     decisions = sum(g["decisions"] for g in games)
     selfplay_cpu = sum(g["cpu_s"] for g in games)
+    nodes = sorted({g["node"] for g in games if "node" in g})
+    if nodes:  # Ray's: where the games were played
+        print(f"generation {generation}: self-play on Ray nodes {', '.join(nodes)}", flush=True)
     row = {
         "exit/games": len(games),
         "exit/rows": len(data["value"]),

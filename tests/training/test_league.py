@@ -112,3 +112,43 @@ def test_a_league_game_gives_rows_of_the_learners_seat_only(tmp_path: Path) -> N
         assert all(seat == game % 3 for game, seat in zip(replay["game"], replay["seat"])), (
             seats
         )  # game g holds the learner in seat g mod 3, the rest play random
+
+
+def test_the_ray_backend_is_checked_with_the_config(tmp_path: Path) -> None:
+    import yaml
+
+    from art_gallery_env.training.config import ConfigError, config_from_dict
+
+    root = Path(__file__).resolve().parents[2]
+    data = yaml.safe_load((root / "configs" / "exit_smoke.yaml").read_text(encoding="utf-8"))
+    data["run_dir"] = str(tmp_path / "run")
+    data["exit"]["ray_address"] = "127.0.0.1:6379"
+    with pytest.raises(ConfigError, match="exit.ray_address is only used with exit.backend: ray"):
+        config_from_dict(data)
+    data["exit"]["backend"] = "cluster"
+    with pytest.raises(ConfigError, match=r"exit\.backend.*'local' or 'ray'"):
+        config_from_dict(data)
+
+
+@pytest.mark.slow
+def test_self_play_on_a_local_ray_gives_the_games_of_the_local_workers(tmp_path: Path) -> None:
+    """Each task depends only on its seeds: the same replay rows from Ray as from processes."""
+    pytest.importorskip("ray")
+    import yaml
+
+    from art_gallery_env.training.config import config_from_dict
+    from art_gallery_env.training.expert_iteration import train
+
+    root = Path(__file__).resolve().parents[2]
+    data = yaml.safe_load((root / "configs" / "exit_smoke.yaml").read_text(encoding="utf-8"))
+    data["exit"].update(generations=1, games_per_generation=2, iters=4)
+    replays = []
+    for backend in ("local", "ray"):
+        data["run_dir"] = str(tmp_path / backend)
+        data["exit"]["backend"] = backend
+        run_dir = train(config_from_dict(data), progress_bar=False)
+        with np.load(run_dir / "replay" / "gen_001.npz") as replay:
+            replays.append({k: replay[k] for k in replay.files})
+    assert replays[0].keys() == replays[1].keys()
+    for key in replays[0]:
+        assert np.array_equal(replays[0][key], replays[1][key]), key

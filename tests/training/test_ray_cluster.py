@@ -38,3 +38,22 @@ def test_train_runs_on_a_two_node_cluster_with_env_runners_on_the_second_node(tm
     runners = findings["env_runners"]
     assert len(runners) == 2 and {r["node_id"] for r in runners} == set(second)
     assert findings["ok"] and result.returncode == 0
+
+
+@pytest.mark.slow
+def test_expert_iteration_plays_its_self_play_games_on_the_second_node(tmp_path) -> None:
+    """exit.backend: ray on the same cluster: every self-play game ran on the node with CPUs."""
+    out = tmp_path / "findings.json"
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "ray_cluster.py"), "--json", str(out)]
+        + ["--workdir", str(tmp_path / "work"), "--algorithm", "exit"],
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    assert out.is_file(), result.stdout[-2000:] + result.stderr[-2000:]
+    findings = json.loads(out.read_text())
+    second = [n["node_id"] for n in findings["nodes"] if "node2" in n["resources"]]
+    assert findings["train_returncode"] == 0, (tmp_path / "work" / "train.log").read_text()
+    assert findings["selfplay_nodes"] == second
+    assert findings["ok"] and result.returncode == 0
