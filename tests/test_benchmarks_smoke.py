@@ -55,6 +55,9 @@ SUMMARY: dict[str, str] = {
     "rllib_throughput": r"setting +steps +steps/s +median/iter\n-+\n"
     r"RLlib PPO, 0 runners x 1 envs +\d+ +\d+ +\d+\n"
     r"SB3 MaskablePPO quick, 4 subproc envs +\d+ +\d+ +-\n",
+    "value_search": r"\| checkpoint \| games \| search win share .*\n\|---.*\n"
+    r"\| exit_all.safetensors \| 2 \| [\d.]+% \| \[[\d.]+%, [\d.]+%\] \| [+-][\d.]+ \| \d+ \|\n"
+    r"load",
     "vector_differential": r"differential: 10 games, \d+ decisions, \d+ observations compared, "
     r"0 mismatches",
     "vector_heuristic": r"\| players \| zero_is_ten \| decisions .*\n\|---.*\n"
