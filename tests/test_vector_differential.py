@@ -1,4 +1,4 @@
-"""The compiled engine agrees with the Python engine decision by decision (issue 11).
+"""The compiled engine agrees with the Python engine decision by decision.
 
 Both engines start from the same Python deals and get the same random legal actions; at
 every decision the legal masks, current players, ``to_state`` states and observations

@@ -1,4 +1,4 @@
-"""The compiled heuristic (VectorGame.heuristic_actions) decides as the Python one (issue 24).
+"""The compiled heuristic (VectorGame.heuristic_actions) decides as the Python one.
 
 Decision by decision on games of heuristic and random play at 2-6 players and both
 variants, the set of top-scoring actions of the compiled policy must equal the set the

@@ -1,5 +1,5 @@
 """``art-gallery eval`` checks its outputs first, stops at once on Ctrl-C with the games
-finished so far, and takes its workers down on SIGTERM (issue 10, items 9-11)."""
+finished so far, and takes its workers down on SIGTERM."""
 
 from __future__ import annotations
 

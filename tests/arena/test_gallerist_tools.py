@@ -1,4 +1,4 @@
-"""The shared tools serve the Gallerist through the registry (issue 15, item 5): a rated
+"""The shared tools serve the Gallerist through the registry: a rated
 match, game records and their replay, terminal play, and policies that name their game."""
 
 from __future__ import annotations

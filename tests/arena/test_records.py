@@ -163,7 +163,7 @@ def test_describe_events_narrates_every_kind():
 
 @pytest.mark.parametrize("keep", [0, 10, -1])
 def test_truncated_record_is_reported_incomplete_not_mismatch(tmp_path, capsys, keep):
-    """Issue 10, item 19: a record whose actions stop before the game ends, but which
+    """A record whose actions stop before the game ends, but which
     stores final scores, is an incomplete record (exit status 2), not a mismatch."""
     record = _random_record(2, seed=4)
     record["actions"] = record["actions"][:keep]

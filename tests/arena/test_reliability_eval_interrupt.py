@@ -1,8 +1,8 @@
-"""Issue 27: ``eval`` writes the finished games at any Ctrl-C, and its partial results
+"""``eval`` writes the finished games at any Ctrl-C, and its partial results
 count exactly the records written.
 
-Before, two quick Ctrl-Cs (50 ms apart) wrote nothing although about 700 games had
-finished, and 0.3 s apart ``results.partial.json`` claimed 633 games beside 84 records.
+Two quick Ctrl-Cs (50 ms apart) must not lose the finished games, and 0.3 s apart the
+partial results must not count more games than there are records.
 """
 
 from __future__ import annotations
