@@ -9,6 +9,7 @@ import os
 import sys
 from collections.abc import Callable, Mapping
 from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any
 
@@ -163,12 +164,43 @@ def run_tasks(
                 if progress:
                     progress(1)
         else:
-            _run_in_workers(workers, tasks, results, progress)
+            _run_in_workers_again_once(workers, tasks, results, progress)
     except KeyboardInterrupt as err:
         results.sort(key=lambda r: r["index"])
         raise MatchInterrupted(results, _signal_name(err)) from None
     results.sort(key=lambda r: r["index"])
     return results
+
+
+def _run_in_workers_again_once(
+    workers: int,
+    tasks: list[GameTask],
+    results: list[dict[str, Any]],
+    progress: Callable[[int], None] | None,
+) -> None:
+    """:func:`_run_in_workers`, and if a worker dies (killed, out of memory) the games not
+    finished yet once more in new workers: each game is seeded, so the results are those
+    of an unbroken run. A second death is a :class:`MatchError` in one line."""
+    for attempt in (1, 2):
+        done = {r["index"] for r in results}
+        left = [task for task in tasks if task.index not in done]
+        try:
+            _run_in_workers(workers, left, results, progress)
+            return
+        except BrokenProcessPool:
+            finished = len(results)
+            if attempt == 2:
+                raise MatchError(
+                    f"a worker process died again ({finished} of {len(tasks)} games finished); "
+                    "the match stops (a worker killed from outside or out of memory: try "
+                    "fewer --workers)"
+                ) from None
+            print(
+                f"warning: a worker process died; {finished} of {len(tasks)} games finished, "
+                f"the other {len(tasks) - finished} are played again in new workers (each "
+                "game is seeded: the results are those of an unbroken run)",
+                file=sys.stderr,
+            )
 
 
 def _run_in_workers(
