@@ -17,6 +17,7 @@ import copy
 import json
 import random
 import struct
+import time
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -433,6 +434,18 @@ def _check_http(data: st.DataObject, web: Any) -> None:
     if response.status_code >= 400:
         assert isinstance(response.json()["error"], str)
         assert files_under(store.folder) == before  # a refused request changes nothing
+    elif kind != "upload":  # a game made or moved: its agents play on, then it goes
+        if response.status_code == 201:
+            client.delete(f"/api/games/{response.json()['id']}")
+        _settle(store)
+
+
+def _settle(store: Any) -> None:
+    """Wait until no agents play in any game (their saves would change the files)."""
+    deadline = time.monotonic() + 20
+    while any(store.live.running(g) for g in store.games()):
+        assert time.monotonic() < deadline, "agents still playing after 20 s"
+        time.sleep(0.01)
 
 
 @fuzz()
