@@ -35,7 +35,6 @@ from __future__ import annotations
 import math
 import os
 import sys
-import time
 import types
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -51,6 +50,7 @@ from .playing import (
     MatchError,
     MatchInterrupted,
     init_worker,
+    play_and_summarise,
     play_game,
     resolve_config,
     run_tasks,
@@ -302,21 +302,11 @@ class MatchResult:
 
 def run_match(config: MatchConfig, *, progress: bool | None = None) -> MatchResult:
     """Play and summarise a match; ``progress`` None shows a bar only on a terminal."""
-    from tqdm import tqdm
 
-    start = time.perf_counter()
-    disable = None if progress is None else not progress
-    try:
-        with tqdm(
-            total=config.games, desc="games", unit="game", file=sys.stderr, disable=disable
-        ) as bar:
-            results = run_games(config, progress=bar.update)
-    except MatchInterrupted as stop:
-        summaries = summarize(config, stop.results)
-        stop.result = MatchResult(config, summaries, stop.results, time.perf_counter() - start)
-        raise
-    summaries = summarize(config, results)
-    return MatchResult(config, summaries, results, time.perf_counter() - start)
+    def finish(results: list[dict[str, Any]], wall_s: float) -> MatchResult:
+        return MatchResult(config, summarize(config, results), results, wall_s)
+
+    return play_and_summarise(make_tasks(config), config.workers, progress, finish)
 
 
 # -- the Python evaluation API ---------------------------------------------------------

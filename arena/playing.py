@@ -7,6 +7,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import sys
+import time
 from collections.abc import Callable, Mapping
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
@@ -201,6 +202,30 @@ def _run_in_workers_again_once(
                 "game is seeded: the results are those of an unbroken run)",
                 file=sys.stderr,
             )
+
+
+def play_and_summarise(
+    tasks: list[GameTask],
+    workers: int,
+    progress: bool | None,
+    finish: Callable[[list[dict[str, Any]], float], Any],
+) -> Any:
+    """Play ``tasks`` under a progress bar (``progress`` None: only on a terminal) and
+    return ``finish(results, wall_s)``. Ctrl-C raises :class:`MatchInterrupted` whose
+    ``result`` is ``finish`` of the games finished by then."""
+    from tqdm import tqdm
+
+    start = time.perf_counter()
+    disable = None if progress is None else not progress
+    try:
+        with tqdm(
+            total=len(tasks), desc="games", unit="game", file=sys.stderr, disable=disable
+        ) as bar:
+            results = run_tasks(tasks, workers, progress=bar.update)
+    except MatchInterrupted as stop:
+        stop.result = finish(stop.results, time.perf_counter() - start)
+        raise
+    return finish(results, time.perf_counter() - start)
 
 
 def _run_in_workers(

@@ -16,8 +16,6 @@ so the same seed gives the same games for every agent and every checkpoint.
 from __future__ import annotations
 
 import io
-import sys
-import time
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -28,7 +26,7 @@ from art_gallery_env.core.scoring import final_rewards
 from art_gallery_env.files import atomic_write_json, atomic_write_text
 
 from .lineup import agent_labels, derive_seed
-from .playing import GameTask, MatchError, MatchInterrupted, resolve_config, run_tasks
+from .playing import GameTask, MatchError, play_and_summarise, resolve_config
 from .report import result_json, result_paths, save_game_records
 from .stats import mean_ci, wilson_interval
 
@@ -204,19 +202,11 @@ def run_solo(config: SoloConfig, *, progress: bool | None = None) -> SoloResult:
     """Play and summarise a solo evaluation; ``progress`` None shows a bar only on a
     terminal. Ctrl-C raises :class:`MatchInterrupted` whose ``result`` is the partial
     :class:`SoloResult`."""
-    from tqdm import tqdm
 
-    start = time.perf_counter()
-    total = config.games * len(config.agents)
-    disable = None if progress is None else not progress
-    try:
-        with tqdm(total=total, desc="games", unit="game", file=sys.stderr, disable=disable) as bar:
-            results = run_tasks(solo_tasks(config), config.workers, progress=bar.update)
-    except MatchInterrupted as stop:
-        summaries = summarize_solo(config, stop.results)
-        stop.result = SoloResult(config, summaries, stop.results, time.perf_counter() - start)
-        raise
-    return SoloResult(config, summarize_solo(config, results), results, time.perf_counter() - start)
+    def finish(results: list[dict[str, Any]], wall_s: float) -> SoloResult:
+        return SoloResult(config, summarize_solo(config, results), results, wall_s)
+
+    return play_and_summarise(solo_tasks(config), config.workers, progress, finish)
 
 
 def format_solo_table(result: SoloResult) -> Any:
