@@ -86,6 +86,7 @@ __all__ = [
     "default_workers",
     "derive_seed",
     "evaluate",
+    "evaluation_config",
     "expand_agent_specs",
     "format_table",
     "game_seed",
@@ -97,6 +98,7 @@ __all__ = [
     "print_table",
     "result_paths",
     "run_games",
+    "run_evaluation",
     "run_match",
     "run_tasks",
     "save_game_records",
@@ -255,9 +257,14 @@ class MatchResult:
     wall_s: float
 
     @property
+    def planned(self) -> int:
+        """The games the match was to play."""
+        return self.config.games
+
+    @property
     def partial(self) -> bool:
         """Stopped before every planned game was played (Ctrl-C)."""
-        return len(self.games) < self.config.games
+        return len(self.games) < self.planned
 
     def to_json(self, include_actions: bool = False) -> dict[str, Any]:
         labels = agent_labels(self.config.agents)
@@ -339,8 +346,33 @@ def evaluate(
     line naming the problem and the legal choices; Ctrl-C raises
     :class:`~art_gallery_env.arena.evaluate.MatchInterrupted` whose ``result`` holds the
     games finished by then. ``notes`` receives one line per remark worth reading (a folder
-    expanded, a checkpoint trained at other table sizes); None drops them.
+    expanded, a checkpoint trained at other table sizes); None drops them. It is
+    :func:`evaluation_config` and then :func:`run_evaluation`, for a caller (such as a
+    command line) with checks of its own between the two.
     """
+    config = evaluation_config(
+        agents, game=game, players=players, games=games, seed=seed, variants=variants,
+        workers=workers, round_robin=round_robin, insight=insight, notes=notes,
+    )  # fmt: skip
+    return run_evaluation(config, progress=progress)
+
+
+def evaluation_config(
+    agents: str | Path | Sequence[str | Path],
+    *,
+    game: str | None = None,
+    players: int = 2,
+    games: int = 100,
+    seed: int = 0,
+    variants: Mapping[str, Any] | None = None,
+    workers: int = 1,
+    round_robin: bool = False,
+    insight: bool = False,
+    notes: Callable[[str], None] | None = _print_note,
+) -> MatchConfig | SoloConfig:
+    """The checked config of :func:`evaluate` (its arguments but ``progress``): a
+    :class:`MatchConfig` or, at one player, a :class:`SoloConfig`; every agent spec is
+    built once, so a bad one raises :class:`MatchError` before any game."""
     given = [str(agents)] if isinstance(agents, str | Path) else [str(a) for a in agents]
     specs = expand_agent_specs(given)
     expanded = specs != given
@@ -361,6 +393,13 @@ def evaluate(
             raise MatchError(f"bad agent spec {spec!r}: {problem}")
     for note in unseen_table_notes(config) if notes else ():  # type: ignore[arg-type]
         notes(note)
+    return config
+
+
+def run_evaluation(
+    config: MatchConfig | SoloConfig, *, progress: bool | None = False
+) -> MatchResult | SoloResult:
+    """Play a config of :func:`evaluation_config`: :func:`run_match` or :func:`run_solo`."""
     if isinstance(config, SoloConfig):
         return run_solo(config, progress=progress)
     return run_match(config, progress=progress)

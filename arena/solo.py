@@ -172,9 +172,14 @@ class SoloResult:
     wall_s: float
 
     @property
+    def planned(self) -> int:
+        """The games the evaluation was to play (``games`` per agent)."""
+        return self.config.games * len(self.config.agents)
+
+    @property
     def partial(self) -> bool:
         """Stopped before every planned game was played (Ctrl-C)."""
-        return len(self.games) < self.config.games * len(self.config.agents)
+        return len(self.games) < self.planned
 
     def to_json(self) -> dict[str, Any]:
         method = {

@@ -77,3 +77,16 @@ def test_solo_checkpoint_levels(tmp_path: Path) -> None:
     assert data["agents"][0]["goals"] == s.goals and len(data["games"]) == 4
     assert paths[1].read_text().splitlines()[0].startswith("agent,spec,games,goals")
     assert len(result.save_games(tmp_path / "games")) == 4
+
+
+def test_config_then_run_for_callers_with_checks_between() -> None:
+    from art_gallery_env.arena.evaluate import evaluation_config, run_evaluation
+    from art_gallery_env.arena.solo import SoloConfig
+
+    noted: list[str] = []
+    config = evaluation_config(["random"], game="gallerist", players=1, games=2, notes=noted.append)
+    assert isinstance(config, SoloConfig) and config.game == "gallerist" and noted == []
+    result = run_evaluation(config)
+    assert isinstance(result, SoloResult) and result.planned == 2 and not result.partial
+    match = run_evaluation(evaluation_config(["random"], players=3, games=3, seed=1))
+    assert isinstance(match, MatchResult) and match.planned == 3 and match.config.num_players == 3
