@@ -1,6 +1,7 @@
 """Regenerate docs/images/web-gallerist.png: a Gallerist game in the web app, in headless
 Chromium, at a turn's menu of round 4 (a 2-player game against the heuristic; the person's
-clicks are a heuristic's own choices, seeded).
+clicks are a heuristic's own choices, seeded), and docs/images/web-gallerist-end.png: the end
+screen of a solo game against Lacerda (G17) played the same way, with its goal-level verdict.
 
     python scripts/docs_web_gallerist_screenshot.py   # needs the system chromium
 """
@@ -57,13 +58,25 @@ def main() -> None:
                     arg=decision,
                     timeout=60_000,
                 )
-            fd, tmp = tempfile.mkstemp(prefix=".web-gallerist-", suffix=".png", dir=IMAGES)
-            os.close(fd)
-            page.screenshot(path=tmp)
-            target = IMAGES / "web-gallerist.png"
-            os.replace(tmp, target)
-            print(f"docs/images/web-gallerist.png: {target.stat().st_size // 1024} KB")
+            save(page, "web-gallerist.png")
+            solo = app.state.store.create(1, 0, [], SEED, game="gallerist")
+            observer = solo.rules.make_observer(solo.state)
+            with solo.lock:
+                while not solo.state.is_over:
+                    app.state.store.act(solo, int(me.act(*observer.inputs(solo.state, 0))))
+            page.goto(f"{server.url}/#/game/{solo.id}")
+            page.wait_for_selector("#result")
+            save(page, "web-gallerist-end.png")
             browser.close()
+
+
+def save(page, name: str) -> None:
+    """The page as a PNG in docs/images, written atomically."""
+    fd, tmp = tempfile.mkstemp(prefix=f".{name}-", suffix=".png", dir=IMAGES)
+    os.close(fd)
+    page.screenshot(path=tmp)
+    os.replace(tmp, IMAGES / name)
+    print(f"docs/images/{name}: {(IMAGES / name).stat().st_size // 1024} KB")
 
 
 if __name__ == "__main__":

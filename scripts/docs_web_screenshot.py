@@ -6,6 +6,8 @@ web-live.png: the same game just after a click: the agents' moves arriving, one 
 web-narrow.png: the same game in an 800 px wide window.
 web-replay.png: the replay of a 3-player `eval --insight` record at a bid of the checkpoint,
 with its chart of running scores and the search's win chance.
+web-end.png: the end screen of a 2-player game against the heuristic (the person's moves a
+heuristic's own, seeded): the verdict and the score table beside the final board.
 
     python scripts/docs_web_screenshot.py   # needs the system chromium (apt-get install chromium)
 """
@@ -19,6 +21,7 @@ from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
+from art_gallery_env.agents.registry import make_agent
 from art_gallery_env.arena.evaluate import MatchConfig, run_match, save_game_records
 from art_gallery_env.games.art_gallery.rules.actions import action_kind
 from art_gallery_env.web.app import create_app
@@ -85,7 +88,23 @@ def main() -> None:
             narrow.goto(page.url)
             narrow.wait_for_selector("#decision button.choice:not([disabled])", timeout=60_000)
             save(narrow, "web-narrow.png")
+            end_shot(page, server.url, app)
             browser.close()
+
+
+def end_shot(page, url: str, app) -> None:
+    """A 2-player game against the heuristic played to its end through the store (the
+    person's moves a heuristic's own), shown as the person sees it."""
+    store = app.state.store
+    game = store.create(2, 0, ["heuristic"], SEED)
+    me = make_agent("heuristic", seed=SEED, game=game.game)
+    observer = game.rules.make_observer(game.state)
+    with game.lock:
+        while not game.state.is_over:
+            store.act(game, int(me.act(*observer.inputs(game.state, game.seat))))
+    page.goto(f"{url}/#/game/{game.id}")
+    page.wait_for_selector("#result")
+    save(page, "web-end.png")
 
 
 def live_shot(page, rng: random.Random) -> None:

@@ -261,7 +261,7 @@ def test_the_gallerist_is_set_up_and_its_drawn_board_played_by_clicking(
 
 
 def test_a_saved_game_that_does_not_load_is_named_on_the_games_page(page: Page, tmp_path) -> None:
-    """Issue 27: a corrupt saved game is shown on the page (not only in /api/setup), with
+    """A corrupt saved game is shown on the page (not only in /api/setup), with
     the server's reason, which names no seat's actions or legal moves."""
     data = tmp_path / "data"
     (data / "games").mkdir(parents=True)  # the app keeps its games in DATA/games
