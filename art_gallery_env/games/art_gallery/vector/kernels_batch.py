@@ -11,7 +11,7 @@ from ..rules.phases import (
     GAME_OVER,
 )
 from .jit import entry, kernel
-from .kernels_rules import V, apply_action, below, deal, is_legal, legal_row
+from .kernels_rules import V, apply_action, below, deal, is_legal, legal_row, nth_set
 from .kernels_score import S, final_rewards_row, observe_row, scores_row
 
 
@@ -93,13 +93,7 @@ def random_action(s, t, b, row):
         count += row[a]
     if count == 0:
         return -1
-    k = below(s.action_rng, b, count)
-    for a in range(NUM_ACTIONS):
-        if row[a]:
-            if k == 0:
-                return a
-            k -= 1
-    return -1  # unreachable
+    return nth_set(row, NUM_ACTIONS, below(s.action_rng, b, count))
 
 
 @entry

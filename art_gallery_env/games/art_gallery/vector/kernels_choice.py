@@ -51,6 +51,7 @@ from .kernels_rules import (
     below,
     holds_tile,
     legal_row,
+    nth_set,
 )
 from .kernels_score import R, chain_rows, final_rewards_row, scores_row, souvenir_points
 
@@ -273,13 +274,7 @@ def h_argmax(s, b, legal, scores, top):
             only = a
     if count == 1:
         return only
-    k = below(s.action_rng, b, count)
-    for a in range(NUM_ACTIONS):
-        if top[a]:
-            if k == 0:
-                return a
-            k -= 1
-    return -1  # unreachable
+    return nth_set(top, NUM_ACTIONS, below(s.action_rng, b, count))
 
 
 @kernel

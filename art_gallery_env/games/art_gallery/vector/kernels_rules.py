@@ -58,6 +58,17 @@ def below(rng, b, n):
     return np.int64(next_u64(rng, b) % np.uint64(n))
 
 
+@tiny_kernel
+def nth_set(row, n, k):
+    """The index of the ``k``-th (from 0) nonzero entry among ``row[:n]``; -1 if fewer."""
+    for a in range(n):
+        if row[a]:
+            if k == 0:
+                return a
+            k -= 1
+    return -1
+
+
 @kernel
 def shuffle_row(row, length, rng, b):
     """Fisher-Yates over row[:length]."""
