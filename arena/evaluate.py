@@ -57,6 +57,7 @@ from .playing import (
 )
 from .report import (
     SUMMARY_COLUMNS,
+    EvaluationResult,
     format_table,
     print_table,
     result_json,
@@ -250,21 +251,8 @@ def run_games(
 
 
 @dataclass
-class MatchResult:
-    config: MatchConfig
-    summaries: list[AgentSummary]
-    games: list[dict[str, Any]]
-    wall_s: float
-
-    @property
-    def planned(self) -> int:
-        """The games the match was to play."""
-        return self.config.games
-
-    @property
-    def partial(self) -> bool:
-        """Stopped before every planned game was played (Ctrl-C)."""
-        return len(self.games) < self.planned
+class MatchResult(EvaluationResult[MatchConfig, AgentSummary]):
+    """What :func:`run_match` returns (see :class:`.report.EvaluationResult`)."""
 
     def to_json(self, include_actions: bool = False) -> dict[str, Any]:
         labels = agent_labels(self.config.agents)
@@ -301,10 +289,6 @@ class MatchResult:
     def write(self, out_dir: str | Path) -> list[Path]:
         """results.json, results.csv and games.csv in ``out_dir`` (see :func:`write_results`)."""
         return write_results(self, out_dir)
-
-    def save_games(self, out_dir: str | Path) -> list[Path]:
-        """One game record per game, for replay and the web viewer."""
-        return save_game_records(self, out_dir)
 
 
 def run_match(config: MatchConfig, *, progress: bool | None = None) -> MatchResult:

@@ -6,9 +6,9 @@ from __future__ import annotations
 import csv
 import io
 import sys
-from dataclasses import asdict
+from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from art_gallery_env.core.registry import GameSpec, default_game, get_game
 from art_gallery_env.files import atomic_write_json, atomic_write_text
@@ -18,6 +18,35 @@ from .stats import AgentSummary
 
 if TYPE_CHECKING:
     from .evaluate import MatchResult
+
+C = TypeVar("C")
+S = TypeVar("S")
+
+
+@dataclass
+class EvaluationResult(Generic[C, S]):
+    """What a match or a solo evaluation returns: its config, one summary per agent, every
+    game's result (in game order) and the wall time."""
+
+    config: C
+    summaries: list[S]
+    games: list[dict[str, Any]]
+    wall_s: float
+
+    @property
+    def planned(self) -> int:
+        """The games it was to play."""
+        return self.config.games  # type: ignore[attr-defined]
+
+    @property
+    def partial(self) -> bool:
+        """Stopped before every planned game was played (Ctrl-C)."""
+        return len(self.games) < self.planned
+
+    def save_games(self, out_dir: str | Path) -> list[Path]:
+        """One game record per game, for replay and the web viewer."""
+        return save_game_records(self, out_dir)  # type: ignore[arg-type]
+
 
 SUMMARY_COLUMNS = [
     "agent",

@@ -27,7 +27,7 @@ from art_gallery_env.files import atomic_write_json, atomic_write_text
 
 from .lineup import agent_labels, derive_seed
 from .playing import GameTask, MatchError, play_and_summarise, resolve_config
-from .report import result_json, result_paths, save_game_records
+from .report import EvaluationResult, result_json, result_paths
 from .stats import mean_ci, wilson_interval
 
 
@@ -163,23 +163,13 @@ def _summary(
 
 
 @dataclass
-class SoloResult:
-    """What :func:`run_solo` returns: the summaries, every game, the wall time."""
-
-    config: SoloConfig
-    summaries: list[SoloSummary]
-    games: list[dict[str, Any]]
-    wall_s: float
+class SoloResult(EvaluationResult[SoloConfig, SoloSummary]):
+    """What :func:`run_solo` returns (see :class:`.report.EvaluationResult`)."""
 
     @property
     def planned(self) -> int:
         """The games the evaluation was to play (``games`` per agent)."""
         return self.config.games * len(self.config.agents)
-
-    @property
-    def partial(self) -> bool:
-        """Stopped before every planned game was played (Ctrl-C)."""
-        return len(self.games) < self.planned
 
     def to_json(self) -> dict[str, Any]:
         method = {
@@ -197,10 +187,6 @@ class SoloResult:
     def write(self, out_dir: str | Path) -> list[Path]:
         """results.json and results.csv in ``out_dir`` (``.partial`` ones after Ctrl-C)."""
         return write_solo_results(self, out_dir)
-
-    def save_games(self, out_dir: str | Path) -> list[Path]:
-        """One game record per game, for replay and the web viewer."""
-        return save_game_records(self, out_dir)  # type: ignore[arg-type]
 
 
 def run_solo(config: SoloConfig, *, progress: bool | None = None) -> SoloResult:
