@@ -1,4 +1,4 @@
-"""How closely can the policy network imitate the heuristic? (issue 12's bound, in
+"""How closely can the policy network imitate the heuristic? (a bound, in
 docs/training.md "What bounds it".)
 
 The ``ppo_all`` recipe starts PPO from a behaviour clone of heuristic version 2; a clone

@@ -1,4 +1,4 @@
-"""Which policy network for the sparse observation? (issue 24, item 2; docs/training.md
+"""Which policy network for the sparse observation? (docs/training.md
 "Network".)
 
 Per candidate, beside today's MLP (separate actor and critic [256, 256], tanh):

@@ -94,7 +94,7 @@ def sb3_config(batch: int = BATCH):
     from art_gallery_env.training.config import config_from_dict
 
     data = yaml.safe_load(QUICK.read_text(encoding="utf-8"))
-    # the row's fixed shape (quick.yaml before issue 24): 4 subprocess envs, an MLP, no clone
+    # the row's fixed shape (quick.yaml's first form): 4 subprocess envs, an MLP, no clone
     data.update(n_envs=4, vec_env="subproc", network={"hidden_sizes": [128, 128]})
     data.pop("warm_start", None)
     ppo = data["ppo"]

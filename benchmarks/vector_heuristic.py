@@ -1,4 +1,4 @@
-"""The compiled heuristic against the Python one over many decisions (issue 24).
+"""The compiled heuristic against the Python one over many decisions.
 
 Deals games at every table size (2-6 players) and both variants, played by the Python
 heuristic and by random legal actions in turn, and compares at every decision the set of

@@ -1,4 +1,4 @@
-"""Memory of a VectorGame with its observation and mask buffers (issue 11: B = 4,096
+"""Memory of a VectorGame with its observation and mask buffers (target: B = 4,096
 games at 6 players must fit in under 1 GB). Result in docs/vector.md.
 
 Usage: python benchmarks/vector_memory.py [--envs 4096] [--players 6] [--steps 300] [--smoke]

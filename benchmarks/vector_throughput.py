@@ -18,7 +18,7 @@ The machine is shared and noisy: every measurement is repeated, the repeats inte
 the rows, and medians are reported; compare ratios from one run. The last line is the
 summary `vector: engine=<N>/s obs=<N>/s python=<N>/s train2p=<x>x train4p=<x>x
 train4p_new=<x>x load=<L>`, where each number is the minimum over the table sizes (the
-slowest table is the one to plan for); train4p_new is issue 24's stack (the entity network,
+slowest table is the one to plan for); train4p_new is the stack (the entity network,
 compiled heuristic opponents, vec_env: vector) over today's trainer at 4 players, load the
 1-minute load average at the end.
 

@@ -10,7 +10,7 @@ the learner, so self-play, heuristic and random opponents all play (default weig
 Each measurement is ``model.learn`` over ``--train-steps`` learner steps after a warm-up
 rollout, PPO updates included; a callback splits the time into rollout and update.
 
-The new stack (issue 24) is the entity network of docs/training.md's choice (16 -> [128],
+The new stack is the entity network of docs/training.md's choice (16 -> [128],
 pointer 32) with ``configs/ppo_all.yaml``'s update (64 games x 128 steps, minibatch 1,024, 4
 epochs): each of its measurements is at least one whole rollout. ``--torch-threads 2`` adds
 the same stack on two torch threads (its ratio to one thread is printed; torch's OpenMP
@@ -43,7 +43,7 @@ from typing import Any, NamedTuple
 ROLLOUT = 1024  # learner steps per PPO rollout of today's rows (--rollout)
 MINIBATCH = 256  # today's rows' PPO minibatch (at most the rollout)
 POOL = {"self_play": 0.3, "heuristic": 0.7, "random": 0.0}  # ppo_all's opponents
-# issue 24's stack: the entity network chosen in docs/training.md ("Network") on the
+# the stack: the entity network chosen in docs/training.md ("Network") on the
 # compiled engine with compiled heuristic opponents, with ppo_all's update: 64 games x
 # 128 steps per rollout (--new-rollout), minibatch 1,024, 4 epochs
 NEW_NETWORK = {"type": "entity", "hidden_sizes": [128], "token_dim": 16, "pointer_dim": 32}

@@ -21,7 +21,7 @@
 5. ``solo_policy``: a solo checkpoint (``--policy``, e.g. checkpoints/gallerist_solo)
    and the heuristic alone against Lacerda on the same seeds in the same run, as in
    ``solo``: the share of games reaching Apprentice or better of each (95% Wilson
-   intervals) and the checkpoint's rate over the heuristic's (issue 26's acceptance:
+   intervals) and the checkpoint's rate over the heuristic's (the acceptance:
    400 games, >= 2x).
 
 Agents are built with ``make_agent`` (``--heuristic`` takes a spec such as

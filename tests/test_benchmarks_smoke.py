@@ -1,6 +1,6 @@
 """Every script in benchmarks/ runs in its smoke mode (``--smoke``: the same code paths at
 tiny sizes, in seconds) and prints its table or summary line, so a refactor cannot break a
-benchmark unseen (issue 23).
+benchmark unseen.
 
 The scripts are found by glob: a new one is run here too, and fails until it has a
 ``--smoke`` flag and its summary line is named in SUMMARY. Scripts that start Ray, a server

@@ -1,4 +1,4 @@
-"""The core's two envs serve every registered game alike (issue 23, item 1).
+"""The core's two envs serve every registered game alike.
 
 ``TurnBasedAEC`` gives the Gallerist's AEC env what Art Gallery's had alone (the atomic
 seed stream, calls before reset, the checks of a saved state, a finished saved game), and

@@ -1,4 +1,4 @@
-"""The docs name the package's modules by import path (issue 28 item 5): a reader types
+"""The docs name the package's modules by import path: a reader types
 ``import art_gallery_env.arena.single_agent``, while ``import arena`` fails (the
 top-level folders install as subpackages). A file path may stand next to its import path
 (the layout tables); docs/architecture.md is the file map and may name files."""

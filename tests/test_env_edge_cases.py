@@ -1,4 +1,4 @@
-"""The AEC env's edge cases (issue 10, items 12-17): calls before reset, seeds and options
+"""The AEC env's edge cases: calls before reset, seeds and options
 of other types, saved states that do not fit the env, and a reset that fails."""
 
 from __future__ import annotations

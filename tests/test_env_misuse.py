@@ -1,4 +1,4 @@
-"""Misuse cases of issue 27 that name one game's fields (the game-free ones are in
+"""Misuse cases that name one game's fields (the game-free ones are in
 tests/conformance/test_env_contract.py): states edited in memory, the Gallerist's
 ``over`` flag, and the vector engine's argument checks."""
 

@@ -1,4 +1,4 @@
-"""Issue 28's acceptance: the path of docs/ecosystem.md ("The full path: train with SB3,
+"""The path of docs/ecosystem.md ("The full path: train with SB3,
 evaluate, play") as a practitioner follows it. SB3's own ``make_vec_env`` builds the envs
 from the Gymnasium id, sb3-contrib's MaskablePPO trains (briefly) and ``model.save`` writes
 the zip, nothing else; then the installed ``art-gallery`` script evaluates it and plays a

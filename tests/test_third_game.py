@@ -1,6 +1,6 @@
 """A third game, registered from this test with no tool edited for it, plays through
 every tool: evaluation, terminal play, replay, a few steps of training, ``gymnasium.make``,
-the OpenSpiel bridge and the web app (issue 23, item 5). The game, Sealed Bids, lives in
+the OpenSpiel bridge and the web app. The game, Sealed Bids, lives in
 ``tests/sealed_bids/``; ``docs/adding_a_game.md`` walks through it."""
 
 from __future__ import annotations

@@ -72,7 +72,7 @@ class ExitConfig(Strict):
     value_weight: Number = Field(1.0, ge=0)  # the value loss's weight beside the policy's
     workers: Count = Field(2, ge=1)
     init: str = Field(INIT_WARM_START, min_length=1)
-    # The anchor to the start (0: none; issue 25's drift from the clone). anchor_games:
+    # The anchor to the start (0: none; the drift from the clone). anchor_games:
     # compiled games of the warm_start: teacher (the heuristic by default) per table size,
     # played again at every start (seeded, a few seconds), whose decisions (one-hot policy,
     # win share) join every generation's replay rows. anchor_kl: the weight of

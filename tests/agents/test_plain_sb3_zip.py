@@ -1,7 +1,7 @@
 """A plain Stable-Baselines3 MaskablePPO zip (``model.save`` of a model built on
 ``gymnasium.make(...)``, no metadata JSON beside it) plays in every tool: its game is the
 registered game whose observation size and action count SB3 saved; a zip whose sizes name
-no game, or more than one, is refused with what to do (issue 28 item 2)."""
+no game, or more than one, is refused with what to do."""
 
 from __future__ import annotations
 
@@ -155,7 +155,7 @@ def test_the_command_refuses_a_game_whose_sizes_differ(zips, tmp_path, capsys) -
 
 @pytest.mark.parametrize("game", ["art_gallery", "gallerist"])
 def test_export_prints_the_policys_own_sizes(zips, game, tmp_path, capsys) -> None:
-    """``art-gallery export`` of a plain zip; the sizes are its game's (issue 26: the
+    """``art-gallery export`` of a plain zip; the sizes are its game's (the
     Gallerist's policy was described with Art Gallery's 2221 / 47)."""
     pytest.importorskip("onnx")
     out = tmp_path / f"{game}.onnx"
@@ -206,7 +206,7 @@ def test_serve_lists_a_plain_zip_under_its_game(zips, tmp_path: Path) -> None:
 
 
 def test_export_of_a_gallerist_safetensors_prints_its_sizes(tmp_path, capsys) -> None:
-    """Issue 26: the weights-only file of a Gallerist policy (as checkpoints/gallerist_2p)
+    """The weights-only file of a Gallerist policy (as checkpoints/gallerist_2p)
     is exported with the Gallerist's sizes, not Art Gallery's 2221 / 47."""
     pytest.importorskip("onnx")
     from art_gallery_env.agents.policy_format import export_torch_mlp

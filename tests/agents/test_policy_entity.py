@@ -87,7 +87,7 @@ def test_numpy_inference_matches_torch(tmp_path: Path) -> None:
 
 def test_old_mlp_checkpoints_still_load_as_mlps() -> None:
     root = Path(__file__).resolve().parents[2] / "checkpoints"
-    for name in ("ppo_2p", "ppo_4p"):  # quick and ppo_all are entity nets since issue 24
+    for name in ("ppo_2p", "ppo_4p"):  # quick and ppo_all are entity nets
         policy = load_policy(root / f"{name}.safetensors")
         assert type(policy) is MLPPolicy and policy.meta["version"] == 1
 

@@ -82,7 +82,7 @@ def test_v1_has_the_aligned_defaults_and_v0_keeps_its_reward() -> None:
     [
         (LATEST, "art_gallery"),
         ("art_gallery_env/ArtGallery-v0", "art_gallery"),
-        ("art_gallery_env/Gallerist-v0", "gallerist"),  # its drawn board (issue 26)
+        ("art_gallery_env/Gallerist-v0", "gallerist"),  # its drawn board
         ("art_gallery_env/GalleristSolo-v0", "gallerist"),
     ],
 )

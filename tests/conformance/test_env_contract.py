@@ -1,4 +1,4 @@
-"""The env contract every registered game keeps (issue 27 item 5): misuse of the AEC env
+"""The env contract every registered game keeps: misuse of the AEC env
 and of the single-agent env reads the same, whatever the game.
 
 Each test runs over every registered game (the test-only games included) through the

@@ -1,4 +1,4 @@
-"""The words beside a Gallerist choice say what the rules now do (G3.3 after issue 26): an
+"""The words beside a Gallerist choice say what the rules now do (G3.3 of gallerist_v1): an
 own assistant where the Gallerist arrives may be the one left behind, so it goes home only
 if it is not chosen; from the own Gallery nothing is left behind."""
 

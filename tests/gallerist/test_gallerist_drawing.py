@@ -1,5 +1,5 @@
 """The Gallerist's drawn board (``render_svg``, ``rgb_array`` frames) and its explained
-choices (``describe_choice``, the web view's options), issue 26 item 3."""
+choices (``describe_choice``, the web view's options)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Records and saved states of the rules before gallerist_v1 (issue 26) are refused in one
+"""Records and saved states of the rules before gallerist_v1 are refused in one
 line naming the version, not replayed into a different game."""
 
 from __future__ import annotations

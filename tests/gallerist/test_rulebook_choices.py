@@ -1,4 +1,4 @@
-"""The seven rulebook faults of issue 26, one scenario each, named by its rule ID.
+"""The seven rulebook faults, one scenario each, named by its rule ID.
 
 Each is a choice the rulebook gives (or an order it sets) that the engine once took away;
 each test failed on the engine before the fix.

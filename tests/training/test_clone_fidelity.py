@@ -1,4 +1,4 @@
-"""benchmarks/clone_fidelity.py (issue 12's bound): its reading of an observation (which
+"""benchmarks/clone_fidelity.py (a bound): its reading of an observation (which
 decision kind, where a move lands) agrees with the engine, and its teacher-agreement count
 sees every decision of a game."""
 

@@ -1,4 +1,4 @@
-"""Issue 27, item 2: a training config is checked before any file is touched. Every number
+"""A training config is checked before any file is touched. Every number
 is finite and in range, seeds fit numpy.random.seed, the network fits a memory limit, the
 file is UTF-8 YAML without duplicate keys, paths can be folders; each problem is one line
 naming the key path and the accepted values, and ``art-gallery train`` exits with 2, no
@@ -40,7 +40,7 @@ def _load(tmp_path: Path, text: str, name: str = "c.yaml") -> ConfigError:
     return info.value
 
 
-# -- the cases of issue 27 ----------------------------------------------------------------
+# -- the cases ----------------------------------------------------------------
 @pytest.mark.parametrize(
     ("text", "expected"),
     [

@@ -1,4 +1,4 @@
-"""Issue 27, item 2 at the command line: ``art-gallery train`` with a bad config prints one
+"""``art-gallery train`` with a bad config prints one
 error line naming the file, the key path and the accepted values, exits with 2 (argparse's
 status for bad input, as every config error before), prints no traceback and leaves no
 file behind. ``eval``'s (and ``demo``'s, ``play``'s) numbers are checked the same way."""

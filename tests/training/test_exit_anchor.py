@@ -1,5 +1,5 @@
 """Expert iteration's anchor to generation 0 (``exit.anchor_games``, ``exit.anchor_kl``)
-and the final pick of ``best`` (``exit.best_candidates``), issue 25: what each adds to the
+and the final pick of ``best`` (``exit.best_candidates``): what each adds to the
 training, that they are off by default, that a resumed run with them equals an
 uninterrupted one, and that the re-picked best is a whole checkpoint."""
 

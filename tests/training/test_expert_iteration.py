@@ -1,4 +1,4 @@
-"""Expert iteration (``algorithm: expert_iteration``, issue 25 item 3): a run makes its
+"""Expert iteration (``algorithm: expert_iteration``): a run makes its
 files, a resumed run equals an uninterrupted one, SIGTERM stops it cleanly, a bad
 ``exit:`` section is one line, and what it exports plays as an agent with a win-share
 value head."""

@@ -1,6 +1,6 @@
 """kill -9 a training run at random moments (5 times, as benchmarks/fault_injection.py
 does 25 times): every checkpoint stays whole and true to its metadata, the logs stay
-readable, and --resume continues from exactly the steps latest holds (issue 10)."""
+readable, and --resume continues from exactly the steps latest holds."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Ctrl-C and SIGTERM during training save ``latest`` at the step reached and say how to
-resume (issue 10, item 3)."""
+resume."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Mixed table sizes (issue 12): every episode draws its size from env.num_players with
+"""Mixed table sizes: every episode draws its size from env.num_players with
 env.player_weights, and evaluation plays each size and selects on a weighted aggregate."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 27: faults of the machine are one line naming the path and what to do, exit 1,
+"""Faults of the machine are one line naming the path and what to do, exit 1,
 and nothing written before is damaged.
 
 A full disk is simulated in this process (``os.fsync`` fails with ENOSPC, as it does on a

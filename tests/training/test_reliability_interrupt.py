@@ -1,4 +1,4 @@
-"""Issue 27: an early Ctrl-C of ``train`` prints no worker's KeyboardInterrupt traceback
+"""An early Ctrl-C of ``train`` prints no worker's KeyboardInterrupt traceback
 (2 of 10 did).
 
 The cause: the first spawned worker starts multiprocessing's resource tracker, and

@@ -1,4 +1,4 @@
-"""Issue 27: one owner per run folder, and a resume that never destroys.
+"""One owner per run folder, and a resume that never destroys.
 
 * Concurrency: a second ``train``, ``--resume`` or ``--overwrite`` on a folder that a live
   process owns is refused at once, naming the owner's PID; the owner's files are those of

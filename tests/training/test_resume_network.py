@@ -1,6 +1,6 @@
 """``--resume`` continues the checkpoint's own network, whatever the config's ``network:``
 says: a config that describes another network (another type, or other layer sizes) is
-refused in one line naming both, before anything in the run folder changes (issue 24).
+refused in one line naming both, before anything in the run folder changes.
 
 The old run is tests/legacy's tiny MaskablePPO checkpoint (written before ``network.type``
 existed: an MLP of hidden_sizes [8]), laid out as a run folder; the checks run before any

@@ -1,4 +1,4 @@
-"""The rollout's forward passes under ``torch.inference_mode`` (issue 24's rollout speed)
+"""The rollout's forward passes under ``torch.inference_mode`` (the rollout's speed)
 give the numbers of the plain path: the learner's actions, values and log-probabilities,
 and a snapshot's logits."""
 

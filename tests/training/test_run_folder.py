@@ -1,5 +1,4 @@
-"""A run folder belongs to one run, and its checkpoints survive a crash at any point
-(issue 10, items 1, 2, 5, 6 and 8)."""
+"""A run folder belongs to one run, and its checkpoints survive a crash at any point."""
 
 from __future__ import annotations
 

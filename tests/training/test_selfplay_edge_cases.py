@@ -1,4 +1,4 @@
-"""SelfPlayEnv refuses actions that are not action ids (issue 10, item 18)."""
+"""SelfPlayEnv refuses actions that are not action ids."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""``art-gallery train`` trains a game's one-player (solo) game where the game has one
-(issue 26 item 5): the solo reward, no opponent pool, an evaluation that counts the games
+"""``art-gallery train`` trains a game's one-player (solo) game where the game has one:
+the solo reward, no opponent pool, an evaluation that counts the games
 reaching the goal, and the run folder, resume and stop-signal guarantees of every run."""
 
 from __future__ import annotations
@@ -143,7 +143,7 @@ def test_the_solo_finetune_config_fits_the_critic_on_the_policys_own_games() -> 
 
 
 def test_the_committed_solo_checkpoint_plays_solo_games() -> None:
-    """checkpoints/gallerist_solo (issue 26 item 5) is a solo policy of the Gallerist's
+    """checkpoints/gallerist_solo is a solo policy of the Gallerist's
     current layout, and its metadata says it was trained alone."""
     path = REPO / "checkpoints" / "gallerist_solo.safetensors"
     meta = json.loads(path.with_suffix(".json").read_text())

@@ -152,7 +152,7 @@ def test_bad_rllib_config_is_rejected(data: dict, expected: str) -> None:
         config_from_dict({"name": "x", "total_steps": 10, **data})
 
 
-# -- issue 10, items 4 and 7: everything is checked before any work starts --------------
+# -- everything is checked before any work starts --------------
 def _base_for(text: str) -> str:
     """The required keys the case does not set itself (a key given twice is refused)."""
     return "name: x\n" + ("" if text.startswith("total_steps:") else "total_steps: 10\n")
@@ -250,7 +250,7 @@ def test_bad_table_sizes_name_the_key(env, expected) -> None:
         config_from_dict({"name": "x", "total_steps": 10, "env": env})
 
 
-# -- issue 23: variants travel as a dict; a config from before still loads -----------------
+# -- variants travel as a dict; a config from before still loads -----------------
 def test_a_config_names_its_variants_under_env_variants(tmp_path: Path) -> None:
     from art_gallery_env.core.registry import default_game
 

@@ -1,6 +1,6 @@
 """The SB3 trainer trains a Gallerist policy through the same code (``env.game``), and a
 config names the game it trains, with clear errors for a game, table size or variant
-that does not fit (issue 15, item 5)."""
+that does not fit."""
 
 from __future__ import annotations
 
@@ -133,7 +133,7 @@ def test_config_game_defaults_to_art_gallery_and_the_quick_config_trains_the_gal
 
 
 def test_the_gallerist_configs_warm_start_from_its_heuristic() -> None:
-    """checkpoints/gallerist_2p starts as a clone of the Gallerist heuristic (issue 26)."""
+    """checkpoints/gallerist_2p starts as a clone of the Gallerist heuristic."""
     from art_gallery_env.training.warm_start import collect
 
     config = load_config(REPO / "configs" / "gallerist_2p.yaml")

@@ -1,5 +1,5 @@
 """The compiled self-play VecEnv (``vec_env: vector``) against the Python engine: every
-learner step is replayed in Python with the same opponents (issue 11, phase B)."""
+learner step is replayed in Python with the same opponents."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """The self-play VecEnv's opponents played in the engine (``VectorGame.play_seats``) give
 the same games as its round-by-round Python loop: every observation, mask, reward, info
-and, at the end, every state array and random stream (issue 24's rollout speed)."""
+and, at the end, every state array and random stream (the rollout's speed)."""
 
 from __future__ import annotations
 

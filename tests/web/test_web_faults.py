@@ -1,4 +1,4 @@
-"""The web server's faults of issue 27: bounded searches and decisions, deleting a game
+"""The web server's faults: bounded searches and decisions, deleting a game
 while an agent thinks, uploads only as JSON with their scores recomputed, short error
 bodies, JSON for every error, corrupt games named without private data, and one message
 for "no such agent or file"."""

@@ -1,4 +1,4 @@
-"""The live page in Chromium (issue 28 item 6): the person's move drawn at once, the agents'
+"""The live page in Chromium: the person's move drawn at once, the agents'
 moves arriving one by one while the next agent thinks, recovery from network errors and a
 server restart, resign/delete, the game-over buttons, full labels and the layout at 800 px.
 

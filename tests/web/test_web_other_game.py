@@ -1,5 +1,5 @@
-"""The web app serves every registered game (issue 23): set-up per game, the Gallerist
-played with its drawn board and explained choices through the API and replayed (issue 26),
+"""The web app serves every registered game: set-up per game, the Gallerist
+played with its drawn board and explained choices through the API and replayed,
 its policies and records offered for it alone, strict variants, saved games from before
 games were named, and the generic text view of a game without a web module."""
 

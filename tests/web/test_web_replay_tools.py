@@ -1,4 +1,4 @@
-"""The replay viewer's tools in Chromium (issue 28 item 6): autoplay, jumps to a round and
+"""The replay viewer's tools in Chromium: autoplay, jumps to a round and
 to a seat's decisions, the chart of each seat's running score and insight value, and the
 export of the current frame as SVG and PNG. The timeline endpoint is checked over HTTP."""
 

@@ -13,7 +13,7 @@ from art_gallery_env.core.lazy import lazy_exports
 from . import env  # the subpackage, only to drop the name (as in art_gallery_env/__init__)
 
 ENV_VERSION = "gallerist_v1"
-"""v1: the rulebook choices and orders of issue 26 (G3.3, G6.3, G8.1, G8.2, G10.2, G10.3,
+"""v1: the rulebook choices and orders (G3.3, G6.3, G8.1, G8.2, G10.2, G10.3,
 G11.2) and the Discrete(115) layout; v0 records and states are refused."""
 
 # ``gallerist.env`` is the env() function: the import system binds a subpackage's name on

@@ -21,8 +21,9 @@ from __future__ import annotations
 from typing import Any
 
 from .choices import describe_choice, prompt
-from .render_svg import LOC_H, LOC_TOP, MARGIN, SEAT_COLOURS, WIDTH, render_svg
+from .render_svg import FORM_TOP, LOC_H, LOC_TOP, MARGIN, SEAT_COLOURS, WIDTH, render_svg
 from .rules.actions import (
+    ARTIST_BASE,
     ASSIST_LOC_BASE,
     BONUS_BASE,
     DONE,
@@ -154,19 +155,37 @@ def _group(phase: str, action: int) -> str | None:
     return "Done" if action == DONE else None
 
 
-def _location_boxes() -> dict[str, dict[str, Any]]:
-    """Where :func:`.render_svg.render_svg` draws the four locations (``loc-L``)."""
+def _target(action: int) -> str | None:
+    """The place on the board a choice is about: a location (``loc-L``), an artist
+    (``artist-A``), else None."""
+    loc = _location(action)
+    if loc is not None:
+        return f"loc-{loc}"
+    if ARTIST_BASE <= action < ARTIST_BASE + 2 * len(LOCATION_NAMES):
+        return f"artist-{action - ARTIST_BASE}"
+    return None
+
+
+def _boxes(world: GameState) -> dict[str, dict[str, Any]]:
+    """Where :func:`.render_svg.render_svg` draws the four locations and the artists."""
     w = (WIDTH - 2 * MARGIN - 3 * 8) / 4
-    return {
+    boxes = {
         f"loc-{loc}": {"box": [MARGIN + loc * (w + 8), LOC_TOP, w, LOC_H], "label": name}
         for loc, name in enumerate(LOCATION_NAMES)
     }
+    cw = (w - 24) / 2
+    for a in range(2 * len(world.data.art_forms)):  # as render_svg's forms() draws them
+        form, colour = divmod(a, 2)
+        x = MARGIN + form * (w + 8) + 8 + colour * (cw + 8)
+        label = f"the {('blue', 'red')[colour]} {world.data.art_forms[form]} artist"
+        boxes[f"artist-{a}"] = {"box": [x, FORM_TOP + 58, cw, 112], "label": label}
+    return boxes
 
 
 def choices(world: GameState, seat: int) -> dict[str, Any]:
     """The decision in front of ``seat``: one option per legal action, its short name on
     the button and what it does on hover (``short``), grouped by location; a choice about
-    a location is also a click on that location on the board (``targets``)."""
+    a location or an artist is also a click on it on the board (``targets``)."""
     phase = world.phase_name
     options = []
     for action in world.legal_actions():
@@ -181,10 +200,10 @@ def choices(world: GameState, seat: int) -> dict[str, Any]:
         group = _group(phase, action)
         if group is not None:
             option["group"] = group
-        loc = _location(action)
-        option["targets"] = [] if loc is None else [f"loc-{loc}"]
+        target = _target(action)
+        option["targets"] = [] if target is None else [target]
         options.append(option)
-    boxes = _location_boxes()
+    boxes = _boxes(world)
     used = {t for option in options for t in option["targets"]}
     notes = [
         f"You have {world.money[seat]} money, {world.influence[seat]} influence and tickets "

@@ -68,7 +68,7 @@ if TYPE_CHECKING:
     from .state import GameState
 
 FORMAT = "art-gallery-env/gallerist-state"
-VERSION = 3  # 2: round_active (G15.3); 3: the rulebook choices of issue 26 (new frames)
+VERSION = 3  # 2: round_active (G15.3); 3: the rulebook choices (new frames)
 
 # frame kind -> number of ints after the kind (None: at least 2, for A_TICKETS)
 _FRAME_ARITY = {
