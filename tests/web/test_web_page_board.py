@@ -133,3 +133,30 @@ def test_the_gallerist_groups_by_location_with_short_labels_and_board_locations(
         menu.first.click()
     wait_for_next(page, decision)
     assert game.actions[before] in legal[target]
+
+
+def test_a_gallerist_artist_is_chosen_on_the_board(page: Page, live_server: LiveServer) -> None:
+    """Discovering at the Artists Colony asks for an artist: each one that may be chosen
+    is a place on the board, and a click on it chooses it."""
+    game_id = start(page, live_server, "gallerist", seed=5)
+    game = live_server.app.state.store.get(game_id)
+    for _ in range(25):
+        view = view_of(live_server, game_id)
+        legal = {o["action"] for o in view["choices"]["options"] if o["legal"]}
+        decision = page.locator(".play").get_attribute("data-decision")
+        if view["choices"]["phase"] == "artist":
+            places = {t: acts for t, acts in targets_by_legal(view).items() if acts}
+            assert places and all(t.startswith("artist-") for t in places)
+            target, (action,) = next(iter(places.items()))
+            before = len(game.actions)
+            click_target(page, target)
+            wait_for_next(page, decision)
+            assert game.actions[before] == action
+            return
+        wanted = 0 if 0 in legal else None  # "colony discover": an artist to choose next
+        if wanted is None:
+            page.locator(YOUR_TURN).first.click()
+        else:
+            page.locator(f'#decision button.choice[data-action="{wanted}"]').click()
+        wait_for_next(page, decision)
+    pytest.fail("no artist to choose in 25 of the person's decisions")
