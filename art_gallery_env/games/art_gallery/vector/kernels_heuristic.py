@@ -12,7 +12,7 @@ from ..rules.phases import (
     STAGE_PICK,
 )
 from .jit import entry, kernel, tiny_kernel
-from .kernels_rules import NUM_SHOP_CHOICES, V, holds_tile, shop_choice_open
+from .kernels_rules import NUM_SHOP_CHOICES, V, holds_tile, row_holds, shop_choice_open
 from .kernels_score import A, R, S, chain_rows
 
 # -- the heuristic (art_gallery.heuristic: version 2, and version 1) -----------------------
@@ -179,10 +179,7 @@ def h_clock(s, t, hp, b, dv, left):
 
 @kernel
 def in_collection(s, b, player, number):
-    for i in range(s.collection_len[b, player]):
-        if s.collections[b, player, i] == number:
-            return True
-    return False
+    return row_holds(s.collections, s.collection_len, b, player, number)
 
 
 @kernel

@@ -417,11 +417,18 @@ def bid_total(s, t, b, area, player):
 
 
 @kernel
-def holds_tile(s, b, player, number):
-    for i in range(s.tiles_held_len[b, player]):
-        if s.tiles_held[b, player, i] == number:
+def row_holds(rows, lengths, b, player, number):
+    """Whether ``rows[b, player, :lengths[b, player]]`` (a seat's tiles, its collection)
+    holds ``number``."""
+    for i in range(lengths[b, player]):
+        if rows[b, player, i] == number:
             return True
     return False
+
+
+@kernel
+def holds_tile(s, b, player, number):
+    return row_holds(s.tiles_held, s.tiles_held_len, b, player, number)
 
 
 @kernel
