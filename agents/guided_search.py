@@ -632,6 +632,7 @@ class GuidedSearchAgent(Agent):
     ) -> None:
         from .policy import load_policy
         from .policy_format import CheckpointError
+        from .policy_header import wrong_game_message
 
         spec = get_game(game)
         if iters is None and seconds is None:
@@ -643,10 +644,7 @@ class GuidedSearchAgent(Agent):
             path = os.fspath(ckpt)
             ckpt = load_policy(path)
         if ckpt.game != spec.name:
-            raise CheckpointError(
-                f"{path or 'the policy'}: a policy for the game {ckpt.game!r}, not "
-                f"{spec.name!r}; it cannot read that game's observations"
-            )
+            raise CheckpointError(wrong_game_message(path or "the policy", ckpt.game, spec.name))
         from_net = value_kind(ckpt, path) == WIN_SHARE
         if from_net and not getattr(ckpt, "has_value_head", False):
             raise CheckpointError(f"{path}: value_kind win_share, but the file has no value head")

@@ -30,6 +30,7 @@ from .policy_format import (
     policy_from_torch_mlp,
     save_policy_weights,
 )
+from .policy_header import wrong_game_message
 
 TOP_ACTIONS = 5  # actions an insight lists
 
@@ -82,11 +83,7 @@ class PolicyAgent(Agent):
         else:
             self.path = None
         if game is not None and policy.game != game:
-            where = self.path or "the policy"
-            raise CheckpointError(
-                f"{where}: a policy for the game {policy.game!r}, not {game!r}; it cannot "
-                f"read that game's observations"
-            )
+            raise CheckpointError(wrong_game_message(self.path or "the policy", policy.game, game))
         self.game = policy.game
         self.policy = policy
         self.deterministic = bool(deterministic)

@@ -23,6 +23,14 @@ class CheckpointError(ValueError):
     """A checkpoint that cannot be used; the message names the file and the problem."""
 
 
+def wrong_game_message(where: str, policy_game: str, game: str) -> str:
+    """A policy of another game: what it is for, and the option that plays that game."""
+    return (
+        f"{where}: a policy for the game {policy_game!r}, not {game!r}; it cannot read that "
+        f"game's observations (to play its own game: --game {policy_game})"
+    )
+
+
 @dataclass(frozen=True)
 class PolicyLayout:
     """What a policy maps between, for one game: observation size, number of actions and

@@ -108,6 +108,7 @@ def test_every_subcommand_in_a_core_only_install_names_its_extra(tmp_path: Path)
         ["play", "--opponents", "random"],
         ["replay", str(record)],
         ["train", "configs/quick.yaml", "--run-dir", str(tmp_path / "run")],
+        ["exploit", "checkpoints/ppo_2p.safetensors", "--run-dir", str(tmp_path / "response")],
         ["serve", "--port", "0", "--data", str(tmp_path / "web")],
         ["export", str(tmp_path / "policy.zip"), "--onnx", str(tmp_path / "policy.onnx")],
         ["plot", str(tmp_path)],
@@ -121,7 +122,7 @@ def test_every_subcommand_in_a_core_only_install_names_its_extra(tmp_path: Path)
     results = json.loads(done.stdout)
     for command in ("demo", "replay"):  # the core is enough for these two
         assert results[command][0] == 0, results[command]
-    for command in ("eval", "play", "train", "serve", "export", "plot"):
+    for command in ("eval", "play", "train", "exploit", "serve", "export", "plot"):
         code, err = results[command]
         assert code == 2 and "Traceback" not in err, (command, err)
         last = err.strip().splitlines()[-1]
@@ -140,3 +141,17 @@ def test_the_line_names_the_extra_of_the_missing_module(module: str) -> None:
         f"pip install 'art-gallery-env[{EXTRA_OF[top]}]'"
     )
     assert missing_extra_message("eval", ModuleNotFoundError("x", name="not_an_extra")) is None
+
+
+def test_a_policy_of_another_game_names_the_game_option(capsys) -> None:
+    gallerist = str(ROOT / "checkpoints" / "gallerist_2p.safetensors")
+    with pytest.raises(SystemExit):
+        main(["eval", "--agents", gallerist, "random", "--games", "1", "--no-progress"])
+    err = capsys.readouterr().err
+    assert "a policy for the game 'gallerist', not 'art_gallery'" in err
+    assert "--game gallerist" in err
+
+
+def test_demo_seats_as_many_players_as_eval_by_default() -> None:
+    parse = build_parser().parse_args
+    assert parse(["demo"]).players == parse(["eval", "--agents", "random"]).players == 2

@@ -10,7 +10,7 @@ from . import options
 def add(sub: argparse._SubParsersAction) -> None:
     demo = sub.add_parser("demo", help="play one seeded demo game and print the score breakdown")
     options.add_game(demo)
-    options.add_players(demo, default=4, shown=4)
+    options.add_players(demo, default=2)  # as eval and play
     options.add_seed(demo, 7, "game seed (default 7)")
     demo.add_argument("--verbose", action="store_true", help="print every decision")
     demo.set_defaults(func=run, parser=demo)
