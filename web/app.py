@@ -326,6 +326,7 @@ def _game_setup(spec: GameSpec, checkpoints: list[dict[str, Any]]) -> dict[str, 
         "agent_names": names,
         "checkpoints": [c for c in checkpoints if c["game"] == spec.name],
         "colours": web.colours,
+        "strength": web.strength,  # measured strength of the offered opponents, strongest first
         "drawn_board": web.drawn,
         "board_note": None
         if web.drawn

@@ -51,6 +51,9 @@ def test_setup_offers_agents_and_the_checkpoint_folder(client: TestClient) -> No
     assert "trained at 2 players" in names["ppo_2p.safetensors"]
     assert "trained at 2-6 players" in names["ppo_all.safetensors"]  # mixed tables
     assert len(setup["colours"]) == 6
+    (ours,) = [g for g in setup["games"] if g["name"] == setup["default_game"]]
+    strength = [entry["spec"] for entry in ours["strength"]]  # measured, strongest first
+    assert strength[0] == "exit_all.safetensors" and strength[-1] == "random"
     assert '<main id="app"' in client.get("/").text
     assert "function renderGame" in client.get("/static/app.js").text
 

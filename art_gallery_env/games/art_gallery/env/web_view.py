@@ -52,17 +52,17 @@ RESULT_NOTE = (
     "ties go to most tiles held (R7.5)."
 )
 
-# The opponents' measured strength, strongest first: each one's win share against the
-# heuristic at 2 players (the checkpoints' own evaluation files, docs/agents.md's tables).
-# A checkpoint is named by its file; an agent not listed was not measured.
+# The opponents' measured strength, strongest first: each one's win share against today's
+# heuristic (version 2) at 2 players, seat-rotated (docs/training.md's table of shipped
+# checkpoints, docs/agents.md). A checkpoint is named by its file; an agent not listed
+# was not measured against version 2.
 STRENGTH = {
-    "ppo_2p.safetensors": "won 86% of 100 games against the heuristic (2 players)",
-    "ismcts": "at 100 iterations won 58% of 100 games against the heuristic (2 players)",
-    "exit_all.safetensors": "won 57.5% of 100 games against the heuristic (2 players)",
-    "ppo_all.safetensors": "won 51% of 40 games against the heuristic (2 players)",
-    "quick.safetensors": "won 51% of 200 games against the heuristic (2 players)",
-    "heuristic": "won 100% against random",
-    "ppo_4p.safetensors": "won 0% of 60 games against heuristics (4 players)",
+    "exit_all.safetensors": "won 58-61% of 2,000 games against the heuristic (2 players)",
+    "ppo_all.safetensors": "won 61.6% of 400 games against the heuristic (2 players, one seed)",
+    "quick.safetensors": "won 50.7% of 200 games against the heuristic (2 players)",
+    "ppo_2p.safetensors": "won 20.3% of 1,000 games against the heuristic (2 players)",
+    "heuristic": "won 100% of 400 games against random (2 players)",
+    "ppo_4p.safetensors": "won 0.5% against three heuristics (4 players)",
     "random": "uniformly random: the weakest",
 }
 
