@@ -258,7 +258,9 @@ def wait_ready_sync(proc: subprocess.Popen, url: str) -> None:
     raise SystemExit("the server did not answer within 60 s")
 
 
-def locust_run(users: int, seconds: float, players: int, think: float, work: Path) -> dict:
+def locust_run(
+    users: int, seconds: float, players: int, think: float, work: Path, game_moves: int = 0
+) -> dict:
     """One locust run of ``users`` players against a fresh server; its figures."""
     port = free_port()
     url = f"http://127.0.0.1:{port}"
@@ -283,6 +285,7 @@ def locust_run(users: int, seconds: float, players: int, think: float, work: Pat
         sampler.start()
         prefix = work / f"locust-{users}"
         env = {**os.environ, "WEB_LOAD_PLAYERS": str(players), "WEB_LOAD_THINK": str(think)}
+        env["WEB_LOAD_GAME_MOVES"] = str(game_moves)
         command = [sys.executable, "-m", "locust", "-f", str(LOCUSTFILE), "--headless"]
         command += ["-u", str(users), "-r", str(max(1, users)), "-t", f"{seconds:g}s"]
         command += ["--host", url, "--csv", str(prefix), "--only-summary", "--stop-timeout", "6"]
@@ -306,6 +309,7 @@ def locust_run(users: int, seconds: float, players: int, think: float, work: Pat
         "rss_peak": max((mb for _, mb in samples), default=0.0),
         "load": (loadavg + os.getloadavg()[0]) / 2,
         "games_on_disk": sum(1 for _ in data.rglob("*.json")),
+        "games_created": int(stats.get("create", {}).get("Request Count", 0)),
     }
 
 
@@ -318,9 +322,9 @@ def print_locust(runs: list[dict], seconds: float, players: int, think: float) -
     )
     print(
         "| players | requests/s | p50 ms | p99 ms | move p50 ms | move p99 ms | moves | "
-        "failures | server RSS MB (at 1/4, end, peak) | load avg |"
+        "failures | games | server RSS MB (at 1/4, end, peak) | load avg |"
     )
-    print("|---|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     failures = 0
     for run in runs:
         total, move = run["stats"]["Aggregated"], run["stats"].get("move", {})
@@ -329,6 +333,7 @@ def print_locust(runs: list[dict], seconds: float, players: int, think: float) -
             f"| {run['users']} | {float(total['Requests/s']):.1f} | {total['50%']} | "
             f"{total['99%']} | {move.get('50%', '-')} | {move.get('99%', '-')} | "
             f"{move.get('Request Count', 0)} | {total['Failure Count']} | "
+            f"{run['games_created']} | "
             f"{run['rss_quarter']:.0f}, {run['rss_end']:.0f}, {run['rss_peak']:.0f} | "
             f"{run['load']:.1f} |"
         )
@@ -339,7 +344,9 @@ def locust_main(args: argparse.Namespace) -> None:
     counts = [int(n) for n in args.locust.split(",")]
     work = Path(args.data or tempfile.mkdtemp(prefix="web-locust-"))
     work.mkdir(parents=True, exist_ok=True)
-    runs = [locust_run(n, args.seconds, args.players, args.think, work) for n in counts]
+    runs = [
+        locust_run(n, args.seconds, args.players, args.think, work, args.game_moves) for n in counts
+    ]
     failures = print_locust(runs, args.seconds, args.players, args.think)
     if failures:
         raise SystemExit(f"{failures} failed requests")
@@ -357,6 +364,9 @@ def main() -> None:
     parser.add_argument("--locust", metavar="N,N", help="locust runs of N players each")
     parser.add_argument("--seconds", type=float, default=60, help="each locust run's length")
     parser.add_argument("--think", type=float, default=0.2, help="locust: s between requests")
+    parser.add_argument(
+        "--game-moves", type=int, default=0, help="locust: delete a game after N moves (0: never)"
+    )
     args = parser.parse_args()
     if args.locust:
         if args.players == parser.get_default("players"):

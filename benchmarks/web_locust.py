@@ -8,7 +8,9 @@ person's decision applied and saved: no agent thinks in it (they play off the re
 thread), so its latency is the server's own. Every answer but 200/201 is a failure.
 
 Environment: ``WEB_LOAD_PLAYERS`` (the table size, default 2), ``WEB_LOAD_THINK`` (the
-seconds a player waits between its requests, default 0.2).
+seconds a player waits between its requests, default 0.2), ``WEB_LOAD_GAME_MOVES`` (a
+player deletes its game after this many moves and starts another, so games come and go
+as on a public server; default 0: each game is played to its end).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from locust import HttpUser, between, task
 
 PLAYERS = int(os.environ.get("WEB_LOAD_PLAYERS", "2"))
 THINK = float(os.environ.get("WEB_LOAD_THINK", "0.2"))
+GAME_MOVES = int(os.environ.get("WEB_LOAD_GAME_MOVES", "0"))
 
 
 class Player(HttpUser):
@@ -30,6 +33,7 @@ class Player(HttpUser):
     def on_start(self) -> None:
         self.rng = random.Random()
         self.view: dict | None = None
+        self.moves = 0  # in this game
 
     def new_game(self) -> None:
         body = {"players": PLAYERS, "seat": 0, "opponents": ["random"]}
@@ -41,6 +45,7 @@ class Player(HttpUser):
                 self.view = None
                 return
             self.view = response.json()
+            self.moves = 0
 
     @task
     def play(self) -> None:
@@ -48,7 +53,7 @@ class Player(HttpUser):
         view = self.view
         if view is None:
             self.new_game()
-        elif view.get("over"):
+        elif view.get("over") or (GAME_MOVES and self.moves >= GAME_MOVES):
             self.client.delete(f"/api/games/{view['id']}", name="delete")
             self.view = None
         elif view.get("your_turn") and not view.get("agents_playing"):
@@ -66,6 +71,7 @@ class Player(HttpUser):
                 self.view = None  # a new game next: never a stuck player
                 return
             self.view = response.json()
+            self.moves += 1
 
     def poll(self, view: dict) -> None:
         url = f"/api/live/games/{view['id']}?after={view['decision']}&wait=5"
