@@ -6,11 +6,10 @@ checks when that folder is beside the clone."""
 
 from __future__ import annotations
 
-import ast
-import re
 from pathlib import Path
 
 import pytest
+from rule_id_helpers import rule_ids, rules_without_a_test, scenario_test_names
 
 from art_gallery_env.games.art_gallery.rules.state import GameState
 
@@ -19,41 +18,18 @@ DOCS_RULES_MD = Path(__file__).parents[2] / "docs" / "rules.md"
 SPEC_RULES_MD = Path(__file__).parents[3] / "shared" / "spec" / "RULES.md"
 
 
-def _rule_ids(text: str) -> set[str]:
-    """IDs like R4.6, plus sections like R8 that have no numbered rules of their own."""
-    found = {m.group(0) for m in re.finditer(r"\bR\d+(?:\.\d+)?\b", text)}
-    return {i for i in found if not any(j.startswith(i + ".") for j in found)}
-
-
-def _test_names() -> list[str]:
-    names = []
-    for path in sorted(HERE.glob("test_*.py")):
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        names += [
-            node.name
-            for node in ast.walk(tree)
-            if isinstance(node, ast.FunctionDef) and node.name.startswith("test_")
-        ]
-    return names
-
-
 def test_every_rule_id_in_docs_rules_md_has_a_test_named_after_it():
-    ids = _rule_ids(DOCS_RULES_MD.read_text(encoding="utf-8"))
+    ids = rule_ids(DOCS_RULES_MD.read_text(encoding="utf-8"), "R")
     assert {"R1.1", "R4.6", "R8"} <= ids and len(ids) >= 30, sorted(ids)
-    names = _test_names()
-    missing = []
-    for rule in sorted(ids):
-        pattern = re.compile(r"(?<![0-9A-Za-z])" + rule.replace(".", "_") + r"(?![0-9])")
-        if not any(pattern.search(name) for name in names):
-            missing.append(rule)
+    missing = rules_without_a_test(ids, scenario_test_names(HERE))
     assert missing == [], f"rule IDs without a test named after them: {missing}"
 
 
 def test_docs_rules_md_carries_every_rule_id_of_the_spec():
     if not SPEC_RULES_MD.is_file():
         pytest.skip(f"{SPEC_RULES_MD} is absent (the shared/ spec is not beside this clone)")
-    spec = _rule_ids(SPEC_RULES_MD.read_text(encoding="utf-8"))
-    docs = _rule_ids(DOCS_RULES_MD.read_text(encoding="utf-8"))
+    spec = rule_ids(SPEC_RULES_MD.read_text(encoding="utf-8"), "R")
+    docs = rule_ids(DOCS_RULES_MD.read_text(encoding="utf-8"), "R")
     assert sorted(spec - docs) == []
 
 
