@@ -11,16 +11,6 @@ from art_gallery_env.games.art_gallery.rules.phases import BID, MOVE
 from art_gallery_env.games.art_gallery.rules.state import GameState, new_game
 
 
-def advance(state: GameState, decisions: int, seed: int) -> GameState:
-    """Play ``decisions`` uniformly random legal actions (fewer if the game ends)."""
-    rng = random.Random(seed)
-    for _ in range(decisions):
-        if state.is_over:
-            break
-        state.apply(rng.choice(state.legal_actions()))
-    return state
-
-
 def mid_round_state(num_players: int, seed: int, phases=(MOVE, BID)) -> GameState:
     """A state where the current player faces a choice in one of ``phases`` and at least one
     rival has a face-down bid (so there is hidden information to get wrong)."""

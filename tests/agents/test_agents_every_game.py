@@ -5,10 +5,10 @@ rollouts and evaluator, or the defaults), and policies name their game."""
 from __future__ import annotations
 
 import dataclasses
-import random
 
 import numpy as np
 import pytest
+from game_states import gallerist_twin, legal_mask, random_moves
 
 from art_gallery_env.agents import ISMCTSAgent
 from art_gallery_env.agents.base import Agent
@@ -71,19 +71,11 @@ def test_ismcts_rollouts_are_the_games() -> None:
 
 
 def _gallerist_mid_game(n: int, seed: int, steps: int):
-    state = gallerist_game(n, seed)
-    rng = random.Random(seed)
-    for _ in range(steps):
-        if state.is_over:
-            break
-        state.apply(rng.choice(state.legal_actions()))
-    return state
+    return random_moves(gallerist_game(n, seed), steps, seed)
 
 
 def _mask(state) -> np.ndarray:
-    mask = np.zeros(get_game("gallerist").num_actions, dtype=np.int8)
-    mask[state.legal_actions()] = 1
-    return mask
+    return legal_mask(state, get_game("gallerist").num_actions)
 
 
 def test_ismcts_plays_whole_gallerist_games_legally_and_reproducibly() -> None:
@@ -119,11 +111,7 @@ def test_ismcts_keys_actions_above_64_by_seat() -> None:
 def test_ismcts_decides_on_the_gallerist_information_set_only() -> None:
     s = _gallerist_mid_game(3, 4, 40)
     seat = s.current_player
-    other = s.clone()  # another state of the same information set: the hidden parts differ
-    other.deck.reverse()
-    other.bag.reverse()
-    q = (seat + 1) % 3
-    other.curator[q], other.box_curators[0] = other.box_curators[0], other.curator[q]
+    other = gallerist_twin(s, seat)  # another state of the same information set
     a = make_agent("ismcts:iters=30", 7, game="gallerist")
     b = make_agent("ismcts:iters=30", 7, game="gallerist")
     assert a.act(None, _mask(s), PlayerView(s, seat)) == b.act(

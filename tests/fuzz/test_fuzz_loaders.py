@@ -24,6 +24,7 @@ from typing import Any
 
 import pytest
 import yaml
+from game_states import random_moves
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -109,13 +110,7 @@ def files_under(folder: Path) -> dict[str, bytes]:
 # -- the games' state JSON -------------------------------------------------------------------
 def _played_state(game: str, players: int, moves: int, seed: int = 3) -> Any:
     spec = get_game(game)
-    state = spec.setup(players, seed, dict(spec.variants))
-    rng = random.Random(seed)
-    for _ in range(moves):
-        if state.is_over:
-            break
-        state.apply(rng.choice(state.legal_actions()))
-    return state
+    return random_moves(spec.setup(players, seed, dict(spec.variants)), moves, seed)
 
 
 def _state_error(game: str) -> type[Exception]:

@@ -6,6 +6,7 @@ import random
 
 import pytest
 from gallerist_helpers import do, names, started
+from game_states import random_moves
 
 from art_gallery_env.games.gallerist.rules.actions import (
     ALL_ACTION_NAMES,
@@ -28,13 +29,7 @@ PUBLIC = (
 
 
 def midgame(n: int, seed: int, steps: int = 60):
-    s = new_game(n, seed)
-    rng = random.Random(seed)
-    for _ in range(steps):
-        if s.is_over:
-            break
-        s.apply(rng.choice(s.legal_actions()))
-    return s
+    return random_moves(new_game(n, seed), steps, seed)
 
 
 def test_G18_determinize_resamples_exactly_the_secret_part():

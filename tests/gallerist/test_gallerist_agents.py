@@ -8,6 +8,7 @@ import random
 import numpy as np
 import pytest
 from gallerist_helpers import do, give_artist, refresh, started
+from game_states import gallerist_twin, legal_mask, random_moves
 
 from art_gallery_env.agents.random_agent import RandomAgent
 from art_gallery_env.arena.loop import play_game
@@ -46,18 +47,11 @@ def test_agents_are_reproducible() -> None:
 
 
 def test_heuristic_decides_on_the_information_set_only() -> None:
-    s = new_game(3, 4)
-    rng = random.Random(4)
-    for _ in range(40):
-        s.apply(rng.choice(s.legal_actions()))
+    s = random_moves(new_game(3, 4), 40, 4)
+    assert not s.is_over
     seat = s.current_player
-    other = s.clone()  # another state of the same information set: the hidden parts differ
-    other.deck.reverse()
-    other.bag.reverse()
-    q = (seat + 1) % 3
-    other.curator[q], other.box_curators[0] = other.box_curators[0], other.curator[q]
-    mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
-    mask[s.legal_actions()] = 1
+    other = gallerist_twin(s, seat)  # another state of the same information set
+    mask = legal_mask(s, NUM_ACTIONS)
     a = GalleristHeuristicAgent(seed=7).act(None, mask, PlayerView(s, seat))
     b = GalleristHeuristicAgent(seed=7).act(None, mask, PlayerView(other, seat))
     assert a == b and mask[a]

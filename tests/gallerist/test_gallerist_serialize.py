@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import copy
 import json
-import random
 
 import pytest
+from game_states import random_moves
 
 from art_gallery_env.games.gallerist.rules.data import game_data_from_dict
 from art_gallery_env.games.gallerist.rules.serialize import StateFormatError
@@ -15,13 +15,7 @@ from art_gallery_env.games.gallerist.rules.state import GameState, new_game
 
 
 def midgame(n: int = 3, seed: int = 1, steps: int = 80) -> GameState:
-    s = new_game(n, seed)
-    rng = random.Random(seed)
-    for _ in range(steps):
-        if s.is_over:
-            break
-        s.apply(rng.choice(s.legal_actions()))
-    return s
+    return random_moves(new_game(n, seed), steps, seed)
 
 
 def bad(mutate) -> dict:
