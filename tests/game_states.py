@@ -37,3 +37,18 @@ def gallerist_twin(state: Any, seat: int) -> Any:
     other.curator[q], other.box_curators[0] = other.box_curators[0], other.curator[q]
     return other
 
+
+def bid_swapped_with_hand(state: Any, area: int, marker: int) -> Any | None:
+    """An Art Gallery state where bid ``marker`` of ``area`` trades values with another card
+    its owner holds (the hand-edited twin), or None when the owner holds no other value."""
+    owner, value = state.bids[area][marker]
+    hand = state.hands[owner]
+    other = next((v for v in range(len(hand)) if hand[v] and v != value), None)
+    if other is None:
+        return None
+    edited = state.clone()
+    edited.bids[area][marker] = (owner, other)
+    edited.hands[owner][other] -= 1
+    edited.hands[owner][value] += 1
+    edited._legal = None
+    return edited

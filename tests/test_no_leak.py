@@ -16,6 +16,7 @@ import random
 
 import numpy as np
 import pytest
+from game_states import bid_swapped_with_hand
 
 from art_gallery_env.games.art_gallery.env.observation import ObservationEncoder
 from art_gallery_env.games.art_gallery.rules.invariants import check_invariants
@@ -193,16 +194,9 @@ def test_the_comparison_has_teeth(n: int, seed: int) -> None:
             # (something it knows) changes its vector
             if state.phase in (MOVE, BID):
                 for area, k in hidden_slots(state, observer):
-                    bid_value = state.bids[area][k][1]
-                    swap = next(
-                        (v for v in range(9) if state.hands[observer][v] and v != bid_value), None
-                    )
-                    if swap is None:
+                    changed = bid_swapped_with_hand(state, area, k)
+                    if changed is None:
                         continue
-                    changed = state.clone()
-                    changed.bids[area][k] = (observer, swap)
-                    changed.hands[observer][swap] -= 1
-                    changed.hands[observer][bid_value] += 1
                     assert not np.array_equal(encoder.encode(changed, observer), vectors[observer])
                     own_changed += 1
                     break

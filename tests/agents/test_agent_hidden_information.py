@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from agent_test_helpers import mid_round_state, twin_state
+from game_states import bid_swapped_with_hand
 
 from art_gallery_env.agents import ISMCTSAgent
 from art_gallery_env.games.art_gallery.env.observation import ObservationEncoder
@@ -57,24 +58,13 @@ def test_twin_from_edited_hidden_bid() -> None:
     state = mid_round_state(2, seed=5, phases=(MOVE, BID))
     me = state.current_player
     data = state.to_dict()
-    twin = None
-    for area, bids in enumerate(state.bids):
-        for marker, (owner, value) in enumerate(bids):
-            if owner == me:
-                continue
-            hand = state.hands[owner]
-            other = next((v for v in range(9) if hand[v] and v != value), None)
-            if other is None:
-                continue
-            edited = state.clone()
-            edited.bids[area][marker] = (owner, other)
-            edited.hands[owner][other] -= 1
-            edited.hands[owner][value] += 1
-            edited._legal = None
-            twin = edited
-            break
-        if twin is not None:
-            break
+    twins = (
+        bid_swapped_with_hand(state, area, marker)
+        for area, bids in enumerate(state.bids)
+        for marker, (owner, _) in enumerate(bids)
+        if owner != me
+    )
+    twin = next((t for t in twins if t is not None), None)
     assert twin is not None
     assert state.to_dict() == data  # the original is untouched
     obs_a, mask_a, view_a = _inputs(state)
