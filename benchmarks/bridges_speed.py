@@ -17,6 +17,7 @@ import warnings
 from collections.abc import Callable
 
 import numpy as np
+from _common import parse_args  # this folder: the --smoke option
 
 from art_gallery_env.games.art_gallery.env.aec import raw_env
 
@@ -129,11 +130,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=5.0)
     parser.add_argument("--resample-states", type=int, default=300, help="OpenSpiel resample row")
-    parser.add_argument("--smoke", action="store_true", help="tiny sizes, seconds (CI)")
-    args = parser.parse_args(argv)
-    if args.smoke:  # tiny defaults; options given on the command line still win
-        parser.set_defaults(**SMOKE)
-        args = parser.parse_args(argv)
+    args = parse_args(parser, SMOKE, argv)
     warnings.filterwarnings("ignore")
     s, states = args.seconds, args.resample_states
     rows: list[tuple[str, Callable[[], tuple[float, str]]]] = [

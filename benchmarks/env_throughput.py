@@ -15,6 +15,8 @@ import statistics
 import time
 from collections.abc import Callable
 
+from _common import parse_args  # this folder: the --smoke option
+
 from art_gallery_env import env as ag_env
 from art_gallery_env import new_game, raw_env
 
@@ -95,11 +97,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=2.0, help="per measurement")
     parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument("--smoke", action="store_true", help="tiny sizes, seconds (CI)")
-    args = parser.parse_args()
-    if args.smoke:  # tiny defaults; options given on the command line still win
-        parser.set_defaults(**SMOKE)
-        args = parser.parse_args()
+    args = parse_args(parser, SMOKE)
 
     rows: dict[str, list[float]] = {}
 

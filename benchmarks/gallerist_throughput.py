@@ -32,6 +32,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import numpy as np  # noqa: E402
+from _common import parse_args  # noqa: E402
 from env_throughput import aec_run, clone_run, connect_four_env, engine_run  # noqa: E402
 
 from art_gallery_env.core.view import PlayerView  # noqa: E402
@@ -94,11 +95,7 @@ def main() -> None:
         "--heuristic-only", action="store_true", help="only the heuristic's rows (see above)"
     )
     parser.add_argument("--heuristic-games", type=int, default=2, help="per heuristic row")
-    parser.add_argument("--smoke", action="store_true", help="tiny sizes, seconds (CI)")
-    args = parser.parse_args()
-    if args.smoke:  # tiny defaults; options given on the command line still win
-        parser.set_defaults(**SMOKE)
-        args = parser.parse_args()
+    args = parse_args(parser, SMOKE)
 
     rows: dict[str, list[float]] = {}
     clock = CLOCKS[args.clock]

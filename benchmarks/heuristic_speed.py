@@ -25,6 +25,8 @@ import platform
 import random
 import time
 
+from _common import parse_args  # this folder: the --smoke option
+
 from art_gallery_env.games.art_gallery.heuristic import HEURISTIC_VERSIONS, heuristic_policy
 from art_gallery_env.games.art_gallery.rules.state import GameState, new_game
 
@@ -104,11 +106,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--players", type=int, nargs="+", default=[2, 4, 6])
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--smoke", action="store_true", help="tiny sizes, seconds (CI)")
-    args = parser.parse_args(argv)
-    if args.smoke:  # tiny defaults; options given on the command line still win
-        parser.set_defaults(**SMOKE)
-        args = parser.parse_args(argv)
+    args = parse_args(parser, SMOKE, argv)
     versions = list(HEURISTIC_VERSIONS)
     print(f"Heuristic speed: {args.games} self-play games per table size, best of {args.repeats}")
     print(f"python {platform.python_version()} on {platform.machine()}")

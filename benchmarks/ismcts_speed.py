@@ -24,6 +24,8 @@ import random
 import statistics
 import time
 
+from _common import parse_args  # this folder: the --smoke option
+
 from art_gallery_env.agents.ismcts import ISMCTSAgent, rollout_names
 from art_gallery_env.games.art_gallery.heuristic import HeuristicPolicy
 from art_gallery_env.games.art_gallery.rules.hidden import PlayerView
@@ -110,11 +112,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rollouts", nargs="+", default=None, help="default: all of them")
     parser.add_argument("--topk", type=int, default=4, help="rollout search's K (0: none)")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--smoke", action="store_true", help="tiny sizes, seconds (CI)")
-    args = parser.parse_args(argv)
-    if args.smoke:  # tiny defaults; options given on the command line still win
-        parser.set_defaults(**SMOKE)
-        args = parser.parse_args(argv)
+    args = parse_args(parser, SMOKE, argv)
     rollouts = args.rollouts or list(rollout_names())
 
     print(f"ISMCTS speed: {args.iters} iterations per decision, {args.positions} positions, ")

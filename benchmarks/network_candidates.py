@@ -47,6 +47,8 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+from _common import parse_args  # this folder: the --smoke option
+
 for _variable in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
     os.environ.setdefault(_variable, "1")  # one BLAS thread, as torch's one thread: on a
     # loaded 2-core machine a threaded numpy product of one observation took milliseconds
@@ -466,11 +468,7 @@ def parse(argv: Sequence[str] | None) -> Any:
     add("--lr-schedule", choices=["constant", "cosine"], default="constant")
     add("--clone-batch", type=int, default=512)
     add("--collector", choices=["auto", "vector", "python"], default="auto")
-    add("--smoke", action="store_true", help="tiny sizes, seconds (CI)")
-    args = parser.parse_args(argv)
-    if args.smoke:
-        parser.set_defaults(**SMOKE)
-        args = parser.parse_args(argv)
+    args = parse_args(parser, SMOKE, argv)
     if min(args.games, args.holdout_games, args.epochs, args.clone_batch) < 1:
         parser.error("--games, --holdout-games, --epochs and --clone-batch must be >= 1")
     if not 0 <= args.explore < 1 or args.lr <= 0:

@@ -19,6 +19,7 @@ import time
 from pathlib import Path
 
 import numpy as np
+from _common import parse_args  # this folder: the --smoke option
 
 from art_gallery_env.agents.policy import PolicyAgent, load_policy
 from art_gallery_env.agents.policy_onnx import OnnxPolicy, export_onnx
@@ -54,11 +55,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--checkpoint", default=str(ROOT / "checkpoints" / "ppo_2p.safetensors"))
     parser.add_argument("--decisions", type=int, default=3000)
-    parser.add_argument("--smoke", action="store_true", help="tiny sizes, seconds (CI)")
-    args = parser.parse_args(argv)
-    if args.smoke:  # tiny defaults; options given on the command line still win
-        parser.set_defaults(**SMOKE)
-        args = parser.parse_args(argv)
+    args = parse_args(parser, SMOKE, argv)
 
     policy = load_policy(args.checkpoint)
     obs, masks = observed_decisions(args.decisions, players=(2, 4), seed=1)

@@ -18,6 +18,7 @@ import time
 
 import numpy as np
 import pyspiel
+from _common import parse_args  # this folder: the --smoke option
 from open_spiel.python.algorithms.evaluate_bots import evaluate_bots
 
 import art_gallery_env.games.art_gallery.openspiel_game  # noqa: F401 - registers the game
@@ -49,11 +50,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--simulations", type=int, default=100)
     parser.add_argument("--opponent", default="heuristic", help="an agent spec")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--smoke", action="store_true", help="tiny sizes, seconds (CI)")
-    args = parser.parse_args(argv)
-    if args.smoke:  # tiny defaults; options given on the command line still win
-        parser.set_defaults(**SMOKE)
-        args = parser.parse_args(argv)
+    args = parse_args(parser, SMOKE, argv)
 
     game = pyspiel.load_game("python_art_gallery", {"players": args.players})
     shares, os_times, opp_times = [], [], []

@@ -39,6 +39,7 @@ import time
 from pathlib import Path
 
 import yaml
+from _common import parse_args  # this folder: the --smoke option
 
 ROOT = Path(__file__).resolve().parents[1]
 RAY = [sys.executable, "-m", "ray.scripts.scripts"]
@@ -268,7 +269,6 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--total-steps", type=int, default=1600, help="env steps to train")
     parser.add_argument("--json", help="write the findings here")
     parser.add_argument("--workdir", help="token, config, run folder and logs (default: new temp)")
-    parser.add_argument("--smoke", action="store_true", help="a tiny training run (CI)")
     parser.add_argument(
         "--algorithm",
         choices=("rllib", "exit"),
@@ -276,10 +276,7 @@ def main(argv: list[str] | None = None) -> int:
         help="rllib: RLlib PPO's env runners on the second node; exit: expert iteration's "
         "self-play games as Ray tasks there (exit.backend: ray)",
     )
-    args = parser.parse_args(argv)
-    if args.smoke:  # tiny defaults; options given on the command line still win
-        parser.set_defaults(**SMOKE)
-        args = parser.parse_args(argv)
+    args = parse_args(parser, SMOKE, argv, smoke_help="a tiny training run (CI)")
 
     tmp = Path(args.workdir or tempfile.mkdtemp(prefix="ray_cluster_"))
     tmp.mkdir(parents=True, exist_ok=True)

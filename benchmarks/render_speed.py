@@ -19,6 +19,7 @@ import time
 from collections.abc import Callable
 
 import numpy as np
+from _common import parse_args  # this folder: the --smoke option
 
 from art_gallery_env.games.art_gallery.env.raster import svg_to_rgb
 from art_gallery_env.games.art_gallery.env.svg import canvas_size, render_svg
@@ -63,11 +64,7 @@ def main() -> None:
     parser.add_argument("--states", type=int, default=4)
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--players", type=int, nargs="+", default=list(range(2, 7)))
-    parser.add_argument("--smoke", action="store_true", help="tiny sizes, seconds (CI)")
-    args = parser.parse_args()
-    if args.smoke:  # tiny defaults; options given on the command line still win
-        parser.set_defaults(**SMOKE)
-        args = parser.parse_args()
+    args = parse_args(parser, SMOKE)
     try:
         import resvg_py  # noqa: F401
 

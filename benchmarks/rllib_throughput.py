@@ -29,6 +29,7 @@ import time
 from pathlib import Path
 
 import yaml
+from _common import parse_args  # this folder: the --smoke option
 
 BATCH = 2048  # env steps per update (--batch)
 MINIBATCH = 256  # at most the batch
@@ -138,11 +139,7 @@ def main() -> None:
     parser.add_argument("--envs-per-runner", type=int, nargs="+", default=[1, 4])
     parser.add_argument("--batch", type=int, default=BATCH, help="env steps per update")
     parser.add_argument("--no-sb3", action="store_true", help="skip the SB3 row")
-    parser.add_argument("--smoke", action="store_true", help="tiny sizes, seconds (CI)")
-    args = parser.parse_args()
-    if args.smoke:  # tiny defaults; options given on the command line still win
-        parser.set_defaults(**SMOKE)
-        args = parser.parse_args()
+    args = parse_args(parser, SMOKE)
 
     import ray
     import torch

@@ -28,6 +28,8 @@ import os
 import time
 from pathlib import Path
 
+from _common import parse_args  # this folder: the --smoke option
+
 from art_gallery_env.arena import evaluate
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -57,11 +59,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=20261207, help="the first game's seed")
     parser.add_argument("--opponent", default="ismcts:topk=4", help="the plain search's spec")
     parser.add_argument("--workers", type=int, default=1)
-    parser.add_argument("--smoke", action="store_true", help="2 games at 0.01 s (CI)")
-    args = parser.parse_args(argv)
-    if args.smoke:
-        parser.set_defaults(**SMOKE)
-        args = parser.parse_args(argv)
+    args = parse_args(parser, SMOKE, argv, smoke_help="2 games at 0.01 s (CI)")
     print(f"value-guided search vs {args.opponent} at {args.seconds:g} s a decision, 2 players")
     print("| checkpoint | games | search win share | 95% CI | gap to 50% | wall s |")
     print("|---|---|---|---|---|---|")

@@ -15,6 +15,8 @@ from __future__ import annotations
 import argparse
 import time
 
+from _common import parse_args  # this folder: the --smoke option
+
 from art_gallery_env.games.art_gallery.vector.differential import (
     DifferentialStats,
     play_differential,
@@ -35,11 +37,7 @@ def main() -> None:
         action="store_true",
         help="compare the acting seat and one other (as the CI test) instead of every seat",
     )
-    parser.add_argument("--smoke", action="store_true", help="tiny sizes, seconds (CI)")
-    args = parser.parse_args()
-    if args.smoke:  # tiny defaults; options given on the command line still win
-        parser.set_defaults(**SMOKE)
-        args = parser.parse_args()
+    args = parse_args(parser, SMOKE)
 
     total = DifferentialStats()
     start = time.perf_counter()

@@ -26,6 +26,7 @@ import random
 import time
 
 import numpy as np
+from _common import parse_args  # this folder: the --smoke option
 
 from art_gallery_env.games.art_gallery.heuristic import heuristic_policy
 from art_gallery_env.games.art_gallery.heuristic_v1 import HeuristicV1Params
@@ -72,11 +73,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--v1", action="store_true", help="version 1's parameters")
     parser.add_argument("--match", type=int, default=0, help="games compiled vs Python")
     parser.add_argument("--match-players", type=int, default=2)
-    parser.add_argument("--smoke", action="store_true", help="tiny sizes, seconds (CI)")
-    args = parser.parse_args(argv)
-    if args.smoke:
-        parser.set_defaults(**SMOKE)
-        args = parser.parse_args(argv)
+    args = parse_args(parser, SMOKE, argv)
     params = HeuristicV1Params() if args.v1 else None
     start = time.perf_counter()
     stats = AgreementStats()

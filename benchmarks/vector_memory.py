@@ -14,6 +14,7 @@ import argparse
 import resource
 
 import numpy as np
+from _common import parse_args  # this folder: the --smoke option
 
 from art_gallery_env.games.art_gallery.env.observation import OBSERVATION_SIZE
 from art_gallery_env.games.art_gallery.rules.actions import NUM_ACTIONS
@@ -34,11 +35,7 @@ def main() -> None:
     parser.add_argument("--envs", type=int, default=4096)
     parser.add_argument("--players", type=int, default=6)
     parser.add_argument("--steps", type=int, default=300)
-    parser.add_argument("--smoke", action="store_true", help="tiny sizes, seconds (CI)")
-    args = parser.parse_args()
-    if args.smoke:  # tiny defaults; options given on the command line still win
-        parser.set_defaults(**SMOKE)
-        args = parser.parse_args()
+    args = parse_args(parser, SMOKE)
 
     VectorGame(2, args.players, seed=0).observe()  # load the kernels first: not game memory
     before = peak_rss()

@@ -23,6 +23,7 @@ import random
 import time
 from collections.abc import Callable
 
+from _common import parse_args  # this folder: the --smoke option
 from ismcts_speed import sample_positions  # this folder: positions of heuristic play
 
 from art_gallery_env.games.art_gallery.rules.state import GameState
@@ -89,11 +90,7 @@ def main() -> None:
     parser.add_argument("--players", type=int, nargs="+", default=[2, 4])
     parser.add_argument("--positions", type=int, default=64, help="B: games per batch")
     parser.add_argument("--seconds", type=float, default=2.0)
-    parser.add_argument("--smoke", action="store_true", help="tiny sizes, seconds (CI)")
-    args = parser.parse_args()
-    if args.smoke:  # tiny defaults; options given on the command line still win
-        parser.set_defaults(**SMOKE)
-        args = parser.parse_args()
+    args = parse_args(parser, SMOKE)
     print(f"{'row':<18} {'play-outs/s':>12} {'CPU us each':>12} {'x python':>9}")
     for players in args.players:
         positions = sample_positions(players, args.positions, seed=players)

@@ -41,6 +41,7 @@ from collections.abc import Callable
 from typing import NamedTuple
 
 import numpy as np
+from _common import parse_args  # this folder: the --smoke option
 from env_throughput import engine_run  # this folder: the Python engine's row
 
 from art_gallery_env.games.art_gallery.vector import VectorGame
@@ -179,11 +180,7 @@ def main() -> None:
     parser.add_argument("--train-players", type=int, nargs="+", default=TRAINING_TABLES)
     parser.add_argument("--skip-training", action="store_true", help="no train rows (nan)")
     parser.add_argument("--blas-as-is", action="store_true", help="keep numpy's BLAS threads")
-    parser.add_argument("--smoke", action="store_true", help="tiny sizes, seconds (CI)")
-    args = parser.parse_args()
-    if args.smoke:  # tiny defaults; options given on the command line still win
-        parser.set_defaults(**SMOKE)
-        args = parser.parse_args()
+    args = parse_args(parser, SMOKE)
     if not args.skip_training:
         from vector_training import one_blas_thread  # this folder
 

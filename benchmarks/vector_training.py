@@ -40,6 +40,8 @@ import time
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from _common import parse_args  # this folder: the --smoke option
+
 ROLLOUT = 1024  # learner steps per PPO rollout of today's rows (--rollout)
 MINIBATCH = 256  # today's rows' PPO minibatch (at most the rollout)
 POOL = {"self_play": 0.3, "heuristic": 0.7, "random": 0.0}  # ppo_all's opponents
@@ -376,11 +378,7 @@ def main() -> None:
     )
     parser.add_argument("--blas-as-is", action="store_true", help="keep numpy's BLAS threads")
     parser.add_argument("--env-only", type=float, metavar="SECONDS", help="envs without PPO")
-    parser.add_argument("--smoke", action="store_true", help="tiny sizes, seconds (CI)")
-    args = parser.parse_args()
-    if args.smoke:  # tiny defaults; options given on the command line still win
-        parser.set_defaults(**SMOKE)
-        args = parser.parse_args()
+    args = parse_args(parser, SMOKE)
     one_blas_thread(args.blas_as_is)
     if args.env_only:
         env_only(args.players, args.vector_envs, args.env_only)
