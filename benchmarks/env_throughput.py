@@ -20,6 +20,7 @@ from _common import parse_args  # this folder: the --smoke option
 from art_gallery_env import env as ag_env
 from art_gallery_env import new_game, raw_env
 
+REFERENCE = "connect_four_v3 env() (reference)"
 SMOKE = {"seconds": 0.05, "repeats": 1}
 """``--smoke`` (tests/test_benchmarks_smoke.py): every row once, about a game each."""
 
@@ -93,6 +94,16 @@ def connect_four_env() -> object:
     return connect_four_v3.env()
 
 
+def print_rows(rows: dict[str, list[float]], reference: str) -> None:
+    """The table: each row's median rate and its ratio to the ``reference`` row's."""
+    base = statistics.median(rows[reference])
+    print(f"{'measurement':<36} {'per second':>12} {'x connect_four':>15}")
+    print("-" * 65)
+    for name, values in rows.items():
+        value = statistics.median(values)
+        print(f"{name:<36} {value:>12,.0f} {value / base:>15.2f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=2.0, help="per measurement")
@@ -105,9 +116,7 @@ def main() -> None:
         rows.setdefault(name, []).append(fn())
 
     for _ in range(args.repeats):
-        measure(
-            "connect_four_v3 env() (reference)", lambda: aec_run(connect_four_env, args.seconds)
-        )
+        measure(REFERENCE, lambda: aec_run(connect_four_env, args.seconds))
         for n in (2, 4, 6):
             measure(f"engine {n}p", lambda n=n: engine_run(n, args.seconds))
             measure(
@@ -120,13 +129,8 @@ def main() -> None:
             )
             measure(f"clone() {n}p", lambda n=n: clone_run(n, args.seconds))
 
-    reference = statistics.median(rows["connect_four_v3 env() (reference)"])
     print(f"median of {args.repeats} runs of {args.seconds:.1f} s each")
-    print(f"{'measurement':<36} {'per second':>12} {'x connect_four':>15}")
-    print("-" * 65)
-    for name, values in rows.items():
-        value = statistics.median(values)
-        print(f"{name:<36} {value:>12,.0f} {value / reference:>15.2f}")
+    print_rows(rows, REFERENCE)
 
 
 if __name__ == "__main__":

@@ -33,7 +33,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import numpy as np  # noqa: E402
 from _common import parse_args  # noqa: E402
-from env_throughput import aec_run, clone_run, connect_four_env, engine_run  # noqa: E402
+from env_throughput import (  # noqa: E402
+    REFERENCE,
+    aec_run,
+    clone_run,
+    connect_four_env,
+    engine_run,
+    print_rows,
+)
 
 from art_gallery_env.core.view import PlayerView  # noqa: E402
 from art_gallery_env.games.gallerist import env as gallerist_env  # noqa: E402
@@ -42,7 +49,6 @@ from art_gallery_env.games.gallerist.agents.heuristic import GalleristHeuristicA
 from art_gallery_env.games.gallerist.env.observation_reference import ReferenceEncoder  # noqa: E402
 from art_gallery_env.games.gallerist.rules.actions import NUM_ACTIONS  # noqa: E402
 
-REFERENCE = "connect_four_v3 env() (reference)"
 CLOCKS = {"wall": time.perf_counter, "cpu": time.process_time}
 SMOKE = {"seconds": 0.05, "repeats": 1, "heuristic": True, "heuristic_games": 1}
 """``--smoke`` (tests/test_benchmarks_smoke.py): every row once, about a game each."""
@@ -128,15 +134,10 @@ def main() -> None:
             )
             measure(f"clone() {n}p", lambda n=n: clone_run(n, seconds, new_game, clock))
 
-    reference = statistics.median(rows[REFERENCE])
     load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
     what = "CPU seconds" if args.clock == "cpu" else "s"
     print(f"The Gallerist: median of {args.repeats} runs of {seconds:.1f} {what} each")
-    print(f"{'measurement':<36} {'per second':>12} {'x connect_four':>15}")
-    print("-" * 65)
-    for name, values in rows.items():
-        value = statistics.median(values)
-        print(f"{name:<36} {value:>12,.0f} {value / reference:>15.2f}")
+    print_rows(rows, REFERENCE)
     heuristic = [(n, rows.get(HEURISTIC.format(n=n))) for n in args.players]
     if all(values for _n, values in heuristic):
         ms = ", ".join(f"{n}p {1000 / statistics.median(v):.2f}" for n, v in heuristic)
