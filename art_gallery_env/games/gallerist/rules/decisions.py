@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from . import frames as fr
 from .actions import (
     ARTIST_BASE,
     ASSIST_DESK,
@@ -43,37 +44,10 @@ from .effects import (
     spend_for_fame,
 )
 from .frames import (
-    A_ACTION,
-    A_CONTRACT_BONUS,
-    A_END_TURN,
-    A_KICK_END,
-    A_SELL_FLIP,
-    A_TICKETS,
     ASSISTANT,
     EMPTY,
     EXEC_MOVING,
     EXEC_USED,
-    F_ARTIST,
-    F_ASSIST,
-    F_AUCTION,
-    F_COMMISSION,
-    F_CONTRACT,
-    F_DISCARD,
-    F_EASEL,
-    F_FAME,
-    F_HIRE,
-    F_KICKED,
-    F_LEAVE,
-    F_ORIENT,
-    F_PAY,
-    F_POST,
-    F_REP,
-    F_SELL,
-    F_SPACE,
-    F_START,
-    F_TICKET,
-    F_TURN,
-    F_VISITOR,
     GALLERIST,
     KICKED,
     LACERDA,
@@ -124,19 +98,19 @@ def _menu(s: GameState, frame: tuple, action: int) -> None:
         frames[-1] = (*frame[:-1], EXEC_MOVING)
     elif BONUS_BASE <= action < EASEL_BASE:  # G4.5: an assistant onto a contract's bonus
         slot = action - BONUS_BASE
-        frames[-1] = (A_KICK_END, p) if kind == F_KICKED else (*frame[:-1], EXEC_USED)
-        frames.append((A_CONTRACT_BONUS, p, slot))
-        frames.append((F_ASSIST, p, T_CONTRACT, slot))
+        frames[-1] = (fr.A_KICK_END, p) if kind == fr.F_KICKED else (*frame[:-1], EXEC_USED)
+        frames.append((fr.A_CONTRACT_BONUS, p, slot))
+        frames.append((fr.F_ASSIST, p, T_CONTRACT, slot))
     elif action == DONE:
-        if kind == F_KICKED:
-            frames[-1] = (A_KICK_END, p)
+        if kind == fr.F_KICKED:
+            frames[-1] = (fr.A_KICK_END, p)
         elif frame[-1] == EXEC_MOVING:
             frames[-1] = (*frame[:-1], EXEC_USED)
         else:  # the end of the turn (F_POST) or [decision] a pass (F_TURN, G3.5)
-            frames[-1] = (A_END_TURN, p, 0)
-    elif kind == F_KICKED:  # G5.2: paid with influence, taken where the piece was kicked out
+            frames[-1] = (fr.A_END_TURN, p, 0)
+    elif kind == fr.F_KICKED:  # G5.2: paid with influence, taken where the piece was kicked out
         s.influence[p] = s.data.prev_fame_icon[s.influence[p]]
-        frames[-1] = (A_KICK_END, p)
+        frames[-1] = (fr.A_KICK_END, p)
         start_action(s, p, action - LOC_BASE)
     else:
         _move_gallerist(s, frame, action - LOC_BASE)
@@ -148,14 +122,14 @@ def _move_gallerist(s: GameState, frame: tuple, action: int) -> None:
     p, exec_state = frame[1], frame[2]
     frames = s.frames
     origin = s.gpos[p]
-    frames[-1] = (F_POST, p, EXEC_USED if exec_state == EXEC_MOVING else exec_state)
-    frames.append((A_ACTION, p, action))
+    frames[-1] = (fr.F_POST, p, EXEC_USED if exec_state == EXEC_MOVING else exec_state)
+    frames.append((fr.A_ACTION, p, action))
     leave = origin < NUM_LOCATIONS and (s.desks[p] > 0 or assistant_code(p) in s.occupant)
     if origin < NUM_LOCATIONS:
         s.occupant[origin] = EMPTY
     arrive(s, p, action // 2, leave)
     if leave:
-        frames.append((F_LEAVE, p, origin, action))  # G3.3
+        frames.append((fr.F_LEAVE, p, origin, action))  # G3.3
 
 
 def arrive(s: GameState, p: int, loc: int, leave: bool = False) -> None:
@@ -250,9 +224,9 @@ def _ticket(s: GameState, frame: tuple, action: int) -> None:
     frames = s.frames
     frames.pop()
     c = action - TICKET_BASE
-    if frames and frames[-1][0] == A_TICKETS:  # G11.1: the next icon may not repeat it
+    if frames and frames[-1][0] == fr.A_TICKETS:  # G11.1: the next icon may not repeat it
         nxt = frames[-1]
-        frames[-1] = (A_TICKETS, nxt[1], nxt[2] | 1 << c, *nxt[3:])
+        frames[-1] = (fr.A_TICKETS, nxt[1], nxt[2] | 1 << c, *nxt[3:])
     gain_ticket(s, frame[1], c)  # last: it may push the discard decision (G11.2)
 
 
@@ -268,7 +242,7 @@ def _pay(s: GameState, frame: tuple, action: int) -> None:
         s.frames.pop()
     else:
         influence_for_money(s, frame[1])
-        s.frames[-1] = (F_PAY, frame[1], frame[2] - 1)
+        s.frames[-1] = (fr.F_PAY, frame[1], frame[2] - 1)
 
 
 def _commission(s: GameState, frame: tuple, action: int) -> None:
@@ -290,13 +264,13 @@ def _visitor(s: GameState, frame: tuple, action: int) -> None:
         s.gallery_visitors[p][c] -= 1
         s.plaza[c] += 1
         flip = frames[-1]
-        frames[-1] = (A_SELL_FLIP, flip[1], flip[2], c)
+        frames[-1] = (fr.A_SELL_FLIP, flip[1], flip[2], c)
 
 
 def _contract(s: GameState, frame: tuple, action: int) -> None:
     if action == REDRAW:
         redraw(s)
-        s.frames[-1] = (F_CONTRACT, frame[1], 0)
+        s.frames[-1] = (fr.F_CONTRACT, frame[1], 0)
     else:
         s.frames.pop()
         column, slot = divmod(action - CONTRACT_BASE, 3)
@@ -344,25 +318,25 @@ def _pop_then(fn: Callable[[GameState, int, int], None], base: int, offset: int 
 
 
 DECIDE: dict[int, Callable[[GameState, tuple, int], None]] = {
-    F_START: _start,
-    F_TURN: _menu,
-    F_POST: _menu,
-    F_KICKED: _menu,
-    F_LEAVE: _leave,
-    F_ARTIST: _artist,
-    F_FAME: _fame,
-    F_TICKET: _ticket,
-    F_VISITOR: _visitor,
-    F_CONTRACT: _contract,
-    F_SELL: _sell,
-    F_HIRE: _pop_then(hire, HIRE_BASE, 1),
-    F_REP: _pop_then(take_reputation, REP_BASE),
-    F_AUCTION: _pop_then(make_offer, AUCTION_BASE),
-    F_SPACE: _space,
-    F_ASSIST: _assist,
-    F_ORIENT: _orient,
-    F_EASEL: _easel,
-    F_PAY: _pay,
-    F_COMMISSION: _commission,
-    F_DISCARD: _discard,
+    fr.F_START: _start,
+    fr.F_TURN: _menu,
+    fr.F_POST: _menu,
+    fr.F_KICKED: _menu,
+    fr.F_LEAVE: _leave,
+    fr.F_ARTIST: _artist,
+    fr.F_FAME: _fame,
+    fr.F_TICKET: _ticket,
+    fr.F_VISITOR: _visitor,
+    fr.F_CONTRACT: _contract,
+    fr.F_SELL: _sell,
+    fr.F_HIRE: _pop_then(hire, HIRE_BASE, 1),
+    fr.F_REP: _pop_then(take_reputation, REP_BASE),
+    fr.F_AUCTION: _pop_then(make_offer, AUCTION_BASE),
+    fr.F_SPACE: _space,
+    fr.F_ASSIST: _assist,
+    fr.F_ORIENT: _orient,
+    fr.F_EASEL: _easel,
+    fr.F_PAY: _pay,
+    fr.F_COMMISSION: _commission,
+    fr.F_DISCARD: _discard,
 }

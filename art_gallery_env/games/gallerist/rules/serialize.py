@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from . import frames as fr
 from .data import (
     MARKET_COLUMNS,
     MARKET_LOWER_ROWS,
@@ -23,46 +24,7 @@ from .data import (
     GameData,
     default_game_data,
 )
-from .frames import (
-    A_ACTION,
-    A_AUCTION,
-    A_BUY,
-    A_CONTRACT_BONUS,
-    A_END_TURN,
-    A_GAME_OVER,
-    A_HIRE_BONUS,
-    A_KICK_END,
-    A_OFFER_BONUS,
-    A_PROMOTE_FAME,
-    A_SELL_FLIP,
-    A_START_TILE,
-    A_TICKETS,
-    F_ARTIST,
-    F_ASSIST,
-    F_AUCTION,
-    F_COMMISSION,
-    F_CONTRACT,
-    F_DISCARD,
-    F_EASEL,
-    F_FAME,
-    F_HIRE,
-    F_KICKED,
-    F_LEAVE,
-    F_ORIENT,
-    F_PAY,
-    F_POST,
-    F_REP,
-    F_SELL,
-    F_SPACE,
-    F_START,
-    F_TICKET,
-    F_TURN,
-    F_VISITOR,
-    KICKED,
-    LACERDA,
-    NUM_LOCATIONS,
-    check_num_players,
-)
+from .frames import KICKED, LACERDA, NUM_LOCATIONS, check_num_players
 
 if TYPE_CHECKING:
     from .state import GameState
@@ -72,12 +34,13 @@ VERSION = 3  # 2: round_active (G15.3); 3: the rulebook choices (new frames)
 
 # frame kind -> number of ints after the kind (None: at least 2, for A_TICKETS)
 _FRAME_ARITY = {
-    F_START: 1, F_TURN: 2, F_POST: 2, F_KICKED: 3, F_LEAVE: 3, F_ARTIST: 3, F_FAME: 2,
-    F_TICKET: 2, F_VISITOR: 3, F_CONTRACT: 2, F_SELL: 1, F_HIRE: 1, F_REP: 1, F_AUCTION: 1,
-    F_SPACE: 3, F_ASSIST: 3, F_ORIENT: 2, F_EASEL: 1, F_PAY: 2, F_COMMISSION: 2,
-    F_DISCARD: 3, A_ACTION: 2, A_TICKETS: None, A_SELL_FLIP: 3, A_END_TURN: 2, A_KICK_END: 1,
-    A_CONTRACT_BONUS: 2, A_AUCTION: 0, A_START_TILE: 1, A_GAME_OVER: 0, A_BUY: 3,
-    A_HIRE_BONUS: 3, A_OFFER_BONUS: 2, A_PROMOTE_FAME: 2,
+    fr.F_START: 1, fr.F_TURN: 2, fr.F_POST: 2, fr.F_KICKED: 3, fr.F_LEAVE: 3, fr.F_ARTIST: 3,
+    fr.F_FAME: 2, fr.F_TICKET: 2, fr.F_VISITOR: 3, fr.F_CONTRACT: 2, fr.F_SELL: 1, fr.F_HIRE: 1,
+    fr.F_REP: 1, fr.F_AUCTION: 1, fr.F_SPACE: 3, fr.F_ASSIST: 3, fr.F_ORIENT: 2, fr.F_EASEL: 1,
+    fr.F_PAY: 2, fr.F_COMMISSION: 2, fr.F_DISCARD: 3, fr.A_ACTION: 2, fr.A_TICKETS: None,
+    fr.A_SELL_FLIP: 3, fr.A_END_TURN: 2, fr.A_KICK_END: 1, fr.A_CONTRACT_BONUS: 2, fr.A_AUCTION: 0,
+    fr.A_START_TILE: 1, fr.A_GAME_OVER: 0, fr.A_BUY: 3, fr.A_HIRE_BONUS: 3, fr.A_OFFER_BONUS: 2,
+    fr.A_PROMOTE_FAME: 2,
 }  # fmt: skip
 _SCALAR_BOOLS = (
     "end_triggered", "final_round", "intermediate_pending", "intermediate_done", "over",
@@ -314,7 +277,8 @@ def _read_frames(value: Any, n: int) -> list[tuple[int, ...]]:
             raise StateFormatError(
                 f"frames[{i}]: kind {frame[0]} takes {arity} arguments, got {raw!r}"
             )
-        if len(frame) > 1 and frame[0] not in (A_AUCTION, A_GAME_OVER) and not 0 <= frame[1] < n:
+        no_player = frame[0] in (fr.A_AUCTION, fr.A_GAME_OVER)
+        if len(frame) > 1 and not no_player and not 0 <= frame[1] < n:
             raise StateFormatError(f"frames[{i}]: player {frame[1]} is not in 0..{n - 1}")
         frames.append(tuple(frame))
     return frames
