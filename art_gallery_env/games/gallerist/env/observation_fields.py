@@ -14,28 +14,14 @@ import numpy as np
 from art_gallery_env.core.fields import Field, decode, with_offsets
 from art_gallery_env.core.fields import layout_fingerprint as _fingerprint
 
+from ..rules import data as gd
 from ..rules.actions import NUM_ACTIONS
-from ..rules.data import (
-    BONUS_KINDS,
-    MARKET_COLUMNS,
-    MARKET_LOWER_ROWS,
-    MARKET_UPPER_ROWS,
-    MAX_EASELS,
-    MAX_PLAYERS,
-    MAX_PROMOTION,
-    NUM_ARTIST_SLOTS,
-    NUM_COLOURS,
-    NUM_CONTRACT_SLOTS,
-    NUM_FORMS,
-    NUM_REPUTATION_SPACES,
-    TILE_SCORINGS,
-)
 from ..rules.state import DECISION_KINDS, NUM_LOCATIONS
 
-S = MAX_PLAYERS
+S = gd.MAX_PLAYERS
 OWN = S + 1  # owner one-hots: relative seats, then Lacerda
-B = len(BONUS_KINDS)
-T = len(TILE_SCORINGS)
+B = len(gd.BONUS_KINDS)
+T = len(gd.TILE_SCORINGS)
 GW = 4  # gallery slots shown (the fourth needs a masterpiece)
 MONEY_SCALE = 100.0
 SCORE_SCALE = 200.0
@@ -45,7 +31,7 @@ _FIELDS = [
     Field("num_players", (S,), "one-hot: 1, 2, 3 or 4 players"),
     Field("seat_active", (S,), "1 for each relative seat that is at the table"),
     Field("decision", (DECISION_KINDS,), "one-hot kind of the pending decision (0 when over)"),
-    Field("decision_artist", (NUM_ARTIST_SLOTS,), "artist slot of a pending fame spending"),
+    Field("decision_artist", (gd.NUM_ARTIST_SLOTS,), "artist slot of a pending fame spending"),
     Field("decision_location", (NUM_LOCATIONS,), "location of a pending kick-out / leave"),
     Field("exec_state", (3,), "executive action this turn: unused, moving visitors, used"),
     Field(
@@ -71,42 +57,42 @@ _FIELDS = [
     ),
     Field(
         "artist",
-        (NUM_ARTIST_SLOTS, 9),
+        (gd.NUM_ARTIST_SLOTS, 9),
         "per artist slot (2 * form + colour): discovered, celebrity, fame / 19, initial fame / "
         "19, stars / 6, sales value / 20, promotion / 5, signature tokens / 2, Collector on tile",
     ),
-    Field("artist_stars", (NUM_ARTIST_SLOTS, 6), "fame thresholds of the six stars / 19"),
-    Field("artist_bonus", (NUM_ARTIST_SLOTS, B + 1), "bonus tile: kind one-hot, amount / 5"),
+    Field("artist_stars", (gd.NUM_ARTIST_SLOTS, 6), "fame thresholds of the six stars / 19"),
+    Field("artist_bonus", (gd.NUM_ARTIST_SLOTS, B + 1), "bonus tile: kind one-hot, amount / 5"),
     Field(
         "stack",
-        (NUM_FORMS, 2 + 2 * NUM_COLOURS + NUM_COLOURS),
+        (gd.NUM_FORMS, 2 + 2 * gd.NUM_COLOURS + gd.NUM_COLOURS),
         "per form: works left / 7, top work's fame / 2, its two ticket icons (colour bits), "
         "visitors on it per colour / 2",
     ),
-    Field("easel", (MAX_EASELS, 2 + NUM_FORMS), "per easel: present, value now / 20, form"),
-    Field("plaza", (NUM_COLOURS,), "visitors in the Plaza / 10"),
-    Field("bag", (NUM_COLOURS,), "visitors in the bag per colour / 14 (public by counting)"),
-    Field("lobby", (S, NUM_COLOURS), "visitors in each seat's Lobby / 5", 0),
-    Field("gallery_visitors", (S, NUM_COLOURS), "visitors in each seat's Gallery / 5", 0),
-    Field("box_office", (NUM_COLOURS,), "tickets in the box office / 20"),
-    Field("ticket_discard", (NUM_COLOURS,), "tickets in the discard pile / 20"),
-    Field("tickets", (S, NUM_COLOURS), "tickets held by each seat / 10", 0),
+    Field("easel", (gd.MAX_EASELS, 2 + gd.NUM_FORMS), "per easel: present, value now / 20, form"),
+    Field("plaza", (gd.NUM_COLOURS,), "visitors in the Plaza / 10"),
+    Field("bag", (gd.NUM_COLOURS,), "visitors in the bag per colour / 14 (public by counting)"),
+    Field("lobby", (S, gd.NUM_COLOURS), "visitors in each seat's Lobby / 5", 0),
+    Field("gallery_visitors", (S, gd.NUM_COLOURS), "visitors in each seat's Gallery / 5", 0),
+    Field("box_office", (gd.NUM_COLOURS,), "tickets in the box office / 20"),
+    Field("ticket_discard", (gd.NUM_COLOURS,), "tickets in the discard pile / 20"),
+    Field("tickets", (S, gd.NUM_COLOURS), "tickets held by each seat / 10", 0),
     Field(
         "display",
-        (4, 2 + NUM_FORMS + B + 1),
+        (4, 2 + gd.NUM_FORMS + B + 1),
         "per display column: has a card, stack depth / 5, top card form, bonus kind, amount / 5",
     ),
     Field("deck", (1,), "contracts left in the deck / 20"),
-    Field("promotion_tokens", (MAX_PROMOTION,), "promotion tokens left per level / 4"),
+    Field("promotion_tokens", (gd.MAX_PROMOTION,), "promotion tokens left per level / 4"),
     Field(
         "market_upper",
-        (MARKET_COLUMNS * MARKET_UPPER_ROWS, 1 + T + OWN),
+        (gd.MARKET_COLUMNS * gd.MARKET_UPPER_ROWS, 1 + T + OWN),
         "per reputation space (4 * column + row): tile present, its scoring, assistant owner",
         2,
     ),
     Field(
         "market_lower",
-        (MARKET_COLUMNS * MARKET_LOWER_ROWS, OWN),
+        (gd.MARKET_COLUMNS * gd.MARKET_LOWER_ROWS, OWN),
         "per auction space (3 * column + row): assistant owner",
         1,
     ),
@@ -121,30 +107,33 @@ _FIELDS = [
     ),
     Field(
         "market_count",
-        (S, 2 * MARKET_COLUMNS),
+        (S, 2 * gd.MARKET_COLUMNS),
         "per seat: assistants per column, upper then lower",
         0,
     ),
     Field(
         "gallery",
-        (S, GW, 3 + NUM_FORMS + NUM_ARTIST_SLOTS),
+        (S, GW, 3 + gd.NUM_FORMS + gd.NUM_ARTIST_SLOTS),
         "per seat and slot: present, sales value / 20, masterpiece, form, artist slot",
         0,
     ),
-    Field("renowned", (S, 1 + NUM_FORMS), "per seat: renowned work taken, its form", 0),
-    Field("sold", (S, NUM_FORMS), "per seat: works sold per form / 4", 0),
+    Field("renowned", (S, 1 + gd.NUM_FORMS), "per seat: renowned work taken, its form", 0),
+    Field("sold", (S, gd.NUM_FORMS), "per seat: works sold per form / 4", 0),
     Field(
-        "reputation", (S, NUM_REPUTATION_SPACES + T), "per seat: spaces filled, tiles' scorings", 0
+        "reputation",
+        (S, gd.NUM_REPUTATION_SPACES + T),
+        "per seat: spaces filled, tiles' scorings",
+        0,
     ),
     Field("start_tile", (S, T), "per seat: scoring of the tile on the third art slot", 0),
     Field(
         "contracts",
-        (S, NUM_CONTRACT_SLOTS, 5 + NUM_FORMS + B),
+        (S, gd.NUM_CONTRACT_SLOTS, 5 + gd.NUM_FORMS + B),
         "per seat and slot: state (empty, up, down influence, down money), assistant on it, "
         "form, front bonus kind",
         0,
     ),
-    Field("commission", (S, NUM_ARTIST_SLOTS), "per seat: commissioned artist slot", 0),
+    Field("commission", (S, gd.NUM_ARTIST_SLOTS), "per seat: commissioned artist slot", 0),
     Field("own_cards", (8,), "the observer's Curator card and Art Dealer card (one-hots)"),
     Field("own_goals", (10,), "observer: Curator collections done (5), Art Dealer sets done (5)"),
 ]

@@ -12,19 +12,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..rules.data import (
-    BONUS_KINDS,
-    MARKET_COLUMNS,
-    MARKET_LOWER_ROWS,
-    MARKET_UPPER_ROWS,
-    MAX_PROMOTION,
-    NUM_ARTIST_SLOTS,
-    NUM_COLOURS,
-    NUM_CONTRACT_SLOTS,
-    NUM_FORMS,
-    NUM_REPUTATION_SPACES,
-    GameData,
-)
+from ..rules import data as gd
+from ..rules.data import GameData
 from ..rules.effects import hired_count, renowned_value, sales_value, stars
 from ..rules.game import end_conditions
 from ..rules.scoring import card_goals, public_scores
@@ -147,7 +136,7 @@ def write_artists(s: GameState, v: np.ndarray) -> None:
     d = s.data
     top_fame = d.celebrity_fame
     base = _O["artist"]
-    for a in range(NUM_ARTIST_SLOTS):
+    for a in range(gd.NUM_ARTIST_SLOTS):
         artist = d.artists[s.artist_tile[a]]
         discovered = s.discovered[a]
         v[base + 9 * a : base + 9 * a + 9] = (
@@ -157,7 +146,7 @@ def write_artists(s: GameState, v: np.ndarray) -> None:
             artist.initial_fame / top_fame,
             stars(s, a) / 6 if discovered else 0.0,
             sales_value(s, a) / 20 if discovered else 0.0,
-            s.promotion[a] / MAX_PROMOTION,
+            s.promotion[a] / gd.MAX_PROMOTION,
             s.tokens[a] / 2,
             float(s.artist_collector[a]),
         )
@@ -167,14 +156,14 @@ def write_artists(s: GameState, v: np.ndarray) -> None:
             v[b + bonus.kind] = 1.0
             v[b + B] = bonus.amount / 5
     start = _O["artist_stars"]
-    v[start : start + 6 * NUM_ARTIST_SLOTS] = _artist_stars_block(d, tuple(s.artist_tile))
+    v[start : start + 6 * gd.NUM_ARTIST_SLOTS] = _artist_stars_block(d, tuple(s.artist_tile))
 
 
 def write_works(s: GameState, v: np.ndarray) -> None:
     """The top work of each stack (the order below is secret, G18) and the easels."""
     d = s.data
     width = FIELD["stack"].shape[1]
-    for form in range(NUM_FORMS):
+    for form in range(gd.NUM_FORMS):
         b = _O["stack"] + width * form
         stack = s.stacks[form]
         v[b] = len(stack) / 7
@@ -182,12 +171,12 @@ def write_works(s: GameState, v: np.ndarray) -> None:
             work = d.works[stack[-1]]
             v[b + 1] = work.fame / 2
             for i, icon in enumerate(work.tickets):
-                for c in range(NUM_COLOURS):
-                    v[b + 2 + NUM_COLOURS * i + c] = float(icon >> c & 1)
-        for c in range(NUM_COLOURS):
-            v[b + 2 + 2 * NUM_COLOURS + c] = s.work_visitors[form][c] / 2
+                for c in range(gd.NUM_COLOURS):
+                    v[b + 2 + gd.NUM_COLOURS * i + c] = float(icon >> c & 1)
+        for c in range(gd.NUM_COLOURS):
+            v[b + 2 + 2 * gd.NUM_COLOURS + c] = s.work_visitors[form][c] / 2
     for e, work in enumerate(s.easels):
-        b = _O["easel"] + (2 + NUM_FORMS) * e
+        b = _O["easel"] + (2 + gd.NUM_FORMS) * e
         v[b] = 1.0
         v[b + 1] = renowned_value(s, work) / 20
         v[b + 2 + d.works[work].form] = 1.0
@@ -195,15 +184,15 @@ def write_works(s: GameState, v: np.ndarray) -> None:
 
 def write_visitors(s: GameState, v: np.ndarray, rel: list[int]) -> None:
     """Visitors (the bag by colour, not its order) and tickets."""
-    bag = [s.bag.count(c) for c in range(NUM_COLOURS)]
-    for c in range(NUM_COLOURS):
+    bag = [s.bag.count(c) for c in range(gd.NUM_COLOURS)]
+    for c in range(gd.NUM_COLOURS):
         v[_O["plaza"] + c] = s.plaza[c] / 10
         v[_O["bag"] + c] = bag[c] / 14
         v[_O["box_office"] + c] = s.box_office[c] / 20
         v[_O["ticket_discard"] + c] = s.ticket_discard[c] / 20
     for p in range(s.num_players):
-        b = NUM_COLOURS * rel[p]
-        for c in range(NUM_COLOURS):
+        b = gd.NUM_COLOURS * rel[p]
+        for c in range(gd.NUM_COLOURS):
             v[_O["lobby"] + b + c] = s.lobby[p][c] / 5
             v[_O["gallery_visitors"] + b + c] = s.gallery_visitors[p][c] / 5
             v[_O["tickets"] + b + c] = s.tickets[p][c] / 10
@@ -220,10 +209,10 @@ def write_display(s: GameState, v: np.ndarray) -> None:
             v[b] = 1.0
             v[b + 1] = len(stack) / 5
             v[b + 2 + card.form] = 1.0
-            v[b + 2 + NUM_FORMS + card.bonus.kind] = 1.0
-            v[b + 2 + NUM_FORMS + B] = card.bonus.amount / 5
+            v[b + 2 + gd.NUM_FORMS + card.bonus.kind] = 1.0
+            v[b + 2 + gd.NUM_FORMS + B] = card.bonus.amount / 5
     v[_O["deck"]] = len(s.deck) / 20
-    for level in range(MAX_PROMOTION):
+    for level in range(gd.MAX_PROMOTION):
         v[_O["promotion_tokens"] + level] = s.promo_tokens[level] / d.promotion_tokens
 
 
@@ -273,14 +262,14 @@ def write_seat_economy(s: GameState, v: np.ndarray, p: int, r: int, score: int) 
 def write_seat_board(s: GameState, v: np.ndarray, p: int, r: int) -> None:
     """The seat's other fields: market presence, works, tiles, contracts, commission."""
     d = s.data
-    b = _O["market_count"] + 2 * MARKET_COLUMNS * r
+    b = _O["market_count"] + 2 * gd.MARKET_COLUMNS * r
     for i, owner in enumerate(s.market_upper):
         if owner == p:
-            v[b + i // MARKET_UPPER_ROWS] += 0.25
+            v[b + i // gd.MARKET_UPPER_ROWS] += 0.25
     for i, owner in enumerate(s.market_lower):
         if owner == p:
-            v[b + MARKET_COLUMNS + i // MARKET_LOWER_ROWS] += 1 / 3
-    width = 3 + NUM_FORMS + NUM_ARTIST_SLOTS
+            v[b + gd.MARKET_COLUMNS + i // gd.MARKET_LOWER_ROWS] += 1 / 3
+    width = 3 + gd.NUM_FORMS + gd.NUM_ARTIST_SLOTS
     for slot, work in enumerate(s.gallery[p][:GW]):
         b = _O["gallery"] + (GW * r + slot) * width
         artist = s.work_artist[work]
@@ -288,30 +277,30 @@ def write_seat_board(s: GameState, v: np.ndarray, p: int, r: int) -> None:
         v[b + 1] = sales_value(s, artist) / 20
         v[b + 2] = float(s.masterpiece[work])
         v[b + 3 + d.works[work].form] = 1.0
-        v[b + 3 + NUM_FORMS + artist] = 1.0
+        v[b + 3 + gd.NUM_FORMS + artist] = 1.0
     if s.renowned[p] != EMPTY:
-        b = _O["renowned"] + (1 + NUM_FORMS) * r
+        b = _O["renowned"] + (1 + gd.NUM_FORMS) * r
         v[b] = 1.0
         v[b + 1 + d.works[s.renowned[p]].form] = 1.0
     for work in s.sold[p]:
-        v[_O["sold"] + NUM_FORMS * r + d.works[work].form] += 0.25
-    b = _O["reputation"] + (NUM_REPUTATION_SPACES + T) * r
+        v[_O["sold"] + gd.NUM_FORMS * r + d.works[work].form] += 0.25
+    b = _O["reputation"] + (gd.NUM_REPUTATION_SPACES + T) * r
     for i, tile in enumerate(s.spaces[p]):
         if tile != EMPTY:
             v[b + i] = 1.0
-            v[b + NUM_REPUTATION_SPACES + d.reputation_tiles[tile].scoring] += 1.0
+            v[b + gd.NUM_REPUTATION_SPACES + d.reputation_tiles[tile].scoring] += 1.0
     if s.start_tile[p] != EMPTY:
         v[_O["start_tile"] + T * r + d.reputation_tiles[s.start_tile[p]].scoring] = 1.0
-    width = 5 + NUM_FORMS + len(BONUS_KINDS)
+    width = 5 + gd.NUM_FORMS + len(gd.BONUS_KINDS)
     for slot, (card, state, on) in enumerate(s.contracts[p]):
-        b = _O["contracts"] + (NUM_CONTRACT_SLOTS * r + slot) * width
+        b = _O["contracts"] + (gd.NUM_CONTRACT_SLOTS * r + slot) * width
         v[b + state] = 1.0
         if state != SLOT_EMPTY:
             v[b + 4] = float(on)
             v[b + 5 + d.contracts[card].form] = 1.0
-            v[b + 5 + NUM_FORMS + d.contracts[card].bonus.kind] = 1.0
+            v[b + 5 + gd.NUM_FORMS + d.contracts[card].bonus.kind] = 1.0
     if s.commission[p] != EMPTY:
-        v[_O["commission"] + NUM_ARTIST_SLOTS * r + s.commission[p]] = 1.0
+        v[_O["commission"] + gd.NUM_ARTIST_SLOTS * r + s.commission[p]] = 1.0
 
 
 def write_own_cards(s: GameState, v: np.ndarray, observer: int) -> None:

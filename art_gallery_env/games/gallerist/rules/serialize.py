@@ -9,21 +9,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from . import data as gd
 from . import frames as fr
-from .data import (
-    MARKET_COLUMNS,
-    MARKET_LOWER_ROWS,
-    MARKET_UPPER_ROWS,
-    MAX_EASELS,
-    MAX_PROMOTION,
-    NUM_ARTIST_SLOTS,
-    NUM_COLOURS,
-    NUM_CONTRACT_SLOTS,
-    NUM_FORMS,
-    NUM_REPUTATION_SPACES,
-    GameData,
-    default_game_data,
-)
+from .data import GameData, default_game_data
 from .frames import KICKED, LACERDA, NUM_LOCATIONS, check_num_players
 
 if TYPE_CHECKING:
@@ -64,50 +52,50 @@ def _fields(d: GameData, n: int) -> dict[str, tuple]:
         "turn": ((), 0, 10_000),
         "money": ((n,), 0, big),
         "influence": ((n,), 0, d.influence_max),
-        "tickets": ((n, NUM_COLOURS), 0, 3 * d.tickets_in_box),
+        "tickets": ((n, gd.NUM_COLOURS), 0, 3 * d.tickets_in_box),
         "desks": ((n,), 0, d.desks),
         "queue": ((n,), 0, d.assistants),
         "removed": ((n,), 0, d.assistants),
         "gpos": ((n,), 0, KICKED),
-        "lobby": ((n, NUM_COLOURS), 0, 100),
-        "gallery_visitors": ((n, NUM_COLOURS), 0, 100),
+        "lobby": ((n, gd.NUM_COLOURS), 0, 100),
+        "gallery_visitors": ((n, gd.NUM_COLOURS), 0, 100),
         "gallery": ((n, None), 0, works),
         "sold": ((n, None), 0, works),
         "renowned": ((n,), -1, works),
-        "commission": ((n,), -1, NUM_ARTIST_SLOTS - 1),
-        "spaces": ((n, NUM_REPUTATION_SPACES), -1, tiles),
+        "commission": ((n,), -1, gd.NUM_ARTIST_SLOTS - 1),
+        "spaces": ((n, gd.NUM_REPUTATION_SPACES), -1, tiles),
         "start_tile": ((n,), -1, tiles),
         "pending_tile": ((n,), -1, tiles),
         "curator": ((n,), 0, len(d.curators) - 1),
         "dealer": ((n,), 0, len(d.dealers) - 1),
         "occupant": ((NUM_LOCATIONS,), -1, 2 * LACERDA + 1),
-        "artist_tile": ((NUM_ARTIST_SLOTS,), 0, len(d.artists) - 1),
-        "discovered": ((NUM_ARTIST_SLOTS,), "bool"),
-        "fame": ((NUM_ARTIST_SLOTS,), 0, d.celebrity_fame),
-        "promotion": ((NUM_ARTIST_SLOTS,), 0, MAX_PROMOTION),
-        "tokens": ((NUM_ARTIST_SLOTS,), 0, 2),
-        "artist_bonus": ((NUM_ARTIST_SLOTS,), -1, len(d.artist_bonus_tiles) - 1),
-        "artist_collector": ((NUM_ARTIST_SLOTS,), "bool"),
-        "celebrity": ((NUM_ARTIST_SLOTS,), "bool"),
-        "work_artist": ((len(d.works),), -1, NUM_ARTIST_SLOTS - 1),
+        "artist_tile": ((gd.NUM_ARTIST_SLOTS,), 0, len(d.artists) - 1),
+        "discovered": ((gd.NUM_ARTIST_SLOTS,), "bool"),
+        "fame": ((gd.NUM_ARTIST_SLOTS,), 0, d.celebrity_fame),
+        "promotion": ((gd.NUM_ARTIST_SLOTS,), 0, gd.MAX_PROMOTION),
+        "tokens": ((gd.NUM_ARTIST_SLOTS,), 0, 2),
+        "artist_bonus": ((gd.NUM_ARTIST_SLOTS,), -1, len(d.artist_bonus_tiles) - 1),
+        "artist_collector": ((gd.NUM_ARTIST_SLOTS,), "bool"),
+        "celebrity": ((gd.NUM_ARTIST_SLOTS,), "bool"),
+        "work_artist": ((len(d.works),), -1, gd.NUM_ARTIST_SLOTS - 1),
         "masterpiece": ((len(d.works),), "bool"),
-        "stacks": ((NUM_FORMS, None), 0, works),
-        "work_visitors": ((NUM_FORMS, NUM_COLOURS), 0, 10),
+        "stacks": ((gd.NUM_FORMS, None), 0, works),
+        "work_visitors": ((gd.NUM_FORMS, gd.NUM_COLOURS), 0, 10),
         "easels": ((None,), 0, works),
         "box_works": ((None,), 0, works),
-        "bag": ((None,), 0, NUM_COLOURS - 1),
-        "plaza": ((NUM_COLOURS,), 0, 100),
-        "box_visitors": ((NUM_COLOURS,), 0, 100),
-        "box_office": ((NUM_COLOURS,), 0, d.tickets_in_box),
-        "ticket_discard": ((NUM_COLOURS,), 0, 3 * d.tickets_in_box),
-        "box_tickets": ((NUM_COLOURS,), 0, d.tickets_in_box),
+        "bag": ((None,), 0, gd.NUM_COLOURS - 1),
+        "plaza": ((gd.NUM_COLOURS,), 0, 100),
+        "box_visitors": ((gd.NUM_COLOURS,), 0, 100),
+        "box_office": ((gd.NUM_COLOURS,), 0, d.tickets_in_box),
+        "ticket_discard": ((gd.NUM_COLOURS,), 0, 3 * d.tickets_in_box),
+        "box_tickets": ((gd.NUM_COLOURS,), 0, d.tickets_in_box),
         "deck": ((None,), 0, cards),
         "display": ((4, None), 0, cards),
         "contract_discard": ((None,), 0, cards),
-        "promo_tokens": ((MAX_PROMOTION,), 0, d.promotion_tokens),
-        "market_tiles": ((MARKET_COLUMNS * MARKET_UPPER_ROWS,), -1, tiles),
-        "market_upper": ((MARKET_COLUMNS * MARKET_UPPER_ROWS,), -1, LACERDA),
-        "market_lower": ((MARKET_COLUMNS * MARKET_LOWER_ROWS,), -1, LACERDA),
+        "promo_tokens": ((gd.MAX_PROMOTION,), 0, d.promotion_tokens),
+        "market_tiles": ((gd.MARKET_COLUMNS * gd.MARKET_UPPER_ROWS,), -1, tiles),
+        "market_upper": ((gd.MARKET_COLUMNS * gd.MARKET_UPPER_ROWS,), -1, LACERDA),
+        "market_lower": ((gd.MARKET_COLUMNS * gd.MARKET_LOWER_ROWS,), -1, LACERDA),
         "location_tiles": ((NUM_LOCATIONS,), -1, tiles),
         "box_tiles": ((None,), 0, tiles),
         "tile_discard": ((None,), 0, tiles),
@@ -193,7 +181,7 @@ def _check_loaded(s: GameState) -> None:
     and the pending decision, each failure as a StateFormatError."""
     from .invariants import InconsistentStateError, check_invariants
 
-    if len(s.easels) > MAX_EASELS or len(s.gallery) and max(len(g) for g in s.gallery) > 4:
+    if len(s.easels) > gd.MAX_EASELS or len(s.gallery) and max(len(g) for g in s.gallery) > 4:
         raise StateFormatError("easels/gallery: too many works")
     try:
         check_invariants(s)
@@ -241,8 +229,8 @@ def _read_contracts(value: Any, n: int, top: int) -> list[list[list[int]]]:
         raise StateFormatError(f"contracts: expected a list of {n} player boards")
     out = []
     for p, slots in enumerate(value):
-        if not isinstance(slots, list) or len(slots) != NUM_CONTRACT_SLOTS:
-            raise StateFormatError(f"contracts[{p}]: expected {NUM_CONTRACT_SLOTS} slots")
+        if not isinstance(slots, list) or len(slots) != gd.NUM_CONTRACT_SLOTS:
+            raise StateFormatError(f"contracts[{p}]: expected {gd.NUM_CONTRACT_SLOTS} slots")
         board = []
         for i, slot in enumerate(slots):
             card, state, on = _read_list(f"contracts[{p}][{i}]", slot, 3, [-1, top])
