@@ -13,32 +13,8 @@ from collections.abc import Callable
 
 from .env.narration import artist_name
 from .render_svg import bonus_text
-from .rules.actions import (
-    ARTIST_BASE,
-    ASSIST_DESK,
-    ASSIST_LOC_BASE,
-    ASSIST_NONE,
-    AUCTION_BASE,
-    BONUS_BASE,
-    CONTRACT_BASE,
-    DONE,
-    EASEL_BASE,
-    HIRE_BASE,
-    LOC_BASE,
-    LOCATION_NAMES,
-    MOVE_BASE,
-    ORIENT_BASE,
-    REDRAW,
-    REP_BASE,
-    SELL_BASE,
-    SPACE_BASE,
-    SPEND_FAME,
-    START_BASE,
-    TICKET_BASE,
-    USE_COMMISSION,
-    USE_TOKEN,
-    VISITOR_BASE,
-)
+from .rules import actions as act
+from .rules.actions import LOCATION_NAMES
 from .rules.data import MARKET_LOWER_ROWS, MARKET_UPPER_ROWS, TILE_SCORINGS
 from .rules.effects import renowned_value, sales_value
 from .rules.frames import NUM_LOCATIONS
@@ -144,8 +120,8 @@ def _who(s: GameState, owner: int, seat: int) -> str:
 
 def _location(s: GameState, seat: int, action: int) -> str:
     """A location action: the move there (and whom it kicks out), or the Kicked-Out action."""
-    loc = (action - LOC_BASE) // 2
-    what = ACTION_WORDS[action - LOC_BASE]
+    loc = (action - act.LOC_BASE) // 2
+    what = ACTION_WORDS[action - act.LOC_BASE]
     if s.phase_name == "kicked":
         back = s.data.prev_fame_icon[s.influence[seat]]
         return f"{what} here at the {LOCATION_NAMES[loc]}, for influence (back to {back}) (G5.2)"
@@ -166,7 +142,7 @@ def _location(s: GameState, seat: int, action: int) -> str:
 
 def _move(s: GameState, seat: int, action: int) -> str:
     """G4.2: a ticket moves one visitor one step towards the own Gallery."""
-    colour, source = divmod(action - MOVE_BASE, 5)
+    colour, source = divmod(action - act.MOVE_BASE, 5)
     name = COLOURS[colour]
     spend = f"spend {_a(name)} ticket ({s.tickets[seat][colour]} held): "
     if source == 0:
@@ -179,7 +155,7 @@ def _move(s: GameState, seat: int, action: int) -> str:
 
 def _bonus(s: GameState, seat: int, action: int) -> str:
     """G4.5: an assistant onto the bonus of an own contract."""
-    slot = action - BONUS_BASE
+    slot = action - act.BONUS_BASE
     card, state, _on = s.contracts[seat][slot]
     d = s.data
     if state == SLOT_UP:
@@ -190,7 +166,7 @@ def _bonus(s: GameState, seat: int, action: int) -> str:
 
 
 def _start(s: GameState, seat: int, action: int) -> str:
-    loc = action - START_BASE
+    loc = action - act.START_BASE
     tile = s.location_tiles[loc]
     text = f"start at the {LOCATION_NAMES[loc]}"
     if tile != EMPTY:
@@ -218,9 +194,10 @@ def _assistant(s: GameState, seat: int, action: int) -> str:
     phase = s.phase_name
     if phase == "leave":
         return _leave(s, seat, action)
-    if action == ASSIST_DESK:
+    if action == act.ASSIST_DESK:
         return f"an assistant from your office desks ({s.desks[seat]} there)"
-    return f"your assistant from the {LOCATION_NAMES[action - ASSIST_LOC_BASE]} (it leaves it free)"
+    loc = action - act.ASSIST_LOC_BASE
+    return f"your assistant from the {LOCATION_NAMES[loc]} (it leaves it free)"
 
 
 def _leave(s: GameState, seat: int, action: int) -> str:
@@ -230,17 +207,17 @@ def _leave(s: GameState, seat: int, action: int) -> str:
     origin, dest = LOCATION_NAMES[origin_loc], location_action // 2
     aside = s.kicked == (seat, ASSISTANT, dest)
     home = f"; your assistant from the {LOCATION_NAMES[dest]} goes home" if aside else ""
-    if action == ASSIST_NONE:
+    if action == act.ASSIST_NONE:
         return f"leave no assistant at the {origin}{home}"
-    if action == ASSIST_DESK:
+    if action == act.ASSIST_DESK:
         return f"an assistant from your office desks to the {origin} ({s.desks[seat]} at desks)"
-    loc = action - ASSIST_LOC_BASE
+    loc = action - act.ASSIST_LOC_BASE
     text = f"your assistant from the {LOCATION_NAMES[loc]} to the {origin}"
     return text + (" instead of going home" if aside and loc == dest else home)
 
 
 def _artist(s: GameState, seat: int, action: int) -> str:
-    a = action - ARTIST_BASE
+    a = action - act.ARTIST_BASE
     d = s.data
     name = f"the {artist_name(d, a)} artist"
     purpose = s.frames[-1][2]
@@ -262,7 +239,7 @@ def _artist(s: GameState, seat: int, action: int) -> str:
 
 
 def _ticket(s: GameState, seat: int, action: int) -> str:
-    colour = action - TICKET_BASE
+    colour = action - act.TICKET_BASE
     left = s.box_office[colour]
     if s.phase_name == "discard":
         return f"{_a(COLOURS[colour])} ticket from the box office to the discard ({left} there)"
@@ -270,7 +247,7 @@ def _ticket(s: GameState, seat: int, action: int) -> str:
 
 
 def _visitor(s: GameState, seat: int, action: int) -> str:
-    colour = action - VISITOR_BASE
+    colour = action - act.VISITOR_BASE
     name = COLOURS[colour]
     purpose = s.frames[-1][2]
     if purpose == 0:
@@ -281,7 +258,7 @@ def _visitor(s: GameState, seat: int, action: int) -> str:
 
 
 def _sign(s: GameState, seat: int, action: int) -> str:
-    column, slot = divmod(action - CONTRACT_BASE, 3)
+    column, slot = divmod(action - act.CONTRACT_BASE, 3)
     d = s.data
     card = d.contracts[s.display[column][-1]]
     ticket = COLOURS[d.contract_slot_tickets[slot]]
@@ -295,7 +272,7 @@ def _sign(s: GameState, seat: int, action: int) -> str:
 
 
 def _sell(s: GameState, seat: int, action: int) -> str:
-    index, slot = divmod(action - SELL_BASE, 3)
+    index, slot = divmod(action - act.SELL_BASE, 3)
     d = s.data
     work = s.gallery[seat][index]
     value = sales_value(s, s.work_artist[work])
@@ -306,13 +283,13 @@ def _sell(s: GameState, seat: int, action: int) -> str:
 
 
 def _hire(s: GameState, seat: int, action: int) -> str:
-    k = action - HIRE_BASE + 1
+    k = action - act.HIRE_BASE + 1
     cost = hire_cost(s, seat, k)
     return f"hire {k} assistant{'s' if k > 1 else ''} for {cost} money"
 
 
 def _reputation(s: GameState, seat: int, action: int) -> str:
-    index = action - REP_BASE
+    index = action - act.REP_BASE
     column, row = divmod(index, MARKET_UPPER_ROWS)
     d = s.data
     return (
@@ -322,7 +299,7 @@ def _reputation(s: GameState, seat: int, action: int) -> str:
 
 
 def _auction(s: GameState, seat: int, action: int) -> str:
-    index = action - AUCTION_BASE
+    index = action - act.AUCTION_BASE
     column, row = divmod(index, MARKET_LOWER_ROWS)
     d = s.data
     bonus = bonus_text(d.auction_bonuses[row][column])
@@ -333,18 +310,18 @@ def _auction(s: GameState, seat: int, action: int) -> str:
 
 
 def _space(s: GameState, seat: int, action: int) -> str:
-    i = action - SPACE_BASE
+    i = action - act.SPACE_BASE
     return f"reputation space {i}: {bonus_text(s.data.reputation_spaces[i])}"
 
 
 def _orient(s: GameState, seat: int, action: int) -> str:
-    half = action - ORIENT_BASE
+    half = action - act.ORIENT_BASE
     back = s.data.contract_back[half]
     return f"the {('influence', 'money')[half]} half up: its bonus {bonus_text(back)}"
 
 
 def _easel(s: GameState, seat: int, action: int) -> str:
-    work = s.easels[action - EASEL_BASE]
+    work = s.easels[action - act.EASEL_BASE]
     form = s.data.art_forms[s.data.works[work].form]
     return f"take the renowned {form} (worth {renowned_value(s, work)} at the end, G16.2)"
 
@@ -352,41 +329,41 @@ def _easel(s: GameState, seat: int, action: int) -> str:
 def _single(s: GameState, seat: int, action: int) -> str:
     """The ids that are one choice each: done, spending influence, redraw, commission."""
     d = s.data
-    if action == DONE:
+    if action == act.DONE:
         return _done(s, seat, action)
-    if action == SPEND_FAME:
+    if action == act.SPEND_FAME:
         if s.phase_name == "pay":
             back = d.prev_money_icon[s.influence[seat]]
             return f"pay 1 money with influence (back to {back}) (G10.2)"
         back = d.prev_fame_icon[s.influence[seat]]
         return f"+1 fame for influence (back to {back}) (G10.3)"
-    if action == REDRAW:
+    if action == act.REDRAW:
         return "draw 4 new contracts onto the display first (G7.1)"
     artist = s.frames[-1][2]
     tile = d.artists[s.artist_tile[artist]]
-    if action == USE_COMMISSION:
+    if action == act.USE_COMMISSION:
         return f"with your commission: at its initial fame, {tile.initial_fame}"
-    if action == USE_TOKEN:
+    if action == act.USE_TOKEN:
         return f"with a signature token: at its fame, {s.fame[artist]}; the commission stays"
     return ""
 
 
 _Describe = Callable[[GameState, int, int], str]
 _BLOCKS: tuple[tuple[tuple[int, int], _Describe], ...] = (
-    ((LOC_BASE, LOC_BASE + 8), _location),
-    ((START_BASE, START_BASE + 4), _start),
-    ((ASSIST_NONE, ASSIST_LOC_BASE + 4), _assistant),
-    ((ARTIST_BASE, ARTIST_BASE + 8), _artist),
-    ((TICKET_BASE, TICKET_BASE + 3), _ticket),
-    ((VISITOR_BASE, VISITOR_BASE + 3), _visitor),
-    ((CONTRACT_BASE, SELL_BASE), _sign),
-    ((SELL_BASE, HIRE_BASE), _sell),
-    ((HIRE_BASE, REP_BASE), _hire),
-    ((REP_BASE, AUCTION_BASE), _reputation),
-    ((AUCTION_BASE, SPACE_BASE), _auction),
-    ((SPACE_BASE, ORIENT_BASE), _space),
-    ((ORIENT_BASE, MOVE_BASE), _orient),
-    ((MOVE_BASE, BONUS_BASE), _move),
-    ((BONUS_BASE, EASEL_BASE), _bonus),
-    ((EASEL_BASE, USE_COMMISSION), _easel),
+    ((act.LOC_BASE, act.LOC_BASE + 8), _location),
+    ((act.START_BASE, act.START_BASE + 4), _start),
+    ((act.ASSIST_NONE, act.ASSIST_LOC_BASE + 4), _assistant),
+    ((act.ARTIST_BASE, act.ARTIST_BASE + 8), _artist),
+    ((act.TICKET_BASE, act.TICKET_BASE + 3), _ticket),
+    ((act.VISITOR_BASE, act.VISITOR_BASE + 3), _visitor),
+    ((act.CONTRACT_BASE, act.SELL_BASE), _sign),
+    ((act.SELL_BASE, act.HIRE_BASE), _sell),
+    ((act.HIRE_BASE, act.REP_BASE), _hire),
+    ((act.REP_BASE, act.AUCTION_BASE), _reputation),
+    ((act.AUCTION_BASE, act.SPACE_BASE), _auction),
+    ((act.SPACE_BASE, act.ORIENT_BASE), _space),
+    ((act.ORIENT_BASE, act.MOVE_BASE), _orient),
+    ((act.MOVE_BASE, act.BONUS_BASE), _move),
+    ((act.BONUS_BASE, act.EASEL_BASE), _bonus),
+    ((act.EASEL_BASE, act.USE_COMMISSION), _easel),
 )
