@@ -53,7 +53,14 @@ from .kernels_rules import (
     legal_row,
     nth_set,
 )
-from .kernels_score import R, chain_rows, final_rewards_row, scores_row, souvenir_points
+from .kernels_score import (
+    R,
+    chain_rows,
+    final_rewards_row,
+    owned_pips,
+    scores_row,
+    souvenir_points,
+)
 
 
 @kernel
@@ -164,14 +171,7 @@ def h_standings_lead(s, t, b, me, summ):
         for row in range(R):
             total += summ[p, 0, row]
         total += souvenir_points(s, t, b, p)
-        hand = 0
-        for v in range(V):
-            hand += v * (s.hands[b, p, v] + s.moved[b, p, v])
-        for area in range(t.num_areas):
-            for k in range(s.bid_count[b, area]):
-                if s.bid_player[b, area, k] == p:
-                    hand += s.bid_value[b, area, k]
-        total += hand // 4
+        total += owned_pips(s, t, b, p) // 4
         if s.start_player[b] == p:
             total += t.score_points[0]
         if p == me:

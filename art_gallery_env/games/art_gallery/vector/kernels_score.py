@@ -57,6 +57,20 @@ def souvenir_points(s, t, b, player):
 
 
 @kernel
+def owned_pips(s, t, b, player):
+    """The values of every movement card ``player`` owns: in hand, moved face up and bid
+    on the bars (clock.standings' hand; the search's evaluation)."""
+    pips = 0
+    for v in range(V):
+        pips += v * (s.hands[b, player, v] + s.moved[b, player, v])
+    for area in range(t.num_areas):
+        for k in range(s.bid_count[b, area]):
+            if s.bid_player[b, area, k] == player:
+                pips += s.bid_value[b, area, k]
+    return pips
+
+
+@kernel
 def total_score(s, t, b, player, best, open_symbol, open_total):
     """R7.1-R7.4 total (hand counts the face-up movement cards back in, as R6.1 will)."""
     chain_rows(s, t, b, player, best, open_symbol, open_total)

@@ -17,7 +17,17 @@ from .kernels_batch import random_action
 from .kernels_choice import heuristic_action
 from .kernels_heuristic import heuristic_scratch
 from .kernels_rules import BAR, V, apply_action, below, legal_row, next_u64, shuffle_row
-from .kernels_score import A, P, R, S, chain_rows, share_wins, souvenir_points, total_score
+from .kernels_score import (
+    A,
+    P,
+    R,
+    S,
+    chain_rows,
+    owned_pips,
+    share_wins,
+    souvenir_points,
+    total_score,
+)
 
 # -- ISMCTS (agents/ismcts.py's search on this engine; vector/search.py wraps it) -----------
 # One call runs many iterations of single-observer ISMCTS on a dense tree: node 0 is the
@@ -184,13 +194,7 @@ def evaluate_row(s, t, b, scale, potential, hand_weight, out, values, chains):
         for row in range(R):
             best += chains[0][row]
             open_sum += chains[2][row]
-        pips = 0
-        for v in range(V):
-            pips += v * (s.hands[b, p, v] + s.moved[b, p, v])
-        for area in range(t.num_areas):
-            for k in range(s.bid_count[b, area]):
-                if s.bid_player[b, area, k] == p:
-                    pips += s.bid_value[b, area, k]
+        pips = owned_pips(s, t, b, p)
         start = t.score_points[0] if s.start_player[b] == p else 0
         value = best + potential * open_sum
         value += souvenir_points(s, t, b, p)
