@@ -8,32 +8,21 @@ screen of a solo game against Lacerda (G17) played the same way, with its goal-l
 
 from __future__ import annotations
 
-import os
-import tempfile
-from pathlib import Path
-
-from playwright.sync_api import sync_playwright
+from docs_web_screenshot import ROOT, chromium_session, save  # this folder
 
 from art_gallery_env.agents.registry import make_agent
 from art_gallery_env.web.app import create_app
-from art_gallery_env.web.browser import CHROMIUM_ARGS, chromium_executable
 from art_gallery_env.web.server import BackgroundServer
 
-ROOT = Path(__file__).resolve().parent.parent
-IMAGES = ROOT / "docs" / "images"
 SEED, ROUND = 7, 4
 VIEWPORT = {"width": 1600, "height": 1120}
 
 
 def main() -> None:
-    chromium = chromium_executable()
-    if chromium is None:
-        raise SystemExit("needs Chromium: apt-get install -y chromium")
-    IMAGES.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory() as data, sync_playwright() as p:
+    with chromium_session() as (data, launch):
         app = create_app(data, checkpoints=ROOT / "checkpoints")
         with BackgroundServer(app) as server:
-            browser = p.chromium.launch(executable_path=chromium, args=list(CHROMIUM_ARGS))
+            browser = launch()
             page = browser.new_page(viewport=VIEWPORT)
             page.goto(server.url + "/")
             page.select_option("#game", "gallerist")
@@ -68,15 +57,6 @@ def main() -> None:
             page.wait_for_selector("#result")
             save(page, "web-gallerist-end.png")
             browser.close()
-
-
-def save(page, name: str) -> None:
-    """The page as a PNG in docs/images, written atomically."""
-    fd, tmp = tempfile.mkstemp(prefix=f".{name}-", suffix=".png", dir=IMAGES)
-    os.close(fd)
-    page.screenshot(path=tmp)
-    os.replace(tmp, IMAGES / name)
-    print(f"docs/images/{name}: {(IMAGES / name).stat().st_size // 1024} KB")
 
 
 if __name__ == "__main__":

@@ -17,7 +17,10 @@ from __future__ import annotations
 import os
 import random
 import tempfile
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 from playwright.sync_api import sync_playwright
 
@@ -48,6 +51,7 @@ AGENT_THINKING = (  # an agent's move shown, another agent thinking
 
 
 def save(page, name: str, full_page: bool = False) -> None:
+    """The page as a PNG in docs/images, written atomically."""
     fd, tmp = tempfile.mkstemp(prefix=f".{name}-", suffix=".png", dir=IMAGES)
     os.close(fd)
     page.screenshot(path=tmp, full_page=full_page)
@@ -55,17 +59,25 @@ def save(page, name: str, full_page: bool = False) -> None:
     print(f"docs/images/{name}: {(IMAGES / name).stat().st_size // 1024} KB")
 
 
-def main() -> None:
+@contextmanager
+def chromium_session() -> Iterator[tuple[str, Callable[[], Any]]]:
+    """(a temporary data folder, a function that launches headless Chromium), with
+    docs/images made; exits naming the package when the system has no Chromium."""
     chromium = chromium_executable()
     if chromium is None:
         raise SystemExit("needs Chromium: apt-get install -y chromium")
     IMAGES.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as data, sync_playwright() as p:
+        yield data, lambda: p.chromium.launch(executable_path=chromium, args=list(CHROMIUM_ARGS))
+
+
+def main() -> None:
+    with chromium_session() as (data, launch):
         records = Path(data) / "records"
         (path,) = save_game_records(run_match(MATCH, progress=False), records)
         app = create_app(data, checkpoints=ROOT / "checkpoints", records=records)
         with BackgroundServer(app) as server:
-            browser = p.chromium.launch(executable_path=chromium, args=list(CHROMIUM_ARGS))
+            browser = launch()
             page = browser.new_page(viewport=VIEWPORT)
             replay(page, server.url, app.state.library.get(f"file-{path.stem}"), path.stem)
             page.goto(server.url + "/")
