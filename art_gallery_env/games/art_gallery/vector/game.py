@@ -339,9 +339,7 @@ class VectorGame:
         if decisions.shape != (self.num_envs,) or decisions.dtype != np.int64:
             raise ValueError(f"decisions must be a ({self.num_envs},) int64 array")
         need = np.zeros(self.num_envs, dtype=np.bool_)
-        rewards = np.zeros((self.num_envs, n), dtype=np.float32)
-        dones = np.zeros(self.num_envs, dtype=np.bool_)
-        self.final_scores[:] = 0
+        rewards, dones = self._step_outputs()
         self._run(
             kernels.play_seats,
             self.state,
@@ -405,9 +403,7 @@ class VectorGame:
         bad = np.empty(self.num_envs, dtype=np.bool_)
         if self._run(kernels.find_illegal, self.state, self.tables, actions, active, bad):
             self._raise_illegal(int(np.argmax(bad)), actions, int(bad.sum()))
-        rewards = np.zeros((self.num_envs, self.num_players), dtype=np.float32)
-        dones = np.zeros(self.num_envs, dtype=np.bool_)
-        self.final_scores[:] = 0
+        rewards, dones = self._step_outputs()
         self._run(
             kernels.apply_actions,
             self.state,
@@ -419,6 +415,14 @@ class VectorGame:
             dones,
             self.final_scores,
         )
+        return rewards, dones
+
+    def _step_outputs(self) -> tuple[np.ndarray, np.ndarray]:
+        """A step's ``(rewards, dones)``, zero, with ``final_scores`` cleared for the games
+        the step ends."""
+        rewards = np.zeros((self.num_envs, self.num_players), dtype=np.float32)
+        dones = np.zeros(self.num_envs, dtype=np.bool_)
+        self.final_scores[:] = 0
         return rewards, dones
 
     def _check_active(self, active: np.ndarray | Sequence[bool] | None) -> np.ndarray:
