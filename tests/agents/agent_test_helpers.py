@@ -39,15 +39,20 @@ def twin_state(state: GameState, seed: int) -> GameState:
     raise AssertionError("could not find a different state in the information set")
 
 
-def _movable(state: GameState, rival: int) -> bool:
-    """Whether ``rival`` has a face-down bid that could hold another of its unlocated cards."""
-    bids = [
+def hidden_bid_values(state: GameState, player: int) -> list[int]:
+    """The values of ``player``'s face-down bids (what its rivals cannot see)."""
+    return [
         value
         for area, bids in enumerate(state.bids)
         if bid_is_hidden(state, area)
         for owner, value in bids
-        if owner == rival
+        if owner == player
     ]
+
+
+def _movable(state: GameState, rival: int) -> bool:
+    """Whether ``rival`` has a face-down bid that could hold another of its unlocated cards."""
+    bids = hidden_bid_values(state, rival)
     pool = set(bids)
     if state.phase in (MOVE, BID):
         pool.update(v for v in range(9) if state.hands[rival][v])

@@ -11,7 +11,7 @@ from collections import Counter
 
 import numpy as np
 import pytest
-from agent_test_helpers import heuristic_positions, mid_round_state, twin_state
+from agent_test_helpers import heuristic_positions, hidden_bid_values, mid_round_state, twin_state
 
 from art_gallery_env.agents import ISMCTSAgent, make_agent
 from art_gallery_env.agents import registry as agent_registry
@@ -56,13 +56,7 @@ def _positions(count: int, seed: int, players=(2, 3, 4, 5, 6)) -> list[GameState
 
 def _hidden_pool(state: GameState, player: int) -> tuple[list[int], int]:
     """A rival's cards nobody else can locate (sorted) and how many are in hand."""
-    pool = [
-        value
-        for area, bids in enumerate(state.bids)
-        if bid_is_hidden(state, area)
-        for owner, value in bids
-        if owner == player
-    ]
+    pool = hidden_bid_values(state, player)
     in_hand = 0
     if not is_distributing(state):
         pool += [v for v, n in enumerate(state.hands[player]) for _ in range(n)]
