@@ -19,6 +19,13 @@ from .exit_selfplay import SelfPlayTask, play_chunk
 TASK_RETRIES = 3  # a game whose worker died is played again, from its own seeds
 
 
+def _lost_worker_errors() -> tuple[type[BaseException], ...]:
+    """What ``ray.get`` raises for a task whose worker or node died past its retries."""
+    from ray.exceptions import NodeDiedError, ObjectLostError, WorkerCrashedError
+
+    return (WorkerCrashedError, NodeDiedError, ObjectLostError)
+
+
 def _play_on_node(tasks: list[SelfPlayTask]) -> list[dict[str, Any]]:
     """One Ray task: the games, each marked with the node that played it."""
     import ray
@@ -59,15 +66,25 @@ class RaySelfPlayPool:
         return ray
 
     def play(self, tasks: list[SelfPlayTask]) -> list[dict[str, Any]]:
-        """Every task's game (in any order); a stop signal cancels the rest."""
+        """Every task's game (in any order); a stop signal cancels the rest. A task whose
+        worker died more than ``TASK_RETRIES`` times stops the run in one line
+        (:class:`ChildProcessError`); the generation's games are dropped."""
         ray = self._connect()
         self._pending = [self._remote.remote([task]) for task in tasks]
         results: list[dict[str, Any]] = []
+        lost = _lost_worker_errors()
         try:
             pending = list(self._pending)
             while pending:
                 done, pending = ray.wait(pending, num_returns=1)
                 results.extend(ray.get(done[0]))
+        except lost as err:
+            self.kill()
+            raise ChildProcessError(
+                f"a self-play task's Ray worker died and its {TASK_RETRIES} retries are used "
+                f"up ({type(err).__name__}; {len(results)} of {len(tasks)} games finished); "
+                "the generation is dropped (a worker or node killed, or out of memory)"
+            ) from None
         except BaseException:
             self.kill()
             raise

@@ -41,8 +41,10 @@ import io
 import json
 import multiprocessing
 import shutil
+import sys
 import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any
 
@@ -420,8 +422,32 @@ class SelfPlayPool:
         self.pool: ProcessPoolExecutor | None = None
 
     def play(self, tasks: list[SelfPlayTask]) -> list[dict[str, Any]]:
-        """Every task's game (in any order)."""
+        """Every task's game (in any order). If a worker dies (killed, out of memory) the
+        games not finished are played once more in new workers, from their own seeds (the
+        rows of an unbroken run); a second death stops the run in one line."""
         results: list[dict[str, Any]] = []
+        for attempt in (1, 2):
+            done = {game["index"] for game in results}
+            try:
+                self._play([task for task in tasks if task.index not in done], results)
+                return results
+            except BrokenProcessPool:
+                left = f"{len(results)} of {len(tasks)} games finished"
+                if attempt == 2:
+                    raise ChildProcessError(
+                        f"a self-play worker process died again ({left}); the generation is "
+                        "dropped (a worker killed from outside or out of memory: try fewer "
+                        "exit.workers)"
+                    ) from None
+                print(
+                    f"warning: a self-play worker process died; {left}, the others are "
+                    "played again in new workers",
+                    file=sys.stderr,
+                    flush=True,
+                )
+        return results
+
+    def _play(self, tasks: list[SelfPlayTask], results: list[dict[str, Any]]) -> None:
         try:
             # the executor starts its processes at submit, not when it is made: both
             # inside the block, or they start with this process's thread counts
@@ -438,7 +464,6 @@ class SelfPlayPool:
         except BaseException:
             self.kill()
             raise
-        return results
 
     def kill(self) -> None:
         """Stop the workers now (their games in progress are dropped)."""
