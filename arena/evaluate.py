@@ -42,7 +42,7 @@ from pathlib import Path
 from typing import Any
 
 from art_gallery_env.agents.registry import agent_spec_problem, make_agent
-from art_gallery_env.core.registry import GameSpec
+from art_gallery_env.core.registry import GameSpec, get_game
 
 from .lineup import MAX_TABLES, agent_labels, derive_seed, game_seed, lineup, seat_seed
 from .playing import (
@@ -362,8 +362,17 @@ def evaluation_config(
     expanded = specs != given
     if expanded and notes:
         notes(f"{len(specs)} agents: " + " ".join(specs))
+    try:
+        spec = get_game(game)
+    except ValueError as err:
+        raise MatchError(str(err)) from None
+    for agent in dict.fromkeys(specs):  # first: a policy of another game names its --game
+        problem = agent_spec_problem(agent, game=spec.name)
+        if problem is not None:
+            raise MatchError(f"bad agent spec {agent!r}: {problem}")
+    _check_table_size(spec, players)
     common = dict(agents=tuple(specs), games=games, seed=seed, variants=dict(variants or {}))
-    common.update(workers=workers, insight=insight, game=game)
+    common.update(workers=workers, insight=insight, game=spec.name)
     config: MatchConfig | SoloConfig
     if players == 1:
         config = SoloConfig(**common)  # type: ignore[arg-type]
@@ -371,13 +380,20 @@ def evaluation_config(
         # a folder of checkpoints rates them all: more agents than seats by design
         rr = round_robin or expanded
         config = MatchConfig(num_players=players, round_robin=rr, **common)  # type: ignore[arg-type]
-    for spec in dict.fromkeys(specs):
-        problem = agent_spec_problem(spec, game=config.game)
-        if problem is not None:
-            raise MatchError(f"bad agent spec {spec!r}: {problem}")
     for note in unseen_table_notes(config) if notes else ():  # type: ignore[arg-type]
         notes(note)
     return config
+
+
+def _check_table_size(game: GameSpec, players: Any) -> None:
+    """``players`` must be one of the game's table sizes; 1 (a solo evaluation) is left to
+    :class:`SoloConfig`, which names the sizes of a game without a solo game."""
+    lo, hi = game.min_players, game.max_players
+    if players == 1 and not isinstance(players, bool):
+        return
+    if isinstance(players, bool) or not isinstance(players, int) or not lo <= players <= hi:
+        solo = " (1: each agent plays the solo game alone)" if lo == 1 else ""
+        raise MatchError(f"players must be in {lo}..{hi} for {game.title}{solo}, got {players!r}")
 
 
 def run_evaluation(

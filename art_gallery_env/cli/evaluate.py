@@ -1,4 +1,10 @@
-"""``art-gallery eval``: seat-rotated matches between agents, with ratings."""
+"""``art-gallery eval``: the Python evaluation API on the command line.
+
+This module parses the options and prints: the match or solo evaluation itself is built
+by :func:`art_gallery_env.arena.evaluate.evaluation_config` and played by
+:func:`~art_gallery_env.arena.evaluate.run_evaluation`, the two halves of ``evaluate``,
+so the command and the API give the same table for the same arguments.
+"""
 
 from __future__ import annotations
 
@@ -16,20 +22,21 @@ DESCRIPTION = (
     "fill the table. A folder of checkpoints (a run folder: its pool/ snapshots and "
     "best/latest) stands for every checkpoint in it, and all agents are rated in one round "
     "robin (tables of --players drawn from them; fixed agents such as heuristic serve as "
-    "anchors). Results are identical for any --workers."
+    "anchors). --players 1 (a game with a solo mode, e.g. --game gallerist) plays each "
+    "agent alone on the same seeds and prints its score and the share of games at or above "
+    "each goal level. Results are identical for any --workers."
 )
 
 
 def add(sub: argparse._SubParsersAction) -> None:
     from art_gallery_env.arena.evaluate import default_workers
 
-    ev = sub.add_parser(
-        "eval",
-        help="seat-rotated matches between agents: win share, scores, ratings",
-        description=DESCRIPTION,
-    )
+    ev = options.subcommand(
+        sub, "eval", run, "seat-rotated matches or solo games: win share, scores, ratings, "
+        "goal levels", DESCRIPTION,
+    )  # fmt: skip
     options.add_game(ev)
-    options.add_players(ev, default=2)
+    options.add_players(ev, default=2, solo="each agent plays the game's solo mode alone")
     ev.add_argument(
         "--agents",
         nargs="+",
@@ -60,49 +67,30 @@ def add(sub: argparse._SubParsersAction) -> None:
         "decision (top actions and probabilities, value estimate, visit counts)",
     )
     options.add_no_progress(ev)
-    ev.set_defaults(func=run, parser=ev)
 
 
-def _config(args: argparse.Namespace) -> Any:
-    """The match the command line asks for (a bad one exits with its message)."""
-    from art_gallery_env.arena.evaluate import MatchConfig, MatchError, expand_agent_specs
+def evaluation_config(args: argparse.Namespace) -> Any:
+    """The API's config for the command line's options (a bad one exits with its line)."""
+    from art_gallery_env.arena.evaluate import MatchError, evaluation_config
 
     try:
-        agents = expand_agent_specs(args.agents)
-        if agents != list(args.agents):
-            print(f"{len(agents)} agents: " + " ".join(agents))
-        return MatchConfig(
-            num_players=args.players,
-            agents=tuple(agents),
-            games=args.games,
-            seed=args.seed,
-            variants=options.variants(args),
-            workers=args.workers,
-            insight=args.insight,
-            game=args.game,
-            # a folder of checkpoints rates them all: more agents than seats by design
-            round_robin=args.round_robin or agents != list(args.agents),
-        )
+        return evaluation_config(
+            args.agents, game=args.game, players=args.players, games=args.games,
+            seed=args.seed, variants=options.variants(args), workers=args.workers,
+            round_robin=args.round_robin, insight=args.insight,
+        )  # fmt: skip
     except MatchError as err:
         args.parser.error(str(err))
 
 
 def run(args: argparse.Namespace) -> int:
-    from art_gallery_env.arena.evaluate import (
-        MatchInterrupted,
-        StopSignals,
-        run_match,
-        unseen_table_notes,
-    )
+    from art_gallery_env.arena.evaluate import MatchInterrupted, StopSignals, run_evaluation
     from art_gallery_env.files import writable_dir_problem
 
     parser = args.parser
-    config = _config(args)
     if args.insight and not args.save_games:
         parser.error("--insight is stored in the game records: give --save-games DIR too")
-    options.check_agent_specs(parser, "--agents", list(config.agents), args.game)
-    for note in unseen_table_notes(config):
-        print(f"note: {note}", file=sys.stderr)
+    config = evaluation_config(args)
     for option, folder in (("--out", args.out), ("--save-games", args.save_games)):
         problem = folder and writable_dir_problem(folder)
         if problem:  # found now, not after every game has been played
@@ -111,7 +99,7 @@ def run(args: argparse.Namespace) -> int:
     with _folders_locked(args), StopSignals() as signals:
         try:
             with signals.raising():  # SIGTERM stops the workers and saves, as Ctrl-C does
-                result = run_match(config, progress=progress)
+                result = run_evaluation(config, progress=progress)
         except MatchInterrupted as stop:
             return _report_partial(args, stop)
         _write(args, result)  # a signal now waits for the files
@@ -136,14 +124,13 @@ def _folders_locked(args: argparse.Namespace) -> Any:
 
 
 def _write(args: argparse.Namespace, result: Any) -> None:
-    from art_gallery_env.arena.evaluate import print_table, save_game_records, write_results
-
-    print_table(result)
+    """The result's table (``result.table()``, as the API gives it) and its files."""
+    sys.stdout.write(result.table())
     if args.save_games:  # first: the results never count a record that is not written
-        paths = save_game_records(result, args.save_games)
+        paths = result.save_games(args.save_games)
         print(f"wrote {len(paths)} game records to {args.save_games}")
     if args.out:
-        paths = write_results(result, args.out)
+        paths = result.write(args.out)
         print("wrote " + ", ".join(str(p) for p in paths))
 
 
@@ -152,7 +139,7 @@ def _report_partial(args: argparse.Namespace, stop: Any) -> int:
     import signal
 
     result = stop.result
-    played, planned = len(result.games), result.config.games
+    played, planned = len(result.games), result.planned
     print()
     print(f"{stop.signal_name}: interrupted after {played} of {planned} games.")
     if played:

@@ -134,13 +134,27 @@ def add_variants(command: argparse.ArgumentParser) -> None:
         command.add_argument(flag, action="store_true", help=argparse.SUPPRESS)
 
 
-def add_players(command: argparse.ArgumentParser, default: int | None, shown: int = 2) -> None:
+def subcommand(
+    sub: argparse._SubParsersAction, name: str, run: Any, help_text: str, description: str
+) -> argparse.ArgumentParser:
+    """A subcommand's parser, whose parsed options call ``run(args)`` (``args.parser`` is
+    the parser, for its one-line errors)."""
+    parser = sub.add_parser(name, help=help_text, description=description)
+    parser.set_defaults(func=run, parser=parser)
+    return parser
+
+
+def add_players(
+    command: argparse.ArgumentParser, default: int | None, shown: int = 2, solo: str = ""
+) -> None:
+    """``--players N``; ``solo`` says what 1 does where a command plays solo games."""
     command.add_argument(
         "--players",
         type=int,
         default=default,
         metavar="N",
-        help=f"seats at the table, in the game's range (default {shown})",
+        help=f"seats at the table, in the game's range (default {shown})"
+        + (f"; 1: {solo}" if solo else ""),
     )
 
 
