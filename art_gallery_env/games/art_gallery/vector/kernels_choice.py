@@ -326,14 +326,20 @@ def heuristic_action(s, t, hp, b, legal, scores, top, w):
 
 
 @entry
+def decision_scratch():
+    """heuristic_action's scratch: (legal mask, scores, top set, heuristic_scratch())."""
+    legal = np.empty(NUM_ACTIONS, np.bool_)
+    scores = np.empty(NUM_ACTIONS, np.float64)
+    top = np.empty(NUM_ACTIONS, np.bool_)
+    return legal, scores, top, heuristic_scratch()
+
+
+@entry
 def heuristic_actions(s, t, hp, active, keep, actions, scores, top, lo, hi):
     """One heuristic action per active game (-1 for the others and finished games); with
     ``keep`` the per-action scores and top sets go to the game's rows of ``scores`` and
     ``top`` (else those are not used)."""
-    w = heuristic_scratch()
-    legal = np.empty(NUM_ACTIONS, np.bool_)
-    own_scores = np.empty(NUM_ACTIONS, np.float64)
-    own_top = np.empty(NUM_ACTIONS, np.bool_)
+    legal, own_scores, own_top, w = decision_scratch()
     for b in range(lo, hi):
         if not active[b]:
             actions[b] = -1
@@ -347,10 +353,7 @@ def heuristic_actions(s, t, hp, active, keep, actions, scores, top, lo, hi):
 @entry
 def heuristic_play_out(s, t, hp, active, rewards, final_scores, lo, hi):
     """play_out with the heuristic for every seat (ties from each game's action stream)."""
-    w = heuristic_scratch()
-    legal = np.empty(NUM_ACTIONS, np.bool_)
-    scores = np.empty(NUM_ACTIONS, np.float64)
-    top = np.empty(NUM_ACTIONS, np.bool_)
+    legal, scores, top, w = decision_scratch()
     chains = np.empty((3, NUM_ROWS), np.int64)
     decisions = 0
     for b in range(lo, hi):
@@ -380,10 +383,7 @@ def play_seats(
     (random_actions for every game, then the chosen actions); ``decisions[b]`` counts
     them. A game that ends writes its rewards and R7 totals as apply_actions. Returns how
     many games need the caller."""
-    w = heuristic_scratch()
-    row = np.empty(NUM_ACTIONS, np.bool_)
-    scores = np.empty(NUM_ACTIONS, np.float64)
-    top = np.empty(NUM_ACTIONS, np.bool_)
+    row, scores, top, w = decision_scratch()
     chains = np.empty((3, NUM_ROWS), np.int64)
     count = 0
     for b in range(lo, hi):

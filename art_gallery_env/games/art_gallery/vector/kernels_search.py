@@ -14,7 +14,7 @@ from ..rules.phases import (
 )
 from .jit import entry, kernel
 from .kernels_batch import random_action
-from .kernels_choice import heuristic_action
+from .kernels_choice import decision_scratch, heuristic_action
 from .kernels_heuristic import heuristic_scratch
 from .kernels_rules import BAR, V, apply_action, below, legal_row, next_u64, shuffle_row
 from .kernels_score import (
@@ -285,7 +285,7 @@ def ismcts_iterations(s, t, hp, root, work, observer, iters, options, tree, rng)
     scale, potential, hand_weight = options[3], options[4], options[5]
     end_round = np.int64(s.round[root]) + rounds if rounds > 0 else NO_ROUND_LIMIT
     cap = child.shape[0]
-    legal = np.empty(NUM_ACTIONS, np.bool_)
+    legal, scores, top, w = decision_scratch()
     untried = np.empty(NUM_ACTIONS, np.int64)
     path_node = np.empty(cap, np.int64)
     path_seat = np.empty(cap, np.int64)
@@ -293,9 +293,6 @@ def ismcts_iterations(s, t, hp, root, work, observer, iters, options, tree, rng)
     values = np.empty(S, np.float64)
     chains = np.empty((3, NUM_ROWS), np.int64)
     pool = np.empty(P, np.int8)
-    scores = np.empty(NUM_ACTIONS, np.float64)
-    top = np.empty(NUM_ACTIONS, np.bool_)
-    w = heuristic_scratch()
     done = 0
     while done < iters and nodes[0] < cap:
         copy_slot(s, root, work)
@@ -340,14 +337,11 @@ def rollout_sweeps(s, t, hp, root, det, work, observer, cands, sweeps, options, 
     rounds = np.int64(options[0])
     scale, potential, hand_weight = options[1], options[2], options[3]
     end_round = np.int64(s.round[root]) + rounds if rounds > 0 else NO_ROUND_LIMIT
-    legal = np.empty(NUM_ACTIONS, np.bool_)
+    legal, scores, top, w = decision_scratch()
     rewards = np.empty(S, np.float64)
     evals = np.empty(S, np.float64)
     chains = np.empty((3, NUM_ROWS), np.int64)
     pool = np.empty(P, np.int8)
-    scores = np.empty(NUM_ACTIONS, np.float64)
-    top = np.empty(NUM_ACTIONS, np.bool_)
-    w = heuristic_scratch()
     for i in range(sweeps):
         copy_slot(s, root, det)
         determinize_slot(s, t, det, observer, rng, 0, pool)
