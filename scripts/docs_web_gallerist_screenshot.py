@@ -8,7 +8,7 @@ screen of a solo game against Lacerda (G17) played the same way, with its goal-l
 
 from __future__ import annotations
 
-from docs_web_screenshot import ROOT, chromium_session, save  # this folder
+from docs_web_screenshot import ROOT, headless_chromium, save  # this folder
 
 from art_gallery_env.agents.registry import make_agent
 from art_gallery_env.web.app import create_app
@@ -19,7 +19,7 @@ VIEWPORT = {"width": 1600, "height": 1120}
 
 
 def main() -> None:
-    with chromium_session() as (data, launch):
+    with headless_chromium() as (data, launch):
         app = create_app(data, checkpoints=ROOT / "checkpoints")
         with BackgroundServer(app) as server:
             browser = launch()

@@ -60,7 +60,7 @@ def save(page, name: str, full_page: bool = False) -> None:
 
 
 @contextmanager
-def chromium_session() -> Iterator[tuple[str, Callable[[], Any]]]:
+def headless_chromium() -> Iterator[tuple[str, Callable[[], Any]]]:
     """(a temporary data folder, a function that launches headless Chromium), with
     docs/images made; exits naming the package when the system has no Chromium."""
     chromium = chromium_executable()
@@ -72,7 +72,7 @@ def chromium_session() -> Iterator[tuple[str, Callable[[], Any]]]:
 
 
 def main() -> None:
-    with chromium_session() as (data, launch):
+    with headless_chromium() as (data, launch):
         records = Path(data) / "records"
         (path,) = save_game_records(run_match(MATCH, progress=False), records)
         app = create_app(data, checkpoints=ROOT / "checkpoints", records=records)
