@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
+from process_groups import killed_after, spawn_workers, start_cli
 
 from art_gallery_env.cli import main
 
@@ -46,30 +47,9 @@ def test_a_read_only_output_folder_fails_before_any_game(tmp_path, capsys):
 
 
 # -- items 9 and 10: signals -------------------------------------------------------------
-def _start_eval(tmp_path: Path, workers: int, *extra: str) -> subprocess.Popen:
-    return subprocess.Popen(
-        [sys.executable, "-m", "art_gallery_env.cli", "eval", "--agents", "ismcts:iters=20",
-         "random", "--games", "400", "--workers", str(workers), "--no-progress", *extra],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        start_new_session=True,
-    )  # fmt: skip
-
-
-def _children(pid: int) -> list[int]:
-    found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                stat = (entry / "stat").read_text()
-                cmdline = (entry / "cmdline").read_bytes()
-            except OSError:
-                continue
-            ppid = int(stat.rsplit(")", 1)[1].split()[1])
-            if ppid == pid and b"spawn_main" in cmdline:
-                found.append(int(entry.name))
-    return found
+def _start_eval(workers: int, *extra: str) -> subprocess.Popen:
+    return start_cli("eval", "--agents", "ismcts:iters=20", "random", "--games", "400",
+                     "--workers", str(workers), "--no-progress", *extra)  # fmt: skip
 
 
 def _alive(pid: int) -> bool:
@@ -85,8 +65,8 @@ def _alive(pid: int) -> bool:
 @pytest.mark.parametrize("workers", [1, 2])
 def test_ctrl_c_stops_eval_at_once_and_writes_the_finished_games(tmp_path, workers):
     out, games = tmp_path / "out", tmp_path / "games"
-    proc = _start_eval(tmp_path, workers, "--out", str(out), "--save-games", str(games))
-    try:
+    proc = _start_eval(workers, "--out", str(out), "--save-games", str(games))
+    with killed_after(proc):
         # a few games must finish first: 12 s on 2 idle cores, longer on a loaded machine
         time.sleep(min(60.0, 12 * max(1.0, os.getloadavg()[0] / 2)))
         assert proc.poll() is None, proc.communicate()
@@ -94,9 +74,6 @@ def test_ctrl_c_stops_eval_at_once_and_writes_the_finished_games(tmp_path, worke
         os.killpg(proc.pid, signal.SIGINT)  # the terminal sends Ctrl-C to the group
         stdout, stderr = proc.communicate(timeout=60)
         took = time.monotonic() - sent
-    finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
     assert proc.returncode == 130, stderr
     assert "Traceback" not in stderr, stderr
     assert took < 5, f"Ctrl-C took {took:.1f} s"
@@ -114,19 +91,16 @@ def test_ctrl_c_stops_eval_at_once_and_writes_the_finished_games(tmp_path, worke
 @pytest.mark.slow
 @POSIX
 def test_sigterm_to_eval_takes_its_workers_down(tmp_path):
-    proc = _start_eval(tmp_path, 2)
-    try:
+    proc = _start_eval(2)
+    with killed_after(proc):
         deadline = time.monotonic() + 60
-        while len(_children(proc.pid)) < 2 and time.monotonic() < deadline:
+        while len(spawn_workers(proc.pid)) < 2 and time.monotonic() < deadline:
             time.sleep(0.2)
-        workers = _children(proc.pid)
+        workers = spawn_workers(proc.pid)
         assert len(workers) == 2, "two spawn workers started"
         time.sleep(2)
         proc.send_signal(signal.SIGTERM)  # the main process only
         _, stderr = proc.communicate(timeout=30)
-    finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
     assert proc.returncode == 143, stderr
     assert "Traceback" not in stderr, stderr
     deadline = time.monotonic() + 5

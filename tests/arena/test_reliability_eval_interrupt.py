@@ -10,13 +10,13 @@ from __future__ import annotations
 import json
 import os
 import signal
-import subprocess
 import sys
 import threading
 import time
 from pathlib import Path
 
 import pytest
+from process_groups import killed_after, spawn_workers, start_cli
 
 from art_gallery_env.arena.records import load_record
 from art_gallery_env.cli import main
@@ -85,20 +85,6 @@ def test_two_quick_ctrl_cs_in_process_write_every_finished_game(tmp_path, capsys
     assert f"interrupted after {played} of 100000 games" in captured.out
 
 
-def _children(pid: int) -> int:
-    count = 0
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                stat = (entry / "stat").read_text()
-                cmdline = (entry / "cmdline").read_bytes()
-            except OSError:
-                continue
-            if int(stat.rsplit(")", 1)[1].split()[1]) == pid and b"spawn_main" in cmdline:
-                count += 1
-    return count
-
-
 @pytest.mark.slow
 @POSIX
 @pytest.mark.parametrize(
@@ -109,15 +95,12 @@ def test_two_quick_signals_to_eval_with_workers_write_every_finished_game(
     tmp_path, first, second, gap_s
 ):
     out, games = tmp_path / "out", tmp_path / "games"
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "art_gallery_env.cli", "eval", "--agents", "heuristic", "random",
-         "--games", "6000", "--workers", "2", "--out", str(out), "--save-games", str(games),
-         "--no-progress"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
-    )  # fmt: skip
-    try:
+    proc = start_cli("eval", "--agents", "heuristic", "random", "--games", "6000", "--workers",
+                     "2", "--out", str(out), "--save-games", str(games),
+                     "--no-progress")  # fmt: skip
+    with killed_after(proc):
         deadline = time.monotonic() + 60
-        while _children(proc.pid) < 2 and time.monotonic() < deadline:
+        while len(spawn_workers(proc.pid)) < 2 and time.monotonic() < deadline:
             time.sleep(0.1)
         time.sleep(10)  # games finish (workers take seconds to import on a busy machine)
         assert proc.poll() is None, proc.communicate()
@@ -125,9 +108,6 @@ def test_two_quick_signals_to_eval_with_workers_write_every_finished_game(
         time.sleep(gap_s)
         os.killpg(proc.pid, signal.Signals[second])
         stdout, stderr = proc.communicate(timeout=120)
-    finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
     assert proc.returncode == 128 + signal.Signals[first], stderr
     assert "Traceback" not in stderr, stderr
     played = _check_partial(out, games, 6000)

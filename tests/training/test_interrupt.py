@@ -17,6 +17,7 @@ import yaml
 
 pytest.importorskip("sb3_contrib", reason="training needs the [train] extra")
 
+from process_groups import CLI, killed_after, start_cli  # noqa: E402
 from training_helpers import tiny_config_dict  # noqa: E402
 
 from art_gallery_env.agents.run_checkpoint import load_sb3_model  # noqa: E402
@@ -80,22 +81,11 @@ def test_an_error_in_training_keeps_the_work_done(tmp_path, tiny_config, monkeyp
     assert meta["interrupted"] is True and meta["stop_reason"] == "error: RuntimeError"
 
 
-def _cli() -> list[str]:
-    return [sys.executable, "-m", "art_gallery_env.cli"]
-
-
 def _start_training(tmp_path: Path, data: dict) -> tuple[Path, subprocess.Popen]:
     """``art-gallery train`` in its own process group, as a terminal runs a command."""
     config = tmp_path / "tiny.yaml"
     config.write_text(yaml.safe_dump(data))
-    proc = subprocess.Popen(
-        [*_cli(), "train", str(config), "--no-progress"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        start_new_session=True,
-    )
-    return config, proc
+    return config, start_cli("train", str(config), "--no-progress")
 
 
 def _wait_for(predicate, timeout: float, what: str) -> None:
@@ -120,13 +110,10 @@ def test_ctrl_c_on_the_command_line_saves_quietly_and_prints_the_resume_command(
     run = tmp_path / "run"
     data = tiny_config_dict(run, 1_000_000, vec_env="subproc", eval={"every_steps": 100_000})
     config, proc = _start_training(tmp_path, data)
-    try:
+    with killed_after(proc):
         _wait_for(lambda: _progress_rows(run) >= 2, 120, "two rollouts")
         os.killpg(proc.pid, signal.SIGINT)  # what the terminal does on Ctrl-C
         out, err = proc.communicate(timeout=60)
-    finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
     assert proc.returncode == 130, err
     assert "Traceback" not in err and "EOFError" not in err + out, err
     meta = verify_checkpoint(run / "latest.json")
@@ -136,7 +123,7 @@ def test_ctrl_c_on_the_command_line_saves_quietly_and_prints_the_resume_command(
     command = shlex.split(lines[-1])
     assert command[:3] == ["art-gallery", "train", str(config)] and "--resume" in command
     resumed = subprocess.run(
-        [*_cli(), *command[1:], "--total-steps", str(meta["steps"] + 128)],
+        [*CLI, *command[1:], "--total-steps", str(meta["steps"] + 128)],
         capture_output=True,
         text=True,
         timeout=300,
@@ -156,7 +143,7 @@ def test_a_second_ctrl_c_exits_at_once_and_leaves_whole_files(tmp_path):
     network = {"hidden_sizes": [512, 512]}  # a save that takes a moment
     data = tiny_config_dict(run, 1_000_000, network=network, eval={"every_steps": 128})
     config, proc = _start_training(tmp_path, data)
-    try:
+    with killed_after(proc):
         _wait_for(lambda: (run / "latest.json").exists(), 120, "the first checkpoint")
         os.killpg(proc.pid, signal.SIGINT)
         time.sleep(0.05)
@@ -164,9 +151,6 @@ def test_a_second_ctrl_c_exits_at_once_and_leaves_whole_files(tmp_path):
         os.killpg(proc.pid, signal.SIGINT)
         out, err = proc.communicate(timeout=30)
         took = time.monotonic() - sent
-    finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
     assert proc.returncode == 130, err
     assert "Traceback" not in err, err
     assert took < 10, f"a second Ctrl-C took {took:.1f} s"

@@ -23,6 +23,7 @@ import time
 
 import pytest
 import yaml
+from process_groups import killed_after, start_cli
 from training_helpers import tiny_config_dict
 
 import art_gallery_env.cli as cli
@@ -93,16 +94,10 @@ def test_early_ctrl_cs_of_train_with_subprocess_envs_print_no_traceback(tmp_path
     rng = random.Random(27)
     for trial in range(6):
         shutil.rmtree(tmp_path / "run", ignore_errors=True)
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "art_gallery_env.cli", "train", str(config), "--no-progress"],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
-        )  # fmt: skip
-        try:
+        proc = start_cli("train", str(config), "--no-progress")
+        with killed_after(proc):
             time.sleep(rng.uniform(1.0, 10))  # past the interpreter's start: imports, start-up
             os.killpg(proc.pid, signal.SIGINT)  # the terminal signals the whole group
             _, stderr = proc.communicate(timeout=120)
-        finally:
-            if proc.poll() is None:
-                os.killpg(proc.pid, signal.SIGKILL)
         assert "Traceback" not in stderr, f"trial {trial}:\n{stderr}"
         assert proc.returncode == 130, f"trial {trial}:\n{stderr}"
