@@ -22,14 +22,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from doc_pages import DOCS, ROOT
 
-ROOT = Path(__file__).resolve().parents[1]
-DOCS = [
-    ROOT / "README.md",
-    ROOT / "CHANGELOG.md",
-    ROOT / "checkpoints" / "README.md",
-    *sorted((ROOT / "docs").rglob("*.md")),
-]
 FENCE = re.compile(r"^(\s*)```(.*)$")
 MARKER = re.compile(r"^<!--\s*(no-run|slow-run)\s*:\s*(\S.*?)\s*-->\s*$")
 RUN_LANGUAGES = {"python", "py"}

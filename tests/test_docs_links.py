@@ -8,13 +8,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-DOCS = [
-    ROOT / "README.md",
-    ROOT / "CHANGELOG.md",
-    ROOT / "checkpoints" / "README.md",
-    *sorted((ROOT / "docs").rglob("*.md")),
-]
+from doc_pages import DOCS, ROOT
+
 LINK = re.compile(r"\]\(([^)\s]+)\)")
 FENCE = re.compile(r"^\s*```")
 
