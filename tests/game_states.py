@@ -52,3 +52,24 @@ def bid_swapped_with_hand(state: Any, area: int, marker: int) -> Any | None:
     edited.hands[owner][value] += 1
     edited._legal = None
     return edited
+
+
+def random_observations(
+    num_players: int, count: int, env_seed: int, action_seed: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """The observations (float32) and action masks of the first ``count`` decisions of an
+    Art Gallery game through the AEC env, with uniformly random legal actions."""
+    from art_gallery_env import raw_env
+
+    env = raw_env(num_players=num_players)
+    env.reset(seed=env_seed)
+    rng = np.random.default_rng(action_seed)
+    obs, masks = [], []
+    for _ in env.agent_iter():
+        o, _, term, trunc, _ = env.last()
+        if term or trunc or len(obs) >= count:
+            break
+        obs.append(o["observation"])
+        masks.append(o["action_mask"])
+        env.step(int(rng.choice(np.flatnonzero(o["action_mask"]))))
+    return np.stack(obs).astype(np.float32), np.stack(masks)

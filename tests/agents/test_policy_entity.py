@@ -7,8 +7,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from game_states import random_observations
 
-from art_gallery_env import raw_env
 from art_gallery_env.agents.policy import CheckpointError, MLPPolicy, load_policy
 from art_gallery_env.core.registry import get_game
 from art_gallery_env.games.art_gallery.rules.board import galleries_for, move_destinations
@@ -17,18 +17,7 @@ torch = pytest.importorskip("torch", reason="building the network needs torch")
 
 
 def _observations(players: int, count: int = 60) -> tuple[np.ndarray, np.ndarray]:
-    env = raw_env(num_players=players)
-    env.reset(seed=players)
-    rng = np.random.default_rng(players)
-    obs, masks = [], []
-    for _ in env.agent_iter():
-        o, _, term, trunc, _ = env.last()
-        if term or trunc or len(obs) >= count:
-            break
-        obs.append(o["observation"])
-        masks.append(o["action_mask"])
-        env.step(int(rng.choice(np.flatnonzero(o["action_mask"]))))
-    return np.stack(obs).astype(np.float32), np.stack(masks)
+    return random_observations(players, count, env_seed=players, action_seed=players)
 
 
 def _structure():

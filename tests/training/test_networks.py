@@ -12,9 +12,9 @@ import pytest
 pytest.importorskip("sb3_contrib", reason="training needs the [train] extra")
 
 import torch  # noqa: E402
+from game_states import random_observations  # noqa: E402
 from training_helpers import tiny_config_dict  # noqa: E402
 
-from art_gallery_env import raw_env  # noqa: E402
 from art_gallery_env.agents.model_policy import export_model_weights, policy_of_model  # noqa: E402
 from art_gallery_env.agents.policy import MLPPolicy, PolicyAgent, load_policy  # noqa: E402
 from art_gallery_env.agents.policy_entity import EntityPolicy  # noqa: E402
@@ -30,18 +30,7 @@ TINY = {
 
 def _observations(count: int = 40) -> tuple[np.ndarray, np.ndarray]:
     """Observations and masks of a random 4-player game (every decision kind)."""
-    env = raw_env(num_players=4)
-    env.reset(seed=5)
-    rng = np.random.default_rng(0)
-    obs, masks = [], []
-    for _ in env.agent_iter():
-        o, _, term, trunc, _ = env.last()
-        if term or trunc or len(obs) >= count:
-            break
-        obs.append(o["observation"])
-        masks.append(o["action_mask"])
-        env.step(int(rng.choice(np.flatnonzero(o["action_mask"]))))
-    return np.stack(obs).astype(np.float32), np.stack(masks)
+    return random_observations(4, count, env_seed=5, action_seed=0)
 
 
 @pytest.mark.parametrize(
