@@ -75,6 +75,7 @@ def test_every_games_raw_env_is_the_one_base(name: str) -> None:
     ],
 )
 def test_a_failed_reset_changes_nothing_in_every_game(name: str, bad_reset: dict) -> None:
+    """Neither the seed stream nor the current game (nor whose turn it is)."""
     e, ref = _raw_env(name), _raw_env(name)
     e.reset(seed=3)
     ref.reset(seed=3)
@@ -83,6 +84,7 @@ def test_a_failed_reset_changes_nothing_in_every_game(name: str, bad_reset: dict
     with pytest.raises(ValueError):
         e.reset(**bad_reset)
     assert e.state.to_dict() == ref.state.to_dict()
+    assert e.agent_selection == ref.agent_selection
     e.reset()
     ref.reset()
     assert e.state.to_dict() == ref.state.to_dict(), "the seed stream did not move"
