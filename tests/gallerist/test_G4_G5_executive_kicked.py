@@ -135,8 +135,12 @@ def test_G5_1_the_kicked_out_player_acts_after_the_active_player():
     assert s.phase_name == "kicked" and s.current_player == 1
 
 
-def test_G5_2_location_action_for_influence_or_executive_or_nothing():
+def _kicked_out_holding_an_investor_ticket(influence: int | None = None):
+    """P1's executive kicked out by P0's sales contract, with an investor ticket to use (and
+    ``influence``, where given); P1 to decide."""
     s = started(2, 0)
+    if influence is not None:
+        s.influence[1] = influence
     give_tickets(s, 1, INV, 1)
     s.plaza[INV] += 1
     fix_visitors(s)
@@ -144,6 +148,11 @@ def test_G5_2_location_action_for_influence_or_executive_or_nothing():
     do(s, "sales contract", "assistant none")
     while s.current_player == 0:
         do(s, "done") if "done" in names(s) else do(s, names(s)[0])
+    return s
+
+
+def test_G5_2_location_action_for_influence_or_executive_or_nothing():
+    s = _kicked_out_holding_an_investor_ticket()
     legal = names(s)
     assert "sales contract" in legal and "done" in legal and "move investor plaza" in legal
     assert not [a for a in legal if a.startswith(("colony", "media", "market"))]
@@ -151,15 +160,7 @@ def test_G5_2_location_action_for_influence_or_executive_or_nothing():
     do(s, "sales contract")
     assert s.influence[1] == 5  # back to the previous fame icon
     # with influence 0 there is no previous fame icon
-    s = started(2, 0)
-    s.influence[1] = 0
-    give_tickets(s, 1, INV, 1)
-    s.plaza[INV] += 1
-    fix_visitors(s)
-    refresh(s)
-    do(s, "sales contract", "assistant none")
-    while s.current_player == 0:
-        do(s, "done") if "done" in names(s) else do(s, names(s)[0])
+    s = _kicked_out_holding_an_investor_ticket(influence=0)
     assert s.phase_name == "kicked"
     assert "done" in names(s) and "move investor plaza" in names(s)
     assert not [a for a in names(s) if a.startswith(("colony", "sales", "media", "market"))]
