@@ -88,6 +88,14 @@ def test_a_folder_given_as_the_config_is_refused(tmp_path: Path) -> None:
         load_config(tmp_path)
 
 
+def _refused_in_one_line(path: Path, text: str, expected: str) -> None:
+    """A config file holding ``text`` is refused with one line matching ``expected``."""
+    path.write_text(text)
+    with pytest.raises(ConfigError, match=expected) as info:
+        load_config(path)
+    assert "\n" not in str(info.value)
+
+
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
@@ -108,11 +116,7 @@ def test_a_folder_given_as_the_config_is_refused(tmp_path: Path) -> None:
 )
 def test_a_key_given_twice_is_refused_not_overwritten(tmp_path, text, expected) -> None:
     """PyYAML keeps the last of two equal keys silently; a config refuses them."""
-    path = tmp_path / "dup.yaml"
-    path.write_text(text)
-    with pytest.raises(ConfigError, match=expected) as info:
-        load_config(path)
-    assert "\n" not in str(info.value)
+    _refused_in_one_line(tmp_path / "dup.yaml", text, expected)
 
 
 def test_yaml_anchors_and_merges_still_load(tmp_path: Path) -> None:
@@ -349,11 +353,7 @@ def test_overrides_are_checked_as_keys_of_the_file(tmp_path: Path) -> None:
     ],
 )
 def test_bad_yaml_is_one_line_with_its_place(tmp_path, text, expected) -> None:
-    path = tmp_path / "bad.yaml"
-    path.write_text(text)
-    with pytest.raises(ConfigError, match=expected) as info:
-        load_config(path)
-    assert "\n" not in str(info.value)
+    _refused_in_one_line(tmp_path / "bad.yaml", text, expected)
 
 
 def test_a_huge_or_deep_file_is_refused(tmp_path: Path) -> None:
