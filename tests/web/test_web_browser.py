@@ -72,6 +72,23 @@ def test_illegal_choices_are_not_clickable(page: Page, live_server: LiveServer) 
     assert game.actions[before] == enabled[0]
 
 
+def _result_then_its_replay(page: Page, game) -> None:
+    """The finished game's result shows its totals and the person's verdict; its replay
+    (the record of the game) steps through the first decisions."""
+    result = page.locator("#result")
+    expect(result).to_be_visible()
+    totals = [int(t) for t in result.locator("td.total").all_inner_texts()]
+    assert totals == [row["total"] for row in game.state.score_breakdown()]
+    assert result.locator("h2").text_content().startswith("You ")
+    page.click("#replay-link")
+    page.wait_for_selector(".replay")
+    expect(page.locator("#step")).to_have_text(f"0 / {len(game.actions)}")
+    for expected in (1, 2, 3):
+        page.click("#next")
+        expect(page.locator("#step")).to_have_text(f"{expected} / {len(game.actions)}")
+    expect(page.locator("#decision-info")).to_contain_text("Decision 3")
+
+
 @pytest.mark.slow
 def test_play_a_whole_game_against_random_by_clicking_then_replay_it(
     page: Page, live_server: LiveServer
@@ -90,20 +107,7 @@ def test_play_a_whole_game_against_random_by_clicking_then_replay_it(
         click_and_wait(page, f'button.choice[data-action="{rng.choice(enabled)}"]')
         clicks += 1
     assert clicks > 40
-    result = page.locator("#result")
-    expect(result).to_be_visible()
-    totals = [int(t) for t in result.locator("td.total").all_inner_texts()]
-    assert totals == [row["total"] for row in game.state.score_breakdown()]
-    verdict = result.locator("h2").text_content()
-    assert verdict.startswith("You ")
-    # replay it: the record of the finished game, step by step
-    page.click("#replay-link")
-    page.wait_for_selector(".replay")
-    expect(page.locator("#step")).to_have_text(f"0 / {len(game.actions)}")
-    for expected in (1, 2, 3):
-        page.click("#next")
-        expect(page.locator("#step")).to_have_text(f"{expected} / {len(game.actions)}")
-    expect(page.locator("#decision-info")).to_contain_text("Decision 3")
+    _result_then_its_replay(page, game)
 
 
 def test_replay_a_record_step_by_step_and_by_scrubbing(page: Page, live_server: LiveServer) -> None:
@@ -216,18 +220,7 @@ def test_a_whole_gallerist_game_against_the_heuristic_by_clicking_then_replay_it
         click_and_wait(page, f'#decision button.choice[data-action="{action}"]')
         clicks += 1
     assert clicks > 40 and {"turn", "artist", "ticket"} <= phases
-    result = page.locator("#result")
-    expect(result).to_be_visible()
-    totals = [int(t) for t in result.locator("td.total").all_inner_texts()]
-    assert totals == [row["total"] for row in game.state.score_breakdown()]
-    assert result.locator("h2").text_content().startswith("You ")
-    page.click("#replay-link")
-    page.wait_for_selector(".replay")
-    expect(page.locator("#step")).to_have_text(f"0 / {len(game.actions)}")
-    for expected in (1, 2, 3):
-        page.click("#next")
-        expect(page.locator("#step")).to_have_text(f"{expected} / {len(game.actions)}")
-    expect(page.locator("#decision-info")).to_contain_text("Decision 3")
+    _result_then_its_replay(page, game)
     page.select_option("#viewer", "1")
     expect(page.locator(".board svg")).to_contain_text("view of P1 heuristic")
     expect(page.locator(".board svg")).to_contain_text("(hidden)")  # P0's secret cards
