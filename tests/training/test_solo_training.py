@@ -14,7 +14,7 @@ import pytest
 
 pytest.importorskip("sb3_contrib", reason="training needs the [train] extra")
 
-from training_helpers import merge_config  # noqa: E402
+from training_helpers import merge_config, small_run_dict, train_cli_refusal  # noqa: E402
 
 from art_gallery_env.agents.registry import make_agent  # noqa: E402
 from art_gallery_env.agents.run_checkpoint import read_checkpoint_meta  # noqa: E402
@@ -34,16 +34,8 @@ GAME = "gallerist"  # the registered game with a solo game (min_players 1)
 
 def solo_dict(run_dir: Path, total_steps: int, **changes: Any) -> dict[str, Any]:
     """A one-player run with an 8-unit network and an evaluation of 2 games every 128 steps."""
-    base = {
-        "name": "solo_tiny",
-        "seed": 3,
-        "total_steps": total_steps,
-        "n_envs": 1,
-        "vec_env": "dummy",
-        "run_dir": str(run_dir),
+    base = small_run_dict("solo_tiny", run_dir, total_steps, n_envs=1) | {
         "env": {"game": GAME, "num_players": 1},
-        "network": {"hidden_sizes": [8]},
-        "ppo": {"n_steps": 64, "batch_size": 32, "n_epochs": 1},
         "eval": {"every_steps": 128, "games": 2, "final_games": 2, "final_workers": 1},
     }
     return merge_config(base, changes)
@@ -204,19 +196,13 @@ def test_a_bad_solo_config_is_one_line(tmp_path: Path, changes, expected) -> Non
 def test_the_cli_refuses_a_bad_solo_config_in_one_line(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from art_gallery_env.cli import main
-
-    path = tmp_path / "cfg.yaml"
-    path.write_text(
+    err = train_cli_refusal(
+        tmp_path,
+        capsys,
         f"name: x\ntotal_steps: 256\nrun_dir: {tmp_path / 'run'}\n"
-        f"env: {{game: {GAME}, num_players: 1, reward_mode: score_margin}}\n"
+        f"env: {{game: {GAME}, num_players: 1, reward_mode: score_margin}}\n",
     )
-    with pytest.raises(SystemExit) as exit_info:
-        main(["train", str(path)])
-    err = capsys.readouterr().err
-    assert exit_info.value.code == 2 and "Traceback" not in err
     lines = [
         line for line in err.splitlines() if "must be one of ['level', 'money', 'goals']" in line
     ]
     assert lines, err
-    assert not (tmp_path / "run").exists()

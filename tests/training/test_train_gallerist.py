@@ -12,7 +12,7 @@ import pytest
 
 pytest.importorskip("sb3_contrib", reason="training needs the [train] extra")
 
-from training_helpers import tiny_config_dict  # noqa: E402
+from training_helpers import tiny_config_dict, train_cli_refusal  # noqa: E402
 
 from art_gallery_env.agents.policy import CheckpointError, PolicyAgent, load_policy  # noqa: E402
 from art_gallery_env.agents.registry import make_agent  # noqa: E402
@@ -152,17 +152,10 @@ def test_the_gallerist_configs_warm_start_from_its_heuristic() -> None:
 def test_the_cli_prints_a_missing_capability_in_one_line_without_a_traceback(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from art_gallery_env.cli import main
-
-    path = tmp_path / "cfg.yaml"
-    path.write_text(
+    err = train_cli_refusal(
+        tmp_path,
+        capsys,
         f"name: x\ntotal_steps: 256\nalgorithm: rllib_ppo\nrun_dir: {tmp_path / 'run'}\n"
-        "env: {game: gallerist}\n"
+        "env: {game: gallerist}\n",
     )
-    with pytest.raises(SystemExit) as exit_info:
-        main(["train", str(path)])
-    err = capsys.readouterr().err
-    assert exit_info.value.code == 2
-    assert "Traceback" not in err
     assert [line for line in err.splitlines() if RLLIB_MISSING in line], err
-    assert not (tmp_path / "run").exists()

@@ -7,6 +7,8 @@ import copy
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 
 def merge_config(base: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]:
     """``base`` with ``changes`` merged in, nested sections key by key (a deep copy)."""
@@ -19,17 +21,23 @@ def merge_config(base: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any
     return out
 
 
-def tiny_config_dict(run_dir: Path, total_steps: int, **changes: Any) -> dict[str, Any]:
-    """A 2-player run with 8-unit networks, an evaluation and a snapshot every 128 steps."""
-    base = {
-        "name": "tiny",
+def small_run_dict(name: str, run_dir: Path, total_steps: int, n_envs: int) -> dict[str, Any]:
+    """What every tiny test run has: 8-unit networks, 64-step rollouts in-process, seed 3."""
+    return {
+        "name": name,
         "seed": 3,
         "total_steps": total_steps,
-        "n_envs": 2,
+        "n_envs": n_envs,
         "vec_env": "dummy",
         "run_dir": str(run_dir),
         "network": {"hidden_sizes": [8]},
         "ppo": {"n_steps": 64, "batch_size": 32, "n_epochs": 1},
+    }
+
+
+def tiny_config_dict(run_dir: Path, total_steps: int, **changes: Any) -> dict[str, Any]:
+    """A 2-player run with 8-unit networks, an evaluation and a snapshot every 128 steps."""
+    base = small_run_dict("tiny", run_dir, total_steps, n_envs=2) | {
         "pool": {"snapshot_every_steps": 128, "self_play": 0.5, "random": 0.5, "heuristic": 0.0},
         "eval": {
             "every_steps": 128,
@@ -40,3 +48,19 @@ def tiny_config_dict(run_dir: Path, total_steps: int, **changes: Any) -> dict[st
         },
     }
     return merge_config(base, changes)
+
+
+def train_cli_refusal(folder: Path, capsys: Any, config_text: str) -> str:
+    """``art-gallery train`` on a config file holding ``config_text``: it exits 2 with no
+    traceback and makes no run folder (``folder / "run"``); returns what it printed to
+    stderr."""
+    from art_gallery_env.cli import main
+
+    path = folder / "cfg.yaml"
+    path.write_text(config_text)
+    with pytest.raises(SystemExit) as exit_info:
+        main(["train", str(path)])
+    err = capsys.readouterr().err
+    assert exit_info.value.code == 2 and "Traceback" not in err, err
+    assert not (folder / "run").exists()
+    return err
