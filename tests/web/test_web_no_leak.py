@@ -56,6 +56,31 @@ def check_no_leak(game: WebGame, salt: int) -> tuple[int, int]:
     return differs, spectator_differs
 
 
+def seat_games(states: list, seed: int, game: str, variants: dict, opponent: str) -> list:
+    """Each state as a web game of the person at seat ``index % n`` (the others
+    ``opponent``), its events up to ``index`` seen."""
+    games = []
+    for index, state in enumerate(states):
+        n = state.num_players
+        agents = [opponent] * n
+        agents[index % n] = "human"
+        games.append(
+            WebGame("0" * 16, index % n, agents, seed, game, variants, state, seen_events=index)
+        )
+    return games
+
+
+def summed(check, games: list) -> tuple[int, int]:
+    """``check(game, index)`` of every game: (worlds that differ, spectator drawings that
+    differ), summed."""
+    differs = spectator_differs = 0
+    for index, game in enumerate(games):
+        d, s = check(game, index)
+        differs += d
+        spectator_differs += s
+    return differs, spectator_differs
+
+
 @pytest.mark.parametrize(
     ("n", "seed"),
     [(2, 3)]
@@ -65,27 +90,10 @@ def check_no_leak(game: WebGame, salt: int) -> tuple[int, int]:
 def test_responses_are_the_same_in_every_world_of_the_seats_information_set(
     n: int, seed: int
 ) -> None:
-    differs = spectator_differs = 0
-    phases = set()
-    for index, state in enumerate(sample_states(n, seed)):
-        seat = index % n
-        agents = ["random"] * n
-        agents[seat] = "human"
-        game = WebGame(
-            "0" * 16,
-            seat,
-            agents,
-            seed,
-            "art_gallery",
-            {"zero_is_ten": False},
-            state,
-            seen_events=index,
-        )
-        phases.add(state.phase)
-        d, s = check_no_leak(game, index)
-        differs += d
-        spectator_differs += s
-    assert {MOVE, BID, SHOP, PICK} <= phases
+    states = sample_states(n, seed)
+    games = seat_games(states, seed, "art_gallery", {"zero_is_ten": False}, "random")
+    differs, spectator_differs = summed(check_no_leak, games)
+    assert {MOVE, BID, SHOP, PICK} <= {state.phase for state in states}
     assert differs > 5 and spectator_differs > 5  # the comparison has teeth
 
 
@@ -218,17 +226,10 @@ def test_gallerist_responses_are_the_same_in_every_world_of_the_seats_informatio
 ) -> None:
     """G18 over the web: the Gallerist's board, choices, log and insight for a seat are the
     same in every world of its information set, in every kind of decision reached."""
-    differs = spectator_differs = 0
-    kinds = set()
-    for index, state in enumerate(gallerist_states(n, seed)):
-        seat = index % n
-        agents = ["heuristic"] * n
-        agents[seat] = "human"
-        game = WebGame("0" * 16, seat, agents, seed, "gallerist", {}, state, seen_events=index)
-        kinds.add(state.phase_name)
-        d, s = check_gallerist_no_leak(game, index)
-        differs += d
-        spectator_differs += s
+    states = gallerist_states(n, seed)
+    games = seat_games(states, seed, "gallerist", {}, "heuristic")
+    differs, spectator_differs = summed(check_gallerist_no_leak, games)
+    kinds = {state.phase_name for state in states}
     assert len(kinds) >= 5 and "game_over" in kinds
     assert differs > 5  # the comparison has teeth: the worlds differ in hidden fields
     # and a drawing of them for a spectator (others' secret cards) differs; solo: no others
