@@ -196,12 +196,8 @@ def test_a_bad_solo_config_is_one_line(tmp_path: Path, changes, expected) -> Non
 def test_the_cli_refuses_a_bad_solo_config_in_one_line(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    err = train_cli_refusal(
-        tmp_path,
-        capsys,
-        f"name: x\ntotal_steps: 256\nrun_dir: {tmp_path / 'run'}\n"
-        f"env: {{game: {GAME}, num_players: 1, reward_mode: score_margin}}\n",
-    )
+    text = f"env: {{game: {GAME}, num_players: 1, reward_mode: score_margin}}\n"
+    err = train_cli_refusal(tmp_path, capsys, text)
     lines = [
         line for line in err.splitlines() if "must be one of ['level', 'money', 'goals']" in line
     ]

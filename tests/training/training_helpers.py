@@ -51,13 +51,13 @@ def tiny_config_dict(run_dir: Path, total_steps: int, **changes: Any) -> dict[st
 
 
 def train_cli_refusal(folder: Path, capsys: Any, config_text: str) -> str:
-    """``art-gallery train`` on a config file holding ``config_text``: it exits 2 with no
-    traceback and makes no run folder (``folder / "run"``); returns what it printed to
-    stderr."""
+    """``art-gallery train`` on a 256-step config with run folder ``folder / "run"`` and the
+    lines ``config_text``: it exits 2 with no traceback and makes no run folder; returns what
+    it printed to stderr."""
     from art_gallery_env.cli import main
 
     path = folder / "cfg.yaml"
-    path.write_text(config_text)
+    path.write_text(f"name: x\ntotal_steps: 256\nrun_dir: {folder / 'run'}\n{config_text}")
     with pytest.raises(SystemExit) as exit_info:
         main(["train", str(path)])
     err = capsys.readouterr().err
