@@ -320,6 +320,7 @@ class RLlibConfig(Strict):
     league: bool = False  # main vs frozen copies of itself instead of one shared policy
     league_snapshot_every_iters: Count = Field(10, ge=1)
     league_max_policies: Count = Field(4, ge=1)  # frozen copies kept (oldest replaced)
+    env_runner_restarts: Count = Field(1000, ge=0)  # RLlib's; 0: a dead env runner stops the run
     ray_address: str | None = None  # None: $RAY_ADDRESS if set, else a local Ray
 
     @model_validator(mode="after")

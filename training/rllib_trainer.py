@@ -23,6 +23,7 @@ or SIGTERM stops after the iteration in progress and saves ``latest``.
 from __future__ import annotations
 
 import functools
+import logging
 import os
 import time
 import zlib
@@ -31,6 +32,7 @@ from typing import Any
 
 import numpy as np
 
+from . import scalars
 from .checkpoints import RLLIB_DIR, RLLIB_LINK, next_due
 from .config import TrainConfig
 from .entry import resume_line, run_trainer
@@ -40,6 +42,7 @@ from .logs import CsvLog
 from .rllib_env import ENV_NAME, make_rllib_env, register_rllib_env
 from .rllib_module import MaskedPPOTorchRLModule, export_rllib_module, module_spec
 from .run_folder import RunStart
+from .scalars import ScalarWriter, eval_scalars
 from .selection import CheckpointSelector, TrainerState
 
 MAIN = "main"
@@ -114,6 +117,12 @@ def build_algorithm_config(config: TrainConfig) -> Any:
             num_cpus_per_env_runner=r.num_cpus_per_env_runner,
         )
         .learners(num_learners=r.num_learners, num_gpus_per_learner=r.num_gpus_per_learner)
+        # RLlib's own recovery: Ray restarts a dead env runner actor (up to this many
+        # times each) and RLlib brings it back into sampling with the current weights.
+        .fault_tolerance(
+            restart_failed_env_runners=r.env_runner_restarts > 0,
+            max_num_env_runner_restarts=r.env_runner_restarts,
+        )
         .training(
             lr=ppo.learning_rate,
             gamma=ppo.gamma,
@@ -229,7 +238,8 @@ def _result(result: dict[str, Any], *path: str, default: Any = None) -> Any:
 
 class _RunLog:
     """``logs/progress.csv``: the columns ``art-gallery plot`` reads, as SB3 writes them
-    (atomic rows, continued by a resume: :class:`.logs.CsvLog`)."""
+    (atomic rows, continued by a resume: :class:`.logs.CsvLog`); and the TensorBoard
+    scalars under SB3's names (:mod:`.scalars`) in the same folder."""
 
     FIELDS = (
         "time/total_timesteps",
@@ -247,9 +257,36 @@ class _RunLog:
     def __init__(self, run_dir: Path, resume_at: int | None = None) -> None:
         path = run_dir / "logs" / "progress.csv"
         self.log = CsvLog(path, "time/total_timesteps", self.FIELDS, resume_at=resume_at)
+        self.scalars = ScalarWriter(run_dir / "logs")
 
-    def row(self, values: dict[str, Any]) -> None:
+    def row(self, values: dict[str, Any], result: dict[str, Any]) -> None:
         self.log.append({k: values.get(k) for k in self.FIELDS})
+        self.scalars.write(values["time/total_timesteps"], tensorboard_scalars(values, result))
+
+    def evaluation(self, steps: int, results: dict[str, Any]) -> None:
+        self.scalars.write(steps, eval_scalars(results))
+
+    def close(self) -> None:
+        self.scalars.close()
+
+
+def tensorboard_scalars(row: dict[str, Any], result: dict[str, Any]) -> dict[str, Any]:
+    """One iteration's TensorBoard scalars under SB3's names: the progress row's, and the
+    learner's results of ``main`` that SB3 reports too (:mod:`.scalars`)."""
+    from ray.rllib.utils.metrics import LEARNER_RESULTS
+
+    learner = _result(result, LEARNER_RESULTS, MAIN, default={}) or {}
+    entropy = _finite(learner.get("entropy"))
+    return {
+        scalars.FPS: row["time/fps"],
+        scalars.EP_REW_MEAN: row["rollout/ep_rew_mean"],
+        scalars.EP_LEN_MEAN: row["rollout/ep_len_mean"],
+        scalars.POLICY_LOSS: learner.get("policy_loss"),
+        scalars.VALUE_LOSS: learner.get("vf_loss_unclipped"),
+        scalars.ENTROPY_LOSS: None if entropy is None else -entropy,
+        scalars.EXPLAINED_VARIANCE: learner.get("vf_explained_var"),
+        scalars.LEARNING_RATE: learner.get("default_optimizer_learning_rate"),
+    }
 
 
 def _summarise(
@@ -262,12 +299,11 @@ def _summarise(
         ENV_RUNNER_RESULTS,
         EPISODE_LEN_MEAN,
         LEARNER_RESULTS,
-        NUM_ENV_STEPS_SAMPLED,
         NUM_EPISODES,
     )
 
     # This iteration's env steps (counted here, so a resumed run continues its own count).
-    sampled = int(_result(result, ENV_RUNNER_RESULTS, NUM_ENV_STEPS_SAMPLED, default=0))
+    sampled = sampled_steps(result)
     seconds = float(result.get("time_this_iter_s") or 0.0)
     learner = _result(result, LEARNER_RESULTS, MAIN, default={}) or {}
     return {
@@ -286,6 +322,15 @@ def _summarise(
         "train/value_loss": learner.get("vf_loss"),
         "train/entropy": learner.get("entropy"),
     }
+
+
+def sampled_steps(result: dict[str, Any]) -> int:
+    """The env steps an iteration sampled: 0 when no env runner returned any (RLlib then
+    reports NaN, or nothing, and skips the update)."""
+    from ray.rllib.utils.metrics import ENV_RUNNER_RESULTS, NUM_ENV_STEPS_SAMPLED
+
+    sampled = _finite(_result(result, ENV_RUNNER_RESULTS, NUM_ENV_STEPS_SAMPLED))
+    return int(sampled) if sampled else 0
 
 
 def _finite(value: Any) -> float | None:
@@ -342,6 +387,7 @@ def _run(start: RunStart, stop: GracefulStop, progress_bar: bool) -> int:
         exporter = _MainExporter(config)
     started_ray = init_ray(config)
     algo = None
+    runners_lost = False
     try:
         with stop.abortable():
             algo = build_algorithm_config(config).build_algo()
@@ -355,16 +401,33 @@ def _run(start: RunStart, stop: GracefulStop, progress_bar: bool) -> int:
         )
         try:
             return _train_loop(algo, config, run_dir, selector, steps, stop)
+        except ChildProcessError:
+            runners_lost = True
+            raise
         finally:
             if selector.saved_steps is not None:
                 start.saved = True
     finally:
         if algo is not None:
-            algo.stop()
+            _stop_algorithm(algo, quiet=runners_lost)
         if started_ray:
             import ray
 
             ray.shutdown()
+
+
+def _stop_algorithm(algo: Any, quiet: bool) -> None:
+    """``algo.stop()``. With ``quiet`` (an env runner was lost for good) RLlib's log of the
+    dead actor's error while stopping it, a traceback, is left out: the run's own line
+    says what happened."""
+    logger = logging.getLogger("ray.rllib.env.env_runner_group")
+    level = logger.level
+    if quiet:
+        logger.setLevel(logging.CRITICAL)
+    try:
+        algo.stop()
+    finally:
+        logger.setLevel(level)
 
 
 def _restore(algo: Any, config: TrainConfig, start: RunStart) -> int:
@@ -392,35 +455,96 @@ def _train_loop(
 ) -> int:
     """``algo.train()`` until ``total_steps``: a progress row per iteration, league
     snapshots, and the checkpoint selection every ``eval.every_steps``. A stop signal ends
-    it after the iteration in progress (never inside an update) with latest saved."""
+    it after the iteration in progress (never inside an update) with latest saved. An
+    iteration without samples (its env runners died) is not counted; RLlib restarts them,
+    and a run whose runners stay lost stops in one line (:func:`_train_once`)."""
     log = _RunLog(run_dir, resume_at=steps)
     start = time.time()
     next_eval = next_due(selector.last_evaluated_steps(), config.eval.every_steps)
-    while steps < config.total_steps and not stop.requested:
-        result = algo.train()
-        row = _summarise(result, steps, time.time() - start, config.rllib.league)
-        steps = row["time/total_timesteps"]
-        log.row(row)
-        print(_format_line(row, config.total_steps), flush=True)
-        every = config.rllib.league_snapshot_every_iters
-        if config.rllib.league and algo.iteration % every == 0:
-            # Round-robin over the slots by iteration, so a resumed run continues it.
-            slot = (algo.iteration // every - 1) % config.rllib.league_max_policies
-            snapshot_to_league(algo, frozen_ids(config)[slot])
-            print(f"  league: main copied to frozen_{slot}", flush=True)
-        if steps >= next_eval and not stop.requested:
-            next_eval = next_due(steps, config.eval.every_steps)
-            _evaluate(selector, steps, algo, stop)
-    if not stop.requested and selector.saved_steps != steps:
-        _evaluate(selector, steps, algo, stop)
+    empty_since: float | None = None  # when the iterations began to sample nothing
+    try:
+        while steps < config.total_steps and not stop.requested:
+            result = _train_once(algo, config, empty_since)
+            if not sampled_steps(result):
+                if empty_since is None:
+                    empty_since = time.time()
+                    print(_waiting_line(algo, config), flush=True)
+                _league_snapshot(algo, config)  # the schedule counts iterations
+                continue
+            empty_since = None
+            row = _summarise(result, steps, time.time() - start, config.rllib.league)
+            steps = row["time/total_timesteps"]
+            log.row(row, result)
+            print(_format_line(row, config.total_steps), flush=True)
+            _league_snapshot(algo, config)
+            if steps >= next_eval and not stop.requested:
+                next_eval = next_due(steps, config.eval.every_steps)
+                _evaluate(selector, steps, algo, stop, log)
+        if not stop.requested and selector.saved_steps != steps:
+            _evaluate(selector, steps, algo, stop, log)
+    finally:
+        log.close()
     if stop.requested:
         selector.save_and_stop(steps, {"iteration": algo.iteration})
     return steps
 
 
-def _evaluate(selector: CheckpointSelector, steps: int, algo: Any, stop: GracefulStop) -> None:
+LOST_RUNNER_WAIT_S = 120.0
+"""How long a run waits for a sample once its env runners stopped returning any (Ray
+restarts a killed runner's process in seconds; a runner whose restarts are used up
+never comes back): the run then stops."""
+
+
+def _train_once(algo: Any, config: TrainConfig, empty_since: float | None) -> dict[str, Any]:
+    """One ``algo.train()``. An env runner lost for good (its restarts used up, or
+    ``rllib.env_runner_restarts: 0``) stops the run: a :class:`ChildProcessError` in one
+    line, with the checkpoints already saved left as they are. ``empty_since``: when the
+    iterations began to sample nothing (None while they sample)."""
+    from ray.exceptions import NodeDiedError, RayActorError, WorkerCrashedError
+
+    if empty_since is not None:
+        waited = time.time() - empty_since
+        if waited > LOST_RUNNER_WAIT_S:
+            raise ChildProcessError(_lost_runners(config, f"no samples for {waited:.0f} s"))
+        time.sleep(1.0)  # the restart takes seconds: do not spin on empty iterations
     try:
-        selector.evaluate_and_keep(steps, {"iteration": algo.iteration})
+        return algo.train()
+    except (RayActorError, WorkerCrashedError, NodeDiedError) as err:
+        reason = f"{type(err).__name__} in iteration {algo.iteration + 1}"
+        raise ChildProcessError(_lost_runners(config, reason)) from None
+
+
+def _waiting_line(algo: Any, config: TrainConfig) -> str:
+    return (
+        f"iteration {algo.iteration}: no env runner returned samples (one died); waiting up "
+        f"to {LOST_RUNNER_WAIT_S:.0f} s for RLlib to restart it (rllib.env_runner_restarts "
+        f"{config.rllib.env_runner_restarts})"
+    )
+
+
+def _lost_runners(config: TrainConfig, reason: str) -> str:
+    return (
+        f"training stopped: an env runner process died and was not brought back ({reason}; "
+        f"rllib.env_runner_restarts is {config.rllib.env_runner_restarts})"
+    )
+
+
+def _league_snapshot(algo: Any, config: TrainConfig) -> None:
+    every = config.rllib.league_snapshot_every_iters
+    if config.rllib.league and algo.iteration % every == 0:
+        # Round-robin over the slots by iteration, so a resumed run continues it.
+        slot = (algo.iteration // every - 1) % config.rllib.league_max_policies
+        snapshot_to_league(algo, frozen_ids(config)[slot])
+        print(f"  league: main copied to frozen_{slot}", flush=True)
+
+
+def _evaluate(
+    selector: CheckpointSelector, steps: int, algo: Any, stop: GracefulStop, log: _RunLog
+) -> None:
+    try:
+        results = selector.evaluate_and_keep(steps, {"iteration": algo.iteration})
     except KeyboardInterrupt:
         if not stop.requested:
             raise  # a stop signal ends the evaluation; the caller saves unevaluated
+        return
+    log.evaluation(steps, results)

@@ -6,6 +6,7 @@ copies of the policy."""
 
 from __future__ import annotations
 
+import csv
 import json
 from pathlib import Path
 from types import SimpleNamespace
@@ -193,3 +194,45 @@ def test_league_mapping_puts_main_in_exactly_one_seat() -> None:
         assert set(mapped) - {MAIN} <= {"frozen_0", "frozen_1", "frozen_2"}
         seen_seats.add(mapped.index(MAIN))
     assert seen_seats == {0, 1, 2, 3}
+
+
+def test_tensorboard_scalars_carry_the_sb3_path_s_names(
+    runs: dict[str, Path], tmp_path: Path
+) -> None:
+    """Both trainers write TensorBoard to RUN_DIR/logs; the RLlib run's scalars that
+    MaskablePPO also writes carry its names, at the run's env-step counts."""
+    from training_helpers import tiny_config_dict
+
+    from art_gallery_env.training import scalars
+    from art_gallery_env.training.config import config_from_dict
+    from art_gallery_env.training.sb3_trainer import train as train_sb3
+
+    # 2 iterations: SB3 writes an iteration's losses when the next one starts
+    train_sb3(config_from_dict(tiny_config_dict(tmp_path / "sb3", 256)), progress_bar=False)
+    sb3 = scalars.read_scalars(tmp_path / "sb3" / "logs")
+    shared = scalars.read_scalars(runs["shared"] / "logs")
+    league = scalars.read_scalars(runs["league"] / "logs")
+    both = {
+        scalars.FPS,
+        scalars.POLICY_LOSS,
+        scalars.VALUE_LOSS,
+        scalars.ENTROPY_LOSS,
+        scalars.EXPLAINED_VARIANCE,
+        scalars.LEARNING_RATE,
+        scalars.win_share("random"),
+        scalars.mean_score("random"),
+    }
+    assert both <= set(sb3), sorted(sb3)
+    assert both <= set(shared) and both <= set(league), sorted(shared)
+    assert set(shared) <= set(sb3) | set(scalars.SHARED)  # no name of its own
+    assert [step for step, _ in shared[scalars.POLICY_LOSS]] == [256]  # env steps
+    assert [step for step, _ in league[scalars.win_share("random")]] == [512]
+    assert scalars.EP_REW_MEAN in league  # main's return: one seat per episode
+    (_, lr), *_ = shared[scalars.LEARNING_RATE]
+    assert lr == pytest.approx(3e-4)  # the config's ppo.learning_rate
+    with (runs["shared"] / "logs" / "progress.csv").open() as handle:
+        (row,) = csv.DictReader(handle)
+    ((_, entropy_loss),) = shared[scalars.ENTROPY_LOSS]
+    assert entropy_loss == pytest.approx(-float(row["train/entropy"]), rel=1e-5)
+    ((_, policy_loss),) = shared[scalars.POLICY_LOSS]
+    assert policy_loss == pytest.approx(float(row["train/policy_loss"]), rel=1e-5)
