@@ -22,7 +22,7 @@ DESCRIPTION = (
     "fill the table. A folder of checkpoints (a run folder: its pool/ snapshots and "
     "best/latest) stands for every checkpoint in it, and all agents are rated in one round "
     "robin (tables of --players drawn from them; fixed agents such as heuristic serve as "
-    "anchors). --players 1 (a game with a solo mode, e.g. --game gallerist) plays each "
+    "anchors). --players 1 (for a game with a solo mode) plays each "
     "agent alone on the same seeds and prints its score and the share of games at or above "
     "each goal level. Results are identical for any --workers."
 )
