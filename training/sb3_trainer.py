@@ -245,7 +245,7 @@ def _set_up(start: RunStart, stop: GracefulStop) -> tuple[Any, Any, dict[str, An
             if start.resuming:
                 folder = start.resume_path.resolve().parent
                 zip_path = folder / start.resume_meta["files"]["sb3"]
-                model, _ = load_sb3_model(zip_path, vec_env, config.ppo.model_dump())
+                model, _ = load_sb3_model(zip_path, vec_env, resume_settings(config, vec_env))
                 print(resume_line(start), flush=True)
             else:
                 model = _new_model(config, vec_env)
@@ -257,6 +257,13 @@ def _set_up(start: RunStart, stop: GracefulStop) -> tuple[Any, Any, dict[str, An
             vec_env.close()
             raise
     return model, vec_env, warm
+
+
+def resume_settings(config: Any, vec_env: Any) -> dict[str, Any]:
+    """What replaces a resumed zip's saved settings: the config's PPO settings and today's
+    observation space (a run saved when the Box's high was infinite resumes as well: the
+    shape is the same, only the bound is finite now)."""
+    return {**config.ppo.model_dump(), "observation_space": vec_env.observation_space}
 
 
 def _new_model(config: TrainConfig, vec_env: Any) -> Any:

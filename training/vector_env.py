@@ -159,7 +159,7 @@ class VectorSelfPlayEnv(VecEnv):
         self.observation_size = spec.observation_size
         super().__init__(
             n_envs,
-            gym.spaces.Box(0.0, np.inf, (self.observation_size,), np.float32),
+            spec.observation_box(),
             gym.spaces.Discrete(self.num_actions),
         )
         self.pool = pool or OpponentPool({"random": 1.0}, seed=seed, game=spec.name)

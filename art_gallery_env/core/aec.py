@@ -142,7 +142,7 @@ class TurnBasedAEC(AECEnv):
         game = self.game_spec
         return spaces.Dict(
             {
-                "observation": spaces.Box(0.0, np.inf, (game.observation_size,), np.float32),
+                "observation": game.observation_box(),
                 "action_mask": spaces.Box(0, 1, (game.num_actions,), np.int8),
             }
         )

@@ -19,6 +19,7 @@ import hashlib
 import importlib
 import importlib.metadata
 import importlib.util
+import math
 import threading
 import warnings
 from collections.abc import Callable, Mapping
@@ -190,6 +191,10 @@ class GameSpec:
     # an observation vector split into its named fields, in order, each with its shape
     # (a ValueError for a vector of another shape); the conformance suite checks it
     decode_observation: Callable[[Any], dict[str, Any]] | None = None
+    # every element of an observation lies in [0, observation_high] (the high of the
+    # observation Box): 1.0 for an encoding of one-hots and counts scaled to 0..1, else
+    # the largest value the game's encoding can write, which its encoding derives
+    observation_high: float = 1.0
 
     # -- agents and search -----------------------------------------------------------------
     # the game's own agents (its heuristic), name -> factory(seed=None, **string options);
@@ -258,6 +263,17 @@ class GameSpec:
                 f"{self.title} is played by {self.min_players}..{self.max_players} players, "
                 f"got {num_players!r}"
             ) from None
+
+    def observation_box(self) -> Any:
+        """The Gymnasium Box of an observation vector: float32, ``observation_size``
+        elements in [0, ``observation_high``] (a finite bound, as Gymnasium asks)."""
+        import numpy as np
+        from gymnasium import spaces
+
+        high = float(self.observation_high)
+        if not math.isfinite(high) or high <= 0:
+            raise ValueError(f"{self.name}: observation_high must be finite and > 0, got {high}")
+        return spaces.Box(0.0, high, (self.observation_size,), np.float32)
 
     def reward_modes_for(self, num_players: int | None = None) -> tuple[str, ...]:
         """The reward modes at ``num_players`` (None: the game's multi-seat modes)."""

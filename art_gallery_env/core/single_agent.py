@@ -244,16 +244,15 @@ class SingleAgentEnv(gym.Env):
         self.reward_mode = reward_mode
         self.illegal_action = illegal_action
         self.render_mode = render_mode
-        size, num_actions = self.game.observation_size, self.game.num_actions
-        self.observation_space = gym.spaces.Box(0.0, np.inf, (size,), np.float32)
-        self.action_space = gym.spaces.Discrete(num_actions)
+        self.observation_space = self.game.observation_box()
+        self.action_space = gym.spaces.Discrete(self.game.num_actions)
         self._seats: Any = None  # the game's seat observer, made with the first game
         self._seed_rng = random.Random(seed)
         self._episode = 0
         self.state: Any = None
         self.learner = 0
         self.opponents: dict[int, Agent] = {}
-        self._mask = np.zeros(num_actions, dtype=np.int8)
+        self._mask = np.zeros(self.game.num_actions, dtype=np.int8)
         self._ended = True  # no episode yet
 
     def __getstate__(self) -> dict[str, Any]:

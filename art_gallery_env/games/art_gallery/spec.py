@@ -71,7 +71,10 @@ def build() -> GameSpec:
     )
     from art_gallery_env.games.art_gallery.env.aec import ENV_VERSION, REWARD_MODES, final_rewards
     from art_gallery_env.games.art_gallery.env.narration import describe_choice, describe_events
-    from art_gallery_env.games.art_gallery.env.observation import OBSERVATION_SIZE
+    from art_gallery_env.games.art_gallery.env.observation import (
+        OBSERVATION_HIGH,
+        OBSERVATION_SIZE,
+    )
     from art_gallery_env.games.art_gallery.env.render import render_breakdown, render_text
     from art_gallery_env.games.art_gallery.env.seat import SeatObserver
     from art_gallery_env.games.art_gallery.rules.actions import (
@@ -95,6 +98,7 @@ def build() -> GameSpec:
         num_actions=NUM_ACTIONS,
         observation_size=OBSERVATION_SIZE,
         decode_observation=_decode_observation,
+        observation_high=OBSERVATION_HIGH,
         new_game=new_game,
         state_from_dict=GameState.from_dict,
         make_observer=lambda state: SeatObserver(state.cards),

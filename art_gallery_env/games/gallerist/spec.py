@@ -57,6 +57,7 @@ def build() -> GameSpec:
     )
     from art_gallery_env.games.gallerist.env.narration import describe_events
     from art_gallery_env.games.gallerist.env.observation_fields import (
+        OBSERVATION_HIGH,
         OBSERVATION_SIZE,
         decode_observation,
         layout_fingerprint,
@@ -81,6 +82,7 @@ def build() -> GameSpec:
         num_actions=NUM_ACTIONS,
         observation_size=OBSERVATION_SIZE,
         decode_observation=decode_observation,
+        observation_high=OBSERVATION_HIGH,
         new_game=new_game,
         state_from_dict=GameState.from_dict,
         make_observer=lambda state: GalleristSeatObserver(),

@@ -18,10 +18,11 @@ from art_gallery_env.core.fields import Field, with_offsets
 
 from ..rules.actions import NUM_CARD_VALUES, PILE_MARKS
 from ..rules.board import MARKER_BAR_SIZE, MAX_AREAS, MAX_GALLERIES, MAX_PLAYERS, PILE_SIZES
-from ..rules.cards import MAX_SYMBOLS_PER_ROW, NUM_PAINTINGS, NUM_ROWS, CardSet
+from ..rules.cards import MAX_SYMBOLS_PER_ROW, MAX_VALUE, NUM_PAINTINGS, NUM_ROWS, CardSet
 from ..rules.phases import GAME_OVER, PICK, SHOP
 from ..rules.scoring import (
     EMPTY_CHAIN_SUMMARY,
+    MATCHED_SOUVENIR_POINTS,
     START_CARD_POINTS,
     ChainSummary,
     extend_chain_summary,
@@ -33,6 +34,15 @@ S, A, V, B = MAX_PLAYERS, MAX_AREAS, NUM_CARD_VALUES, MARKER_BAR_SIZE
 R, Y, P, G = NUM_ROWS, MAX_SYMBOLS_PER_ROW, NUM_PAINTINGS, MAX_GALLERIES
 CHAIN_SCALE = 10.0
 SCORE_SCALE = 50.0
+# The largest value the encoding writes (the observation Box's high): a chain sums at most
+# every painting's top value; the score adds four such rows, 3 per tile and the start card.
+# Every other field is a one-hot or a count scaled to 0..1.
+_MOST_CHAIN = MAX_VALUE * NUM_PAINTINGS
+OBSERVATION_HIGH = max(
+    1.0,
+    _MOST_CHAIN / CHAIN_SCALE,
+    (R * _MOST_CHAIN + MATCHED_SOUVENIR_POINTS * sum(PILE_SIZES) + START_CARD_POINTS) / SCORE_SCALE,
+)
 
 
 _FIELDS = [

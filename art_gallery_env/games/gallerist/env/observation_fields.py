@@ -26,6 +26,11 @@ GW = 4  # gallery slots shown (the fourth needs a masterpiece)
 MONEY_SCALE = 100.0
 SCORE_SCALE = 200.0
 ROUND_SCALE = 40.0
+# The observation Box's high. Money and the score have no cap in the rules (every other
+# field is a one-hot or a count scaled to about 0..1, a few above 1 by a little: the Plaza
+# and a Gallery can hold more visitors than their scale); 10 is 1,000 money or 2,000
+# points, far above what a game reaches (its scores run to a couple of hundred).
+OBSERVATION_HIGH = 10.0
 
 _FIELDS = [
     Field("num_players", (S,), "one-hot: 1, 2, 3 or 4 players"),
