@@ -25,6 +25,7 @@ from collections.abc import Callable
 from typing import Any
 
 from art_gallery_env.core.registry import GameSpec, get_game
+from art_gallery_env.processes import raise_a_swallowed_stop
 
 from .base import Agent
 from .guided_search import GuidedSearchAgent
@@ -321,6 +322,7 @@ def agent_spec_problem(spec: str, game: str | None = None) -> str | None:
     try:
         make_agent(spec, 0, game=game)
     except Exception as err:  # noqa: BLE001 - any construction failure is a bad spec
+        raise_a_swallowed_stop()  # unless a Ctrl-C caused it
         message = str(err)
         if not message.startswith("option ") and not any(
             words in message for words in ("known agents", "valid options")

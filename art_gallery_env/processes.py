@@ -216,10 +216,28 @@ def ctrl_c_raises_stop_signal() -> Iterator[None]:
         return
 
     def interrupt(signum: int, frame: Any) -> None:
+        _raised.append(signum)
         raise StopSignal(signum)
 
+    _raised.clear()
     signal.signal(signal.SIGINT, interrupt)
     try:
         yield
     finally:
         signal.signal(signal.SIGINT, signal.default_int_handler)
+        _raised.clear()
+
+
+_raised: list[int] = []  # the signals ctrl_c_raises_stop_signal's handler raised, in its block
+
+
+def raise_a_swallowed_stop() -> None:
+    """Raise :class:`StopSignal` again if a SIGINT already raised one in this process.
+
+    For the code that turns any exception into a message (a bad agent spec): a StopSignal
+    raised inside a C callback is printed and dropped there (numba's compiler calls back
+    into Python through ctypes), and the callback's caller fails with an error of its own
+    ("no compiled object yet"), which a Ctrl-C during an agent's first compile turned into
+    "bad agent spec" and exit status 2."""
+    if _raised:
+        raise StopSignal(_raised[-1])

@@ -58,3 +58,33 @@ def test_a_handled_stop_signal_inside_exec_keeps_the_exit_status(tmp_path, setup
                           timeout=120, cwd=tmp_path)  # fmt: skip
     assert done.returncode == 130, done.stderr
     assert done.stdout.split() == ["StopSignal", "SIGINT"], done.stdout
+
+
+def _fail_after_a_ctrl_c_in_a_c_callback(spec: str, seed: int, game: str | None = None) -> None:
+    """What numba's first compile of an agent did on a Ctrl-C: the StopSignal raised in a
+    ctypes callback is dropped there, and the compiler fails with an error of its own."""
+    import ctypes
+    import os
+    import signal
+
+    callback = ctypes.CFUNCTYPE(None)(lambda: os.kill(os.getpid(), signal.SIGINT))
+    callback()
+    raise RuntimeError("no compiled object yet for <Library 'ismcts_iterations'>")
+
+
+@POSIX
+def test_a_ctrl_c_swallowed_by_a_c_callback_stops_the_spec_check(monkeypatch) -> None:
+    """Ctrl-C during an agent's first compile: a stop, not 'bad agent spec' and status 2."""
+    from art_gallery_env.agents import registry
+    from art_gallery_env.processes import StopSignal, ctrl_c_raises_stop_signal
+
+    monkeypatch.setattr(registry, "make_agent", _fail_after_a_ctrl_c_in_a_c_callback)
+    with pytest.raises(StopSignal), ctrl_c_raises_stop_signal():
+        registry.agent_spec_problem("ismcts")
+    # after the block a failure is a bad spec again: the block's signal is forgotten
+    monkeypatch.setattr(registry, "make_agent", _fail)
+    assert registry.agent_spec_problem("ismcts").startswith("no such agent")
+
+
+def _fail(spec: str, seed: int, game: str | None = None) -> None:
+    raise ValueError("no such agent")

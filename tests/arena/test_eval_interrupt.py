@@ -64,6 +64,9 @@ def _alive(pid: int) -> bool:
 @POSIX
 @pytest.mark.parametrize("workers", [1, 2])
 def test_ctrl_c_stops_eval_at_once_and_writes_the_finished_games(tmp_path, workers):
+    from art_gallery_env.agents.registry import make_agent
+
+    make_agent("ismcts:iters=20", 0)  # its compile cached on disk: games start at once
     out, games = tmp_path / "out", tmp_path / "games"
     proc = _start_eval(workers, "--out", str(out), "--save-games", str(games))
     with killed_after(proc):
