@@ -11,6 +11,18 @@ A trainer writes a name only where it measures the same thing: RLlib's learner r
 ``vf_loss_unclipped`` (SB3's ``value_loss``), ``entropy`` (SB3 writes minus it as
 ``entropy_loss``), ``vf_explained_var`` and its optimizer's learning rate; it has no
 ``approx_kl`` or ``clip_fraction`` without its KL loss, so those are not written.
+
+Expert iteration (its step a generation) writes ``train/learning_rate`` (Adam's) and
+``time/fps`` (the learner's searched decisions per second of a generation's wall time)
+under these names; its losses, a cross-entropy to the search's targets and a squared error
+of a win share, are no PPO loss, so they keep its progress log's own ``exit/`` names
+(``expert_iteration.SCALARS``). Every trainer writes its evaluations under the names of
+:func:`eval_scalars`.
+
+A resumed start may give :class:`ScalarWriter` a ``purge_step`` (the first step it
+writes; expert iteration does): TensorBoard then hides what the run's older event files
+hold from that step on, the points of a future that a resume from an older checkpoint
+plays again. :func:`shown_scalars` reads a folder so.
 """
 
 from __future__ import annotations
@@ -75,11 +87,11 @@ class ScalarWriter:
     """A TensorBoard event file in ``logs_dir`` (a run's ``logs/``, where SB3 writes its
     own). Each start of a run writes a new file; TensorBoard reads them all as one run."""
 
-    def __init__(self, logs_dir: str | Path) -> None:
+    def __init__(self, logs_dir: str | Path, purge_step: int | None = None) -> None:
         from torch.utils.tensorboard import SummaryWriter
 
         Path(logs_dir).mkdir(parents=True, exist_ok=True)
-        self._writer = SummaryWriter(log_dir=str(logs_dir))
+        self._writer = SummaryWriter(log_dir=str(logs_dir), purge_step=purge_step)
 
     def write(self, step: int, values: Mapping[str, Any]) -> None:
         """Every finite number of ``values`` at ``step`` (None and NaN are left out)."""
@@ -111,3 +123,24 @@ def read_scalars(logs_dir: str | Path) -> dict[str, list[tuple[int, float]]]:
         for name in events.Tags().get("scalars", []):
             out.setdefault(name, []).extend((e.step, e.value) for e in events.Scalars(name))
     return out
+
+
+def shown_scalars(logs_dir: str | Path) -> dict[str, list[tuple[int, float]]]:
+    """The scalars of ``logs_dir`` as TensorBoard shows them: :func:`read_scalars` without
+    the points a later file's ``purge_step`` (or a step going back) hides."""
+    import logging
+
+    from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
+
+    quiet = logging.getLogger("tensorboard")  # it warns of every purge, which is the point
+    level = quiet.level
+    quiet.setLevel(logging.ERROR)
+    try:
+        events = EventAccumulator(str(logs_dir), size_guidance={"scalars": 0})
+        events.Reload()
+    finally:
+        quiet.setLevel(level)
+    return {
+        name: [(e.step, e.value) for e in events.Scalars(name)]
+        for name in events.Tags().get("scalars", [])
+    }
