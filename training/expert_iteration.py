@@ -22,7 +22,8 @@ Each generation ``g`` (1 .. ``exit.generations``):
    size, by the arena's match runner; ``latest``/``best``, ``eval.csv``), and the
    generation's own weights as ``pool/gen_NNN.safetensors`` with ``gen_NNN.json``
    (``art-gallery eval --agents RUN_DIR heuristic`` rates every generation), and a row of
-   ``logs/progress.csv`` (``art-gallery plot RUN_DIR``).
+   ``logs/progress.csv`` (``art-gallery plot RUN_DIR``) with the TensorBoard scalars
+   beside it (:class:`Tracking`).
 
 Generation 0 is the start (``exit.init``: a clone of the ``warm_start:`` teacher, a fresh
 network, or a checkpoint), evaluated and saved like the others; once it is saved, the
@@ -64,6 +65,7 @@ from .interrupt import GracefulStop, TrainingInterrupted
 from .logs import CsvLog
 from .plots import STEP_UNIT_KEY
 from .run_folder import WARM_START_REMOVING, RunStart
+from .scalars import FPS, LEARNING_RATE, ScalarWriter, eval_scalars
 from .selection import CheckpointSelector, TrainerState
 from .warm_start import FOLDER as WARM_START
 
@@ -642,11 +644,11 @@ def _run(start: RunStart, stop: GracefulStop, progress_bar: bool) -> int:
             init = initialise(learner, start)
     resume_at = done if start.resuming else None
     selector = CheckpointSelector(config, run_dir, state, stop, resume_at)
-    progress = CsvLog(run_dir / "logs" / "progress.csv", STEP_KEY, resume_at=resume_at)
+    tracking = Tracking(run_dir, resume_at)
     workers = selfplay_pool(config.exit)
     try:
         if not start.resuming:
-            _keep(selector, state, start, 0, {"exit": init}, progress, {})
+            _keep(selector, state, start, 0, {"exit": init}, tracking, {})
         elif not (run_dir / POOL / f"{generation_name(done)}.safetensors").is_file():
             publish_generation(run_dir, done, {"generation": done})  # a kill came between
         if drop_warm_start_cache(run_dir):  # generation 0 is saved: nothing needs it now
@@ -654,7 +656,7 @@ def _run(start: RunStart, stop: GracefulStop, progress_bar: bool) -> int:
         with stop.abortable():
             anchors = Anchors(config, run_dir, learner)
         for generation in range(done + 1, config.total_steps + 1):
-            _generation(learner, state, selector, start, stop, progress, generation, workers,
+            _generation(learner, state, selector, start, stop, tracking, generation, workers,
                         anchors)  # fmt: skip
             done = generation
         if config.exit.best_candidates > 1 and config.eval.final_games:
@@ -671,6 +673,7 @@ def _run(start: RunStart, stop: GracefulStop, progress_bar: bool) -> int:
         raise TrainingInterrupted(run_dir, saved, stop.signal_name) from None
     finally:
         workers.close()  # idle by now: a failed or stopped generation killed its workers
+        tracking.close()
     return done
 
 
@@ -680,7 +683,7 @@ def _generation(
     selector: CheckpointSelector,
     start: RunStart,
     stop: GracefulStop,
-    progress: CsvLog,
+    tracking: Tracking,
     generation: int,
     workers: Any,
     anchors: Anchors,
@@ -729,7 +732,8 @@ def _generation(
         f"value mse {stats['value_mse']:.3f})",
         flush=True,
     )
-    _keep(selector, state, start, generation, {"exit": row}, progress, row, began)
+    learning_rate = learner.optimizer.param_groups[0]["lr"]  # what fit trained with
+    _keep(selector, state, start, generation, {"exit": row}, tracking, row, began, learning_rate)
 
 
 def _keep(
@@ -738,12 +742,14 @@ def _keep(
     start: RunStart,
     generation: int,
     extra: dict[str, Any],
-    progress: CsvLog,
+    tracking: Tracking,
     row: dict[str, Any],
     began: float | None = None,
+    learning_rate: float | None = None,
 ) -> None:
-    """Evaluate and save the generation (latest, best, eval.csv), then its pool file and
-    its progress row."""
+    """Evaluate and save the generation (latest, best, eval.csv), then its pool file, its
+    progress row and its TensorBoard scalars (written after the checkpoint, so a resume
+    from latest never writes a generation's scalars twice)."""
     state.generation = generation
     evaluated = time.time()
     results = selector.evaluate_and_keep(generation, extra)
@@ -754,6 +760,78 @@ def _keep(
     meta = {"generation": generation, "eval": results, **extra}
     keep_state = start.config.exit is not None and start.config.exit.best_candidates > 1
     publish_generation(start.run_dir, generation, meta, keep_state)
-    progress.append(
-        {STEP_KEY: generation, STEP_UNIT_KEY: STEP_UNIT, "exit/generation": generation, **row}
-    )
+    tracking.append(generation, row, results, learning_rate)
+
+
+# -- tracking: logs/progress.csv and TensorBoard ------------------------------------------
+DECISIONS_PER_GAME = "exit/decisions_per_game"
+"""TensorBoard's name for the progress column ``rollout/ep_len_mean``: a self-play game's
+decisions of every seat, where SB3's episode length counts one learner seat's."""
+
+SCALARS = (
+    "exit/games",
+    "exit/rows",
+    "exit/replay_rows",
+    "exit/policy_ce",
+    "exit/policy_kl",
+    "exit/value_mse",
+    "exit/anchor_kl",
+    "exit/selfplay_s",
+    "exit/selfplay_cpu_s",
+    "exit/train_s",
+    "exit/train_cpu_s",
+    "exit/eval_s",
+    "exit/generation_s",
+    DECISIONS_PER_GAME,
+    FPS,
+    LEARNING_RATE,
+)
+"""The TensorBoard names of a generation's scalars (the evaluation's come beside them,
+:func:`.scalars.eval_scalars`); generation 0 has only ``exit/eval_s`` of them."""
+
+
+def tensorboard_scalars(row: dict[str, Any], learning_rate: float | None) -> dict[str, Any]:
+    """A generation's progress row as TensorBoard scalars (:data:`SCALARS`): its ``exit/``
+    columns under their own names (the generation, the step, left out), and SB3's names
+    where they measure the same: ``time/fps`` is the generation's new rows (the learner's
+    searched decisions, SB3's env steps) per second of its wall time (self-play, training
+    and evaluation, as SB3 counts its updates and evaluations in), and
+    ``train/learning_rate`` Adam's."""
+    out = {k: v for k, v in row.items() if k.startswith("exit/") and k != "exit/generation"}
+    out[DECISIONS_PER_GAME] = row.get("rollout/ep_len_mean")
+    seconds = row.get("exit/generation_s")
+    if "exit/rows" in row and seconds:
+        out[FPS] = row["exit/rows"] / seconds
+    out[LEARNING_RATE] = learning_rate
+    return out
+
+
+class Tracking:
+    """``logs/progress.csv`` and the TensorBoard scalars in the same folder
+    (:mod:`.scalars`), a point per generation at the generation as step (the progress
+    log's :data:`STEP_KEY`). A resumed start (``resume_at``: the generation it continues
+    after) keeps the log's rows up to it, and its event file tells TensorBoard to hide the
+    older files' points after it: a resume from a checkpoint older than latest
+    (``--discard-newer``) plays those generations again."""
+
+    def __init__(self, run_dir: Path, resume_at: int | None) -> None:
+        logs = run_dir / "logs"
+        self.progress = CsvLog(logs / "progress.csv", STEP_KEY, resume_at=resume_at)
+        purge_step = None if resume_at is None else resume_at + 1
+        self.scalars = ScalarWriter(logs, purge_step=purge_step)
+
+    def append(
+        self,
+        generation: int,
+        row: dict[str, Any],
+        results: dict[str, Any],
+        learning_rate: float | None = None,
+    ) -> None:
+        self.progress.append(
+            {STEP_KEY: generation, STEP_UNIT_KEY: STEP_UNIT, "exit/generation": generation, **row}
+        )
+        values = {**tensorboard_scalars(row, learning_rate), **eval_scalars(results)}
+        self.scalars.write(generation, values)
+
+    def close(self) -> None:
+        self.scalars.close()
