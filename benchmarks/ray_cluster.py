@@ -16,12 +16,19 @@ The steps are the ones docs/distributed.md gives for real machines, with both no
    session on the machine).
 
     .venv/bin/python benchmarks/ray_cluster.py [--json OUT] [--total-steps 1600] [--workdir DIR]
-        [--smoke] [--algorithm rllib|exit]
+        [--smoke] [--algorithm rllib|exit] [--kill-node]
 
 ``--algorithm exit`` trains ``configs/exit_smoke.yaml`` with ``exit.backend: ray`` instead
 (expert iteration's self-play games as Ray tasks; each must have run on the second node).
 
-Exit status 0 only if training finished and every env runner ran on the second node.
+``--kill-node`` kills the second node in the middle of an RLlib run: a tiny config (one env
+runner, three iterations of 256 steps, each saved); once the first checkpoint is saved,
+SIGKILL to every process of node2 (its env runner's), as a crashed machine; a third node
+joins with one CPU. The run must finish with the runner restarted on node3, and what was
+saved before the kill must be kept (the logs' rows, the checkpoint files).
+
+Exit status 0 only if training finished and every env runner ran on the second node
+(``--kill-node``: on the third, and what was saved before the kill is kept).
 """
 
 from __future__ import annotations
@@ -36,13 +43,18 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import yaml
 from _common import parse_args  # this folder: the --smoke option
 
 ROOT = Path(__file__).resolve().parents[1]
 RAY = [sys.executable, "-m", "ray.scripts.scripts"]
+FAST_NODE_DEATH = {"RAY_health_check_period_ms": "1000", "RAY_health_check_failure_threshold": "3"}
+"""``--kill-node``: the head declares a node dead after 3 failed health checks 1 s apart
+(Ray's defaults: 5 checks 3 s apart), unless these variables are set already."""
 SMOKE = {"total_steps": 256}
 """``--smoke`` (tests/test_benchmarks_smoke.py): the same cluster, a tiny training run."""
 
@@ -54,26 +66,53 @@ def free_port() -> int:
 
 
 def start_node(args: list[str], env: dict[str, str], log: Path) -> subprocess.Popen:
-    """``ray start ... --block`` in its own process group, its output to ``log``."""
+    """``ray start ... --block`` in its own process group, its output to ``log``; the
+    group's id is added to ``process_groups`` beside the log (see :func:`record_group`)."""
     with open(log, "w") as out:
-        return subprocess.Popen(
+        node = subprocess.Popen(
             [*RAY, "start", "--block", "--disable-usage-stats", *args],
             env=env,
             stdout=out,
             stderr=subprocess.STDOUT,
             start_new_session=True,
         )
+    record_group(log.parent, node.pid)
+    return node
 
 
-def stop_node(node: subprocess.Popen, timeout: float = 60) -> None:
-    """SIGTERM to the ``ray start --block`` process: it stops the node's processes."""
-    if node.poll() is None:
-        node.send_signal(signal.SIGTERM)
-        try:
-            node.wait(timeout)
-        except subprocess.TimeoutExpired:
-            os.killpg(node.pid, signal.SIGKILL)  # the group holds only this node
-            node.wait()
+def record_group(tmp: Path, pgid: int) -> None:
+    """Append a process group this script started to ``tmp/process_groups``: whoever runs
+    the script can check (and end) what is left of them, even if the script was killed."""
+    with open(tmp / "process_groups", "a") as groups:
+        groups.write(f"{pgid}\n")
+
+
+def stop_nodes(nodes: list[subprocess.Popen], timeout: float = 60) -> None:
+    """Stop the nodes, given in the order they started: SIGTERM to each ``ray start
+    --block`` process (it stops its node's processes), the joined nodes together, then the
+    head (a node drains through the head: without it, it waits 30 s). A node still up after
+    ``timeout`` gets SIGKILL to its process group, which holds only that node."""
+    for group in (nodes[1:], nodes[:1]):
+        for node in group:
+            if node.poll() is None:
+                node.send_signal(signal.SIGTERM)
+        deadline = time.time() + timeout
+        for node in group:
+            try:
+                node.wait(max(0.1, deadline - time.time()))
+            except subprocess.TimeoutExpired:
+                os.killpg(node.pid, signal.SIGKILL)
+                node.wait()
+
+
+def wait_started(node: subprocess.Popen, log: Path, timeout: float = 180) -> None:
+    """Wait until ``ray start`` logs that its node runs (seconds on an idle machine, far
+    longer on a loaded one: a node that joins before the head's GCS is up fails)."""
+    deadline = time.time() + timeout
+    while "Ray runtime started" not in log.read_text(errors="replace"):
+        if node.poll() is not None or time.time() > deadline:
+            raise RuntimeError(f"ray start did not start its node; see {log}")
+        time.sleep(0.2)
 
 
 def forget_cluster(address: str) -> None:
@@ -106,7 +145,9 @@ def cluster_nodes(address: str, expected: int, timeout: float = 120) -> list[dic
 
 
 def env_runner_nodes(address: str) -> list[dict]:
-    """Every env runner actor the cluster has seen (alive or finished) and its node.
+    """Every env runner actor the cluster has seen (alive or finished), its node, and that
+    node's name: the custom resource its ``ray start`` gave it (``head``, ``node2``, ...;
+    None for a dead node, whose resources Ray no longer lists).
 
     The public state API (``ray list actors``) needs the dashboard, which needs
     ``ray[default]``; the actor table is read from the GCS through ``ray._private.state``."""
@@ -115,11 +156,19 @@ def env_runner_nodes(address: str) -> list[dict]:
 
     ray.init(address=address, logging_level="ERROR")
     try:
+        names = {
+            node["NodeID"]: name
+            for node in ray.nodes()
+            for name in node["Resources"]
+            if name.startswith(("head", "node")) and not name.startswith("node:")
+        }
         return [
             {
                 "actor": actor["ActorClassName"],
                 "node_id": actor["Address"]["NodeID"],
+                "node": names.get(actor["Address"]["NodeID"]),
                 "state": actor["State"],
+                "restarts": actor["NumRestarts"],
             }
             for actor in state.actors().values()
             if "EnvRunner" in actor["ActorClassName"]
@@ -164,10 +213,16 @@ def cluster_env(tmp: Path) -> dict[str, str]:
 
 
 def start_cluster(
-    port: int, env: dict[str, str], tmp: Path, nodes: list[subprocess.Popen]
+    port: int,
+    env: dict[str, str],
+    tmp: Path,
+    nodes: list[subprocess.Popen],
+    meanwhile: Callable[[], object] | None = None,
 ) -> list[dict]:
     """Steps 2 and 3: the head, then the second node; each is appended to ``nodes`` as it
-    starts (the caller stops them, whatever fails). Returns the alive nodes."""
+    starts (the caller stops them, whatever fails). ``meanwhile`` is called once the second
+    node is starting, before waiting for it to join (a command with slow imports can start
+    then). Returns the alive nodes."""
     head_args = [
         "--head",
         "--node-ip-address=127.0.0.1",
@@ -179,15 +234,34 @@ def start_cluster(
         f"--ray-client-server-port={free_port()}",
     ]
     nodes.append(start_node(head_args, env, tmp / "head.log"))
-    time.sleep(3)
-    worker_args = [
-        f"--address=127.0.0.1:{port}",
-        "--node-ip-address=127.0.0.1",
-        "--num-cpus=2",
-        '--resources={"node2": 2}',
-    ]
-    nodes.append(start_node(worker_args, env, tmp / "node2.log"))
+    wait_started(nodes[-1], tmp / "head.log")
+    nodes.append(join_node(f"127.0.0.1:{port}", env, tmp, "node2"))
+    if meanwhile is not None:
+        meanwhile()
     return cluster_nodes(f"127.0.0.1:{port}", expected=2)
+
+
+def join_node(
+    address: str, env: dict[str, str], tmp: Path, name: str, cpus: int = 2
+) -> subprocess.Popen:
+    """One more node on this machine joins the cluster at ``address``: ``cpus`` CPUs and
+    the custom resource ``name`` (the actor table tells the nodes apart by it), its output
+    in ``tmp/NAME.log``."""
+    args = [
+        f"--address={address}",
+        "--node-ip-address=127.0.0.1",
+        f"--num-cpus={cpus}",
+        f'--resources={{"{name}": {cpus}}}',
+    ]
+    return start_node(args, env, tmp / f"{name}.log")
+
+
+def kill_node(node: subprocess.Popen) -> None:
+    """SIGKILL to every process of a node (its ``ray start --block`` process group: the
+    raylet, its workers and their actors), as a crash of its machine would: no draining,
+    no word to the head, which notices when the node's health checks fail."""
+    os.killpg(node.pid, signal.SIGKILL)
+    node.wait()
 
 
 def second_node(alive: list[dict], findings: dict, tmp: Path) -> str:
@@ -264,6 +338,145 @@ def runners_on(address: str, second: str, findings: dict) -> bool:
     return len(runners) >= 2 and all(r["node_id"] == second for r in runners)
 
 
+def node_kill_config(path: Path, run_dir: Path) -> Path:
+    """``--kill-node``: 2 players, one env runner, three iterations of 256 env steps, each
+    saved and evaluated (two games against random)."""
+    config = {
+        "name": "rllib_node_kill",
+        "algorithm": "rllib_ppo",
+        "seed": 1,
+        "total_steps": 3 * 256,
+        "run_dir": str(run_dir),
+        "env": {"num_players": 2},
+        "network": {"hidden_sizes": [16]},
+        "rllib": {
+            "num_env_runners": 1,
+            "train_batch_size": 256,
+            "minibatch_size": 128,
+            "num_epochs": 1,
+        },
+        "eval": {"every_steps": 256, "games": 2, "opponents": ["random"], "final_games": 0},
+    }
+    path.write_text(yaml.safe_dump(config, sort_keys=False))
+    return path
+
+
+def files_of(folder: Path) -> dict[str, str]:
+    """Every file below ``folder`` and its sha256."""
+    from art_gallery_env.files import sha256_file
+
+    return {
+        str(path.relative_to(folder)): sha256_file(path)
+        for path in sorted(folder.rglob("*"))
+        if path.is_file()
+    }
+
+
+def saved_state(run_dir: Path) -> dict:
+    """What the run folder holds: ``latest``'s steps (verified), its folder and each file's
+    sha256, the rows of the progress log and of eval.csv."""
+    from art_gallery_env.training.run_folder import verify_checkpoint
+
+    def rows(path: Path) -> list[str]:
+        return path.read_text().splitlines() if path.is_file() else []
+
+    folder = (run_dir / "latest").resolve()
+    return {
+        "steps": verify_checkpoint(run_dir / "latest.json")["steps"],
+        "folder": str(folder),
+        "files": files_of(folder),
+        "progress": rows(run_dir / "logs" / "progress.csv"),
+        "eval": rows(run_dir / "eval.csv"),
+    }
+
+
+def wait_for(
+    done: Callable[[], bool], process: subprocess.Popen, timeout: float, what: str, poll=0.2
+) -> float:
+    """Poll ``done()`` while ``process`` runs; the time (perf_counter) it became true."""
+    deadline = time.time() + timeout
+    while True:
+        exited = process.poll() is not None
+        if done():
+            return time.perf_counter()
+        if exited:
+            raise RuntimeError(f"training exited ({process.returncode}) before {what}")
+        if time.time() > deadline:
+            raise RuntimeError(f"no {what} within {timeout:.0f} s")
+        time.sleep(poll)
+
+
+def start_node_kill_run(address: str, env: dict[str, str], tmp: Path) -> subprocess.Popen:
+    """``--kill-node``'s training command (output in ``tmp/train.log``), in its own
+    process group (recorded)."""
+    config = node_kill_config(tmp / "rllib_node_kill.yaml", tmp / "run")
+    train = [sys.executable, "-m", "art_gallery_env.cli", "train", str(config), "--no-progress"]
+    with open(tmp / "train.log", "w") as log:
+        run = subprocess.Popen(
+            train, env={**env, "RAY_ADDRESS": address}, stdout=log, stderr=subprocess.STDOUT,
+            cwd=ROOT, start_new_session=True,
+        )  # fmt: skip
+    record_group(tmp, run.pid)
+    return run
+
+
+def kill_node_mid_run(
+    run: subprocess.Popen,
+    address: str,
+    env: dict[str, str],
+    tmp: Path,
+    nodes: list[subprocess.Popen],
+    findings: dict,
+) -> None:
+    """``--kill-node``, once ``run`` trains on the cluster: as soon as latest is saved,
+    SIGKILL node2 (``nodes[1]``), then start node3; wait for the run's end. Findings: the
+    run folder right after the kill and after the run, the seconds from the kill to the
+    next iteration logged, and where the env runner ran (last)."""
+    import art_gallery_env.training.run_folder  # noqa: F401  (now, not after the kill)
+
+    run_dir = tmp / "run"
+    progress = run_dir / "logs" / "progress.csv"
+    wait_for((run_dir / "latest.json").is_file, run, 300, "first checkpoint", poll=0.05)
+    kill_node(nodes[1])  # at once: the next iteration's sampling is under way
+    killed = time.perf_counter()
+    nodes.append(join_node(address, env, tmp, "node3", cpus=1))
+    findings["before"] = before = saved_state(run_dir)
+    print(f"node2 killed after step {before['steps']}", flush=True)
+    logged = len(before["progress"])
+    resumed = wait_for(
+        lambda: len(progress.read_text().splitlines()) > logged,
+        run,
+        300,
+        "iteration after the kill",
+    )
+    findings["recover_s"] = round(resumed - killed, 1)
+    findings["train_returncode"] = run.wait(timeout=300)
+    findings["after"] = saved_state(run_dir)
+    folder = Path(before["folder"])  # gone once a later latest replaced it
+    findings["before_folder_now"] = files_of(folder) if folder.exists() else None
+    findings["env_runners"] = env_runner_nodes(address)
+
+
+def node_kill_ok(findings: dict) -> bool:
+    """The run finished, its runner restarted on node3, and what was saved before the
+    kill is kept: the logs' rows are a prefix of the final ones, and latest's folder of
+    then is unchanged (or was removed, as every checkpoint is, once a later one replaced
+    it)."""
+    before, after = findings["before"], findings["after"]
+    kept = all(after[log][: len(before[log])] == before[log] for log in ("progress", "eval"))
+    now = findings["before_folder_now"]
+    runners = findings["env_runners"]
+    return (
+        findings.get("train_returncode") == 0
+        and kept
+        and now in (None, before["files"])
+        and after["steps"] == 3 * 256
+        and len(runners) == 1
+        and runners[0]["node"] == "node3"
+        and runners[0]["restarts"] >= 1
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--total-steps", type=int, default=1600, help="env steps to train")
@@ -276,34 +489,62 @@ def main(argv: list[str] | None = None) -> int:
         help="rllib: RLlib PPO's env runners on the second node; exit: expert iteration's "
         "self-play games as Ray tasks there (exit.backend: ray)",
     )
+    parser.add_argument(
+        "--kill-node",
+        action="store_true",
+        help="SIGKILL the second node after the first checkpoint of a tiny RLlib run, start "
+        "a third: the run must finish there, keeping what it had saved",
+    )
     args = parse_args(parser, SMOKE, argv, smoke_help="a tiny training run (CI)")
 
     tmp = Path(args.workdir or tempfile.mkdtemp(prefix="ray_cluster_"))
     tmp.mkdir(parents=True, exist_ok=True)
     env = cluster_env(tmp)
+    if args.kill_node:
+        env = {**FAST_NODE_DEATH, **env}
     port = free_port()
     address = f"127.0.0.1:{port}"
     findings: dict = {"address": address}
     nodes: list[subprocess.Popen] = []
+    runs: list[subprocess.Popen] = []  # --kill-node: its training, started with the nodes
     started = time.perf_counter()
     try:
-        alive = start_cluster(port, env, tmp, nodes)
+        meanwhile = lambda: runs.append(start_node_kill_run(address, env, tmp))  # noqa: E731
+        alive = start_cluster(port, env, tmp, nodes, meanwhile if args.kill_node else None)
         findings["cluster_up_s"] = round(time.perf_counter() - started, 1)
         second = second_node(alive, findings, tmp)
         print(f"cluster at {address}: 2 nodes, up in {findings['cluster_up_s']} s")
-        trained = train_on_cluster(address, env, tmp, args.total_steps, findings, args.algorithm)
-        if args.algorithm == "exit":
-            findings["ok"] = trained and findings["selfplay_nodes"] == [second]
+        if args.kill_node:
+            kill_node_mid_run(runs[0], address, env, tmp, nodes, findings)
+            findings["ok"] = node_kill_ok(findings)
         else:
-            findings["ok"] = runners_on(address, second, findings) and trained
+            findings["ok"] = train_and_check(address, env, tmp, second, findings, args)
     finally:
-        for node in reversed(nodes):
-            stop_node(node)
+        for run in runs:
+            if run.poll() is None:
+                os.killpg(run.pid, signal.SIGKILL)
+                run.wait()
+        stop_nodes(nodes)
         forget_cluster(address)
         findings["logs"] = str(tmp)
+    return finish(findings, args.json)
+
+
+def train_and_check(
+    address: str, env: dict[str, str], tmp: Path, second: str, findings: dict, args: Any
+) -> bool:
+    """Steps 4 and 5: train, then check where the work ran."""
+    trained = train_on_cluster(address, env, tmp, args.total_steps, findings, args.algorithm)
+    if args.algorithm == "exit":
+        return trained and findings["selfplay_nodes"] == [second]
+    return runners_on(address, second, findings) and trained
+
+
+def finish(findings: dict, out: str | None) -> int:
+    """Print the findings (and write them to ``out``); the exit status."""
     print(json.dumps(findings, indent=2))
-    if args.json:
-        Path(args.json).write_text(json.dumps(findings, indent=2))
+    if out:
+        Path(out).write_text(json.dumps(findings, indent=2))
     return 0 if findings.get("ok") else 1
 
 

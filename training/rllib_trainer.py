@@ -416,18 +416,26 @@ def _run(start: RunStart, stop: GracefulStop, progress_bar: bool) -> int:
             ray.shutdown()
 
 
+QUIET_ON_LOST_RUNNERS = ("ray.rllib.env.env_runner_group", "ray.rllib.utils.actor_manager")
+"""RLlib's loggers that report a dead or restarting env runner met while stopping the
+algorithm, each with a traceback (the actor manager's is that of the run's own stop)."""
+
+
 def _stop_algorithm(algo: Any, quiet: bool) -> None:
-    """``algo.stop()``. With ``quiet`` (an env runner was lost for good) RLlib's log of the
-    dead actor's error while stopping it, a traceback, is left out: the run's own line
-    says what happened."""
-    logger = logging.getLogger("ray.rllib.env.env_runner_group")
-    level = logger.level
+    """``algo.stop()``. With ``quiet`` (an env runner was lost for good: dead, or still
+    restarting, as one whose node died and no node took it) RLlib's logs of the actor's
+    error while stopping it, tracebacks, are left out: the run's own line says what
+    happened."""
+    loggers = [logging.getLogger(name) for name in QUIET_ON_LOST_RUNNERS]
+    levels = [logger.level for logger in loggers]
     if quiet:
-        logger.setLevel(logging.CRITICAL)
+        for logger in loggers:
+            logger.setLevel(logging.CRITICAL)
     try:
         algo.stop()
     finally:
-        logger.setLevel(level)
+        for logger, level in zip(loggers, levels, strict=True):
+            logger.setLevel(level)
 
 
 def _restore(algo: Any, config: TrainConfig, start: RunStart) -> int:
