@@ -208,12 +208,15 @@ class LiveGames:
         return self.answer(game, live, view)
 
     def answer(self, game: WebGame, live: _Live, view: dict[str, Any] | None) -> dict[str, Any]:
-        """``view`` with the agents' state now: playing, or stopped on an error."""
-        error = live.error
+        """``view`` with the agents' state now: playing, or stopped on an error. Both are
+        read under the lock that the agents' thread sets them under: read one by one, a
+        thread that stopped in between gave "not playing" without its error."""
+        with self._lock:
+            error, running = live.error, live.running
         if error is not None and error["decision"] != len(game.actions):
             error = None
         out = dict(view) if view is not None else {"id": game.id, "decision": len(game.actions)}
-        out["agents_playing"] = live.running
+        out["agents_playing"] = running
         out["agent_error"] = None if error is None else {k: error[k] for k in ("status", "error")}
         return out
 

@@ -142,3 +142,35 @@ def test_a_restarted_server_lets_owed_agents_play_and_a_deleted_game_stops(
     time.sleep(1.0)
     assert not (data / "games" / f"{game.id}.json").exists()
     assert restarted.get(f"/api/live/games/{game.id}").status_code == 404
+
+
+class _StopsWhenReadUnlocked:
+    """A live entry whose agents' thread stops on an error just as ``error`` is read,
+    unless the reader holds the lock the thread needs (as the thread then must wait)."""
+
+    def __init__(self, games: Any, game: Any) -> None:
+        self._games, self._game = games, game
+        self.running, self._error = True, None
+        self.view, self.decision = None, -1
+
+    @property
+    def error(self) -> dict[str, Any] | None:
+        seen = self._error
+        if self.running and not self._games._lock.locked():
+            self._games._stopped(self._game, self, 500, "no idea")
+        return seen
+
+    @error.setter
+    def error(self, value: dict[str, Any] | None) -> None:
+        self._error = value
+
+
+def test_an_answer_never_says_stopped_without_the_error(tmp_path: Path) -> None:
+    """The agents' state is read in one step: never 'not playing' with no error."""
+    client = TestClient(create_app(tmp_path / "data"))
+    view = new_game(client, "random", seed=0)
+    store = client.app.state.store
+    game = store.get(view["id"])
+    entry = _StopsWhenReadUnlocked(store.live, game)
+    answer = store.live.answer(game, entry, None)
+    assert answer["agents_playing"] or answer["agent_error"] is not None, answer
