@@ -17,8 +17,23 @@ import signal
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:] = [p for p in sys.path if p and Path(p).resolve() != ROOT]
 
 if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
     signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _compiled_engine_warmed_once_for_all_workers():
+    """Under pytest-xdist, the workers share the compiled engine's first compile
+    (tests/numba_warmup.py): each compiles a different kernel group first."""
+    import os
+
+    if int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1")) > 1:
+        from numba_warmup import warm_up
+
+        warm_up(os.environ.get("PYTEST_XDIST_WORKER", "gw0"))
+    yield
