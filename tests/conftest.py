@@ -32,8 +32,9 @@ def _compiled_engine_warmed_once_for_all_workers():
     (tests/numba_warmup.py): each compiles a different kernel group first."""
     import os
 
-    if int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1")) > 1:
+    workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
+    if workers > 1:
         from numba_warmup import warm_up
 
-        warm_up(os.environ.get("PYTEST_XDIST_WORKER", "gw0"))
+        warm_up(os.environ.get("PYTEST_XDIST_WORKER", "gw0"), workers)
     yield

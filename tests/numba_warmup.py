@@ -43,6 +43,18 @@ def _batched_engine() -> None:
     game.play_out(policy="random")
 
 
+def _self_play_seats() -> None:
+    """A self-play env's opponents, all seats in one call (kernels.play_seats)."""
+    import numpy as np
+
+    from art_gallery_env.games.art_gallery.vector import VectorGame
+
+    game = VectorGame(num_envs=2, num_players=2, seed=0)
+    seats = np.full((2, 2), VectorGame.SEAT_RANDOM, np.int64)
+    no_params = np.zeros((0, 0))
+    game.play_seats(np.ones(2, np.int64), seats, seats * 0, no_params, np.zeros(2, np.int64))
+
+
 def _act(spec: str) -> None:
     """One decision of agent ``spec`` with a choice, at the first turn of a 2-player game."""
     import numpy as np
@@ -63,18 +75,27 @@ def _act(spec: str) -> None:
     make_agent(spec, 0).act(obs, mask, PlayerView(state, me))
 
 
-GROUPS: tuple[Callable[[], None], ...] = (_search_iterations, _rollout_sweeps, _batched_engine)
+# in an order where the halves compile in about the same time (about 80 + 30 s and 60 + 45 s
+# on one idle core), so that two workers, starting at either half, finish together
+GROUPS: tuple[Callable[[], None], ...] = (
+    _search_iterations,
+    _rollout_sweeps,
+    _self_play_seats,
+    _batched_engine,
+)
 
 
-def warm_up(worker: str, folder: Path | None = None) -> None:
-    """Warm every group, worker ``gw<i>`` starting at group ``i``, each under its lock."""
+def warm_up(worker: str, workers: int, folder: Path | None = None) -> None:
+    """Warm every group, worker ``gw<i>`` of ``workers`` starting at its share of the
+    groups, each group under its lock."""
     try:
         import numba  # noqa: F401
     except ImportError:
         return
-    start = int(worker.removeprefix("gw") or 0) if worker.startswith("gw") else 0
+    index = int(worker.removeprefix("gw") or 0) if worker.startswith("gw") else 0
+    start = index * len(GROUPS) // max(1, workers) % len(GROUPS)
     folder = folder or Path(tempfile.gettempdir())
-    order = GROUPS[start % len(GROUPS) :] + GROUPS[: start % len(GROUPS)]
+    order = GROUPS[start:] + GROUPS[:start]
     for group in order:
         lock = folder / f"art-gallery-env-warmup-{_key()}-{group.__name__}.lock"
         with lock.open("w") as handle:
