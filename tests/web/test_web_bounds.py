@@ -146,7 +146,7 @@ def test_a_restarted_server_loads_only_the_newest_games_up_to_its_caps(tmp_path:
     assert all(again.get(f"/api/games/{i}").status_code in (200, 503) for i in ids)
 
 
-@pytest.mark.parametrize("games", [200, pytest.param(2000, marks=pytest.mark.slow, id="2000-slow")])
+@pytest.mark.parametrize("games", [200, pytest.param(1000, marks=pytest.mark.slow, id="1000-slow")])
 def test_memory_stays_flat_past_the_cap(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, games: int
 ) -> None:
