@@ -4,23 +4,23 @@ from __future__ import annotations
 
 import argparse
 
+from . import options
+
+HELP = "write a policy checkpoint as an ONNX model"
+DESCRIPTION = (
+    "Export a policy checkpoint (.safetensors, or .zip from art-gallery train) as an "
+    "ONNX model that any ONNX runtime plays without PyTorch or Python: inputs "
+    "'observation' [N, OBS] and 'action_mask' [N, ACTIONS] (float32, 1 = legal), "
+    "output 'masked_logits' [N, ACTIONS] (-inf where illegal), where OBS and ACTIONS "
+    "are the sizes of the checkpoint's game (printed when written). Needs the [onnx] "
+    "extra."
+)
+
 
 def add(sub: argparse._SubParsersAction) -> None:
-    export = sub.add_parser(
-        "export",
-        help="write a policy checkpoint as an ONNX model",
-        description=(
-            "Export a policy checkpoint (.safetensors, or .zip from art-gallery train) as an "
-            "ONNX model that any ONNX runtime plays without PyTorch or Python: inputs "
-            "'observation' [N, OBS] and 'action_mask' [N, ACTIONS] (float32, 1 = legal), "
-            "output 'masked_logits' [N, ACTIONS] (-inf where illegal), where OBS and ACTIONS "
-            "are the sizes of the checkpoint's game (printed when written). Needs the [onnx] "
-            "extra."
-        ),
-    )
+    export = options.subcommand(sub, "export", run, HELP, DESCRIPTION)
     export.add_argument("checkpoint", metavar="CHECKPOINT", help="a .safetensors or .zip policy")
     export.add_argument("--onnx", required=True, metavar="OUT", help="the .onnx file to write")
-    export.set_defaults(func=run, parser=export)
 
 
 def run(args: argparse.Namespace) -> int:

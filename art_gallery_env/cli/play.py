@@ -6,16 +6,15 @@ import argparse
 
 from . import options
 
+HELP = "play against agents in the terminal"
+DESCRIPTION = (
+    "Play one game in the terminal against registry agents. Give a choice by its "
+    "number or name; 'save PATH' at any prompt saves the game, 'quit' leaves."
+)
+
 
 def add(sub: argparse._SubParsersAction) -> None:
-    play = sub.add_parser(
-        "play",
-        help="play against agents in the terminal",
-        description=(
-            "Play one game in the terminal against registry agents. Give a choice by its "
-            "number or name; 'save PATH' at any prompt saves the game, 'quit' leaves."
-        ),
-    )
+    play = options.subcommand(sub, "play", run, HELP, DESCRIPTION)
     options.add_game(play, resumed=True)
     options.add_players(play, default=None)
     play.add_argument("--seat", type=int, default=None, help="your seat 0..players-1 (default 0)")
@@ -33,7 +32,6 @@ def add(sub: argparse._SubParsersAction) -> None:
         help="file for 'save' without a path; the game is also saved there on 'quit' and Ctrl-C",
     )
     play.add_argument("--record", metavar="FILE", help="write the game record when it ends")
-    play.set_defaults(func=run, parser=play)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -6,17 +6,16 @@ import argparse
 
 from . import options
 
+HELP = "step through a saved game record"
+DESCRIPTION = (
+    "Replay a game record: every decision, the board at each round end (or every "
+    "step with --step), the final breakdown, and whether the replayed scores match "
+    "the stored ones (exit status 1 if not, 2 for a bad or incomplete record)."
+)
+
 
 def add(sub: argparse._SubParsersAction) -> None:
-    replay = sub.add_parser(
-        "replay",
-        help="step through a saved game record",
-        description=(
-            "Replay a game record: every decision, the board at each round end (or every "
-            "step with --step), the final breakdown, and whether the replayed scores match "
-            "the stored ones (exit status 1 if not, 2 for a bad or incomplete record)."
-        ),
-    )
+    replay = options.subcommand(sub, "replay", run, HELP, DESCRIPTION)
     replay.add_argument(
         "file", metavar="FILE", help="a record (JSON) from eval --save-games or play --record"
     )
@@ -33,7 +32,6 @@ def add(sub: argparse._SubParsersAction) -> None:
         metavar="N|all",
         help="show what seat N could see (hidden actions masked), or all (default)",
     )
-    replay.set_defaults(func=run, parser=replay)
 
 
 def run(args: argparse.Namespace) -> int:

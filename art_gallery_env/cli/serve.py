@@ -4,17 +4,18 @@ from __future__ import annotations
 
 import argparse
 
+from . import options
+
+HELP = "play and replay games in the browser (a local web server)"
+DESCRIPTION = (
+    "Serve the web app: set up a game against agents or checkpoints, play it by "
+    "clicking, replay any game record with the agents' insight. Games are saved "
+    "in --data after every decision and survive a restart."
+)
+
 
 def add(sub: argparse._SubParsersAction) -> None:
-    serve = sub.add_parser(
-        "serve",
-        help="play and replay games in the browser (a local web server)",
-        description=(
-            "Serve the web app: set up a game against agents or checkpoints, play it by "
-            "clicking, replay any game record with the agents' insight. Games are saved "
-            "in --data after every decision and survive a restart."
-        ),
-    )
+    serve = options.subcommand(sub, "serve", run, HELP, DESCRIPTION)
     serve.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
     serve.add_argument("--port", type=int, default=8000, help="port (default 8000)")
     serve.add_argument(
@@ -29,7 +30,6 @@ def add(sub: argparse._SubParsersAction) -> None:
         "--records", metavar="DIR", help="offer the game records in DIR (eval --save-games)"
     )
     serve.add_argument("--access-log", action="store_true", help="log every request")
-    serve.set_defaults(func=run, parser=serve)
 
 
 def run(args: argparse.Namespace) -> int:
