@@ -19,22 +19,14 @@ pytest.importorskip(
     "art_gallery_env.agents.guided_search", reason="expert iteration searches with it"
 )
 
-from training_helpers import merge_config  # noqa: E402
+from training_helpers import EXIT_FAST, EXIT_SMOKE, merge_config  # noqa: E402
 
 from art_gallery_env.training import scalars  # noqa: E402
 from art_gallery_env.training.config import config_from_dict  # noqa: E402
 
-ROOT = Path(__file__).resolve().parents[2]
-SMOKE = ROOT / "configs" / "exit_smoke.yaml"
-FAST = {  # the smallest run that still trains: one 2-player game, 4 iterations a decision
-    "env": {"num_players": 2},
-    "exit": {"generations": 1, "games_per_generation": 1, "iters": 4},
-    "eval": {"games": 1},
-}
-
 
 def config_for(run_dir: Path, **changes: Any) -> Any:
-    data = yaml.safe_load(SMOKE.read_text(encoding="utf-8"))
+    data = yaml.safe_load(EXIT_SMOKE.read_text(encoding="utf-8"))
     return config_from_dict(merge_config({**data, "run_dir": str(run_dir)}, changes))
 
 
@@ -88,7 +80,7 @@ def check_values(folder: Path, written: dict[str, list[tuple[int, float]]]) -> N
     ]  # progress.csv's rollout/ep_len_mean: every seat's decisions, not one learner seat's
     rate = float(progress["exit/rows"]) / float(progress["exit/generation_s"])
     assert written[scalars.FPS] == [(1, pytest.approx(rate, rel=1e-5))]
-    lr = config_for(folder, **FAST).exit.learning_rate
+    lr = config_for(folder, **EXIT_FAST).exit.learning_rate
     assert written[scalars.LEARNING_RATE] == [(1, pytest.approx(lr))]  # Adam's, as configured
     for row in rows(folder / "eval.csv"):
         points = written[scalars.win_share(row["opponent"])]
@@ -97,7 +89,7 @@ def check_values(folder: Path, written: dict[str, list[tuple[int, float]]]) -> N
 
 @pytest.mark.slow
 def test_a_run_writes_its_scalars_and_a_resume_continues_them(tmp_path: Path) -> None:
-    folder = run(tmp_path / "run", **FAST)
+    folder = run(tmp_path / "run", **EXIT_FAST)
     logs = folder / "logs"
     opponents = {row["opponent"] for row in rows(folder / "eval.csv")}
     evaluated = {f(o) for o in opponents for f in (scalars.win_share, scalars.mean_score)}
@@ -109,7 +101,7 @@ def test_a_run_writes_its_scalars_and_a_resume_continues_them(tmp_path: Path) ->
     # a future that a resume from an older checkpoint drops; then a resume to generation 2
     with scalars.ScalarWriter(logs) as stale:
         stale.write(2, {"exit/policy_ce": 99.0})
-    run(folder, resume=folder, **merge_config(FAST, {"exit": {"generations": 2}}))
+    run(folder, resume=folder, **merge_config(EXIT_FAST, {"exit": {"generations": 2}}))
     written = scalars.read_scalars(logs)
     assert len(list(logs.glob("events.out.tfevents.*"))) == 3  # a file per start
     expected = {**expected_steps(evaluated, 2), "exit/policy_ce": [1, 2, 2]}  # + the stale one

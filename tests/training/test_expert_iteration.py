@@ -23,21 +23,15 @@ pytest.importorskip(
     "art_gallery_env.agents.guided_search", reason="expert iteration searches with it"
 )
 
-from training_helpers import merge_config  # noqa: E402
+from training_helpers import EXIT_FAST, EXIT_SMOKE, merge_config  # noqa: E402
 
 from art_gallery_env.training.config import ConfigError, config_from_dict  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
-SMOKE = ROOT / "configs" / "exit_smoke.yaml"
-FAST = {  # the smallest run that still trains: one 2-player game, 4 iterations a decision
-    "env": {"num_players": 2},
-    "exit": {"generations": 1, "games_per_generation": 1, "iters": 4},
-    "eval": {"games": 1},
-}
 
 
 def smoke_dict(run_dir: Path, **changes: Any) -> dict[str, Any]:
-    data = yaml.safe_load(SMOKE.read_text(encoding="utf-8"))
+    data = yaml.safe_load(EXIT_SMOKE.read_text(encoding="utf-8"))
     return merge_config({**data, "run_dir": str(run_dir)}, changes)
 
 
@@ -56,7 +50,7 @@ def tensors(path: Path) -> dict[str, np.ndarray]:
 
 @pytest.fixture(scope="module")
 def fast_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return run(tmp_path_factory.mktemp("exit") / "run", **FAST)
+    return run(tmp_path_factory.mktemp("exit") / "run", **EXIT_FAST)
 
 
 def test_a_run_makes_its_files(fast_run: Path) -> None:
@@ -165,7 +159,7 @@ def test_the_onnx_export_of_a_win_share_checkpoint_gives_its_value(
     assert exported.has_value_head
     onnx_values = exported.values(obs)
     numpy_values = load_policy(path).values(obs)
-    learner = Learner(config_from_dict(smoke_dict(tmp_path / "run", **FAST)))
+    learner = Learner(config_from_dict(smoke_dict(tmp_path / "run", **EXIT_FAST)))
     learner.load_weights_file(path)
     with torch.no_grad():  # the torch pointer reads real observations only (one-hots)
         seen = torch.as_tensor(obs[:16])
@@ -185,7 +179,7 @@ def test_a_run_in_the_rollout_mode_learns_the_means_softmax(fast_run: Path, tmp_
     (target_prior, the default), or the plain softmax of the means."""
     pytest.importorskip("numba")
     topk = {"exit": {"topk": 3, "iters": 12, "target_temperature": 0.05}}
-    folder = run(tmp_path / "run", **merge_config(FAST, topk))
+    folder = run(tmp_path / "run", **merge_config(EXIT_FAST, topk))
     with np.load(folder / "replay" / "gen_001.npz") as replay:
         policy, mask = replay["policy"], replay["mask"]
     nonzero = (policy > 0).sum(1)
@@ -263,9 +257,9 @@ def test_resume_equals_an_uninterrupted_run(tmp_path: Path) -> None:
 
 @pytest.mark.slow
 def test_two_workers_play_the_same_games_as_one(tmp_path: Path) -> None:
-    one = run(tmp_path / "one", **FAST)
+    one = run(tmp_path / "one", **EXIT_FAST)
     two_workers = {"exit": {"games_per_generation": 2, "workers": 2}}
-    two = run(tmp_path / "two", **merge_config(FAST, two_workers))
+    two = run(tmp_path / "two", **merge_config(EXIT_FAST, two_workers))
     with np.load(one / "replay" / "gen_001.npz") as a, np.load(two / "replay" / "gen_001.npz") as b:
         first = b["game"] == 0  # game 0 of both: the same seeds, whoever plays it
         assert all(np.array_equal(a[k], b[k][first]) for k in a.files)
@@ -396,7 +390,7 @@ def test_the_cli_says_a_bad_exit_section_in_one_line(tmp_path: Path) -> None:
 
 def test_a_run_starts_from_a_checkpoint(fast_run: Path, tmp_path: Path) -> None:
     start = fast_run / "pool" / "gen_001.safetensors"
-    changes = merge_config(FAST, {"exit": {"init": str(start), "generations": 1}})
+    changes = merge_config(EXIT_FAST, {"exit": {"init": str(start), "generations": 1}})
     data = smoke_dict(tmp_path / "run", **changes)
     from art_gallery_env.training.expert_iteration import Learner
 
@@ -416,7 +410,7 @@ def test_a_checkpoint_of_another_network_is_refused(tmp_path: Path) -> None:
 
 @pytest.mark.slow
 def test_a_warm_started_run_clones_the_heuristic_first(tmp_path: Path) -> None:
-    changes = merge_config(FAST, {"exit": {"init": "warm_start"}})
+    changes = merge_config(EXIT_FAST, {"exit": {"init": "warm_start"}})
     folder = run(tmp_path / "run", warm_start={"bc_games": 2, "epochs": 1}, **changes)
     meta = json.loads((folder / "pool" / "gen_000.json").read_text())
     assert meta["exit"]["init"] == "warm_start"
@@ -454,7 +448,7 @@ def test_the_warm_start_cache_lasts_until_generation_0_is_saved(
     from art_gallery_env.training.run_folder import WARM_START_REMOVING, RunFolderError
 
     folder = tmp_path / "run"
-    changes = merge_config(FAST, {"exit": {"init": "warm_start"}})
+    changes = merge_config(EXIT_FAST, {"exit": {"init": "warm_start"}})
     changes["warm_start"] = {"bc_games": 2, "epochs": 1}
 
     def stopped(*args: Any) -> float:

@@ -9,6 +9,13 @@ from typing import Any
 
 import pytest
 
+EXIT_SMOKE = Path(__file__).resolve().parents[2] / "configs" / "exit_smoke.yaml"
+EXIT_FAST = {  # the smallest expert-iteration run that still trains: one 2-player game,
+    "env": {"num_players": 2},  # 4 search iterations a decision
+    "exit": {"generations": 1, "games_per_generation": 1, "iters": 4},
+    "eval": {"games": 1},
+}
+
 
 def merge_config(base: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]:
     """``base`` with ``changes`` merged in, nested sections key by key (a deep copy)."""
