@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from training_helpers import tiny_rllib_dict
 
 pytest.importorskip("ray")
 pytest.importorskip("torch")
@@ -147,17 +148,7 @@ def test_a_killed_node_s_env_runner_restarts_on_a_new_node_and_nothing_saved_is_
 
 def tiny_rllib(run_dir: Path) -> dict:
     """Four iterations of 256 env steps on one env runner, saved after each."""
-    return {
-        "name": "tiny_lost_node",
-        "algorithm": "rllib_ppo",
-        "seed": 1,
-        "total_steps": 1024,
-        "run_dir": str(run_dir),
-        "env": {"num_players": 2},
-        "network": {"hidden_sizes": [16]},
-        "rllib": {"num_env_runners": 1, "train_batch_size": 256, "minibatch_size": 128},
-        "eval": {"every_steps": 256, "games": 2, "opponents": ["random"], "final_games": 0},
-    }
+    return tiny_rllib_dict(run_dir, "tiny_lost_node")
 
 
 def kill_runner_after_first_save(run_dir: Path, timeout: float = 300) -> None:

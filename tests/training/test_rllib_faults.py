@@ -20,6 +20,7 @@ from typing import Any
 
 import pytest
 import yaml
+from training_helpers import tiny_rllib_dict
 
 pytest.importorskip("ray", reason="RLlib training needs the [rllib] extra")
 pytest.importorskip("ray.rllib", reason="RLlib training needs the [rllib] extra")
@@ -36,23 +37,7 @@ RUNNER = "MultiAgentEnvRunner"  # the actor class RLlib samples with (multi-agen
 
 def tiny(run_dir: Path, **rllib: Any) -> dict[str, Any]:
     """Four iterations of 256 env steps on one env runner, saved after each."""
-    return {
-        "name": "tiny_faults",
-        "algorithm": "rllib_ppo",
-        "seed": 1,
-        "total_steps": 1024,
-        "run_dir": str(run_dir),
-        "env": {"num_players": 2},
-        "network": {"hidden_sizes": [16]},
-        "rllib": {
-            "num_env_runners": 1,
-            "train_batch_size": 256,
-            "minibatch_size": 128,
-            "num_epochs": 1,
-            **rllib,
-        },
-        "eval": {"every_steps": 256, "games": 2, "opponents": ["random"], "final_games": 0},
-    }
+    return tiny_rllib_dict(run_dir, "tiny_faults", **rllib)
 
 
 def latest_steps(run_dir: Path) -> int:

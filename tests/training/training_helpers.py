@@ -71,3 +71,24 @@ def train_cli_refusal(folder: Path, capsys: Any, config_text: str) -> str:
     assert exit_info.value.code == 2 and "Traceback" not in err, err
     assert not (folder / "run").exists()
     return err
+
+
+def tiny_rllib_dict(run_dir: Path, name: str, **rllib: Any) -> dict[str, Any]:
+    """Four iterations of 256 env steps on one env runner, saved after each (RLlib)."""
+    return {
+        "name": name,
+        "algorithm": "rllib_ppo",
+        "seed": 1,
+        "total_steps": 1024,
+        "run_dir": str(run_dir),
+        "env": {"num_players": 2},
+        "network": {"hidden_sizes": [16]},
+        "rllib": {
+            "num_env_runners": 1,
+            "train_batch_size": 256,
+            "minibatch_size": 128,
+            "num_epochs": 1,
+            **rllib,
+        },
+        "eval": {"every_steps": 256, "games": 2, "opponents": ["random"], "final_games": 0},
+    }
