@@ -207,16 +207,7 @@ def _game_routes(app: FastAPI, store: GameStore) -> None:
 
     @app.post("/api/games", status_code=201)
     def new_game(body: NewGame, request: Request) -> dict[str, Any]:
-        client = request.client.host if request.client else None
-        game = store.create(
-            body.players,
-            body.seat,
-            body.opponents,
-            body.seed,
-            body.variants,
-            body.game,
-            client=client,
-        )
+        game = store.create_as_asked(body, request)
         with game.lock:
             return game_view(game)
 

@@ -295,6 +295,13 @@ class GameStore:
             return sorted(self._games.values(), key=lambda g: g.updated, reverse=True)
 
     # -- creating and playing ----------------------------------------------------------
+    def create_as_asked(self, body: Any, request: Any, *, play_agents: bool = True) -> WebGame:
+        """:meth:`create` with the fields of a new-game request ``body`` (the app's
+        ``NewGame``), for the client of ``request`` (its address counts against the cap)."""
+        client = request.client.host if request.client else None
+        fields = (body.players, body.seat, body.opponents, body.seed, body.variants, body.game)
+        return self.create(*fields, play_agents=play_agents, client=client)
+
     def create(
         self,
         num_players: int,

@@ -246,16 +246,7 @@ def live_routes(app: FastAPI, store: LiveStore, new_game: type, action: type) ->
 
     @app.post("/api/live/games", status_code=201)
     def new(body: Annotated[new_game, Body()], request: Request) -> dict[str, Any]:  # type: ignore[valid-type]
-        game = store.create(
-            body.players,
-            body.seat,
-            body.opponents,
-            body.seed,
-            body.variants,
-            body.game,
-            play_agents=False,
-            client=request.client.host if request.client else None,
-        )
+        game = store.create_as_asked(body, request, play_agents=False)
         view = live.view_now(game)
         live.ensure(game)
         return {**view, "agents_playing": live.entry(game).running or view["agents_playing"]}
