@@ -6,14 +6,15 @@ import argparse
 
 from . import options
 
+HELP = "play one seeded demo game and print the score breakdown"
+
 
 def add(sub: argparse._SubParsersAction) -> None:
-    demo = sub.add_parser("demo", help="play one seeded demo game and print the score breakdown")
+    demo = options.subcommand(sub, "demo", run, HELP)
     options.add_game(demo)
     options.add_players(demo, default=2)  # as eval and play
     options.add_seed(demo, 7, "game seed (default 7)")
     demo.add_argument("--verbose", action="store_true", help="print every decision")
-    demo.set_defaults(func=run, parser=demo)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -135,7 +135,11 @@ def add_variants(command: argparse.ArgumentParser) -> None:
 
 
 def subcommand(
-    sub: argparse._SubParsersAction, name: str, run: Any, help_text: str, description: str
+    sub: argparse._SubParsersAction,
+    name: str,
+    run: Any,
+    help_text: str,
+    description: str | None = None,
 ) -> argparse.ArgumentParser:
     """A subcommand's parser, whose parsed options call ``run(args)`` (``args.parser`` is
     the parser, for its one-line errors)."""

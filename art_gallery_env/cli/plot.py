@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import argparse
 
+from . import options
 from .extras import report_missing_extra
+
+HELP = "write PNG training curves of a run folder, or rating vs steps of an eval"
 
 
 def add(sub: argparse._SubParsersAction) -> None:
-    plot = sub.add_parser(
-        "plot",
-        help="write PNG training curves of a run folder, or rating vs steps of an eval",
-    )
+    plot = options.subcommand(sub, "plot", run, HELP)
     plot.add_argument(
         "run_dir",
         metavar="RUN_DIR|RESULTS.json",
@@ -23,7 +23,6 @@ def add(sub: argparse._SubParsersAction) -> None:
         help="where to write: the folder of the PNGs (default RUN_DIR/plots), or the PNG "
         "file for a results.json (default rating_vs_steps.png beside it)",
     )
-    plot.set_defaults(func=run, parser=plot)
 
 
 def run(args: argparse.Namespace) -> int:

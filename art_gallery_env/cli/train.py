@@ -8,6 +8,7 @@ from typing import Any
 from . import options
 from .extras import report_missing_extra
 
+HELP = "self-play training (MaskablePPO or Ray RLlib PPO) from a YAML config"
 DESCRIPTION = (
     "Train a policy by self-play: sb3-contrib MaskablePPO (algorithm: maskable_ppo) or Ray "
     "RLlib PPO, locally or on a Ray cluster (algorithm: rllib_ppo, needs the [rllib] extra; "
@@ -25,11 +26,7 @@ FILES = {
 
 
 def add(sub: argparse._SubParsersAction) -> None:
-    train = sub.add_parser(
-        "train",
-        help="self-play training (MaskablePPO or Ray RLlib PPO) from a YAML config",
-        description=DESCRIPTION,
-    )
+    train = options.subcommand(sub, "train", run, HELP, DESCRIPTION)
     train.add_argument("config", metavar="CONFIG", help="a YAML config, e.g. configs/quick.yaml")
     train.add_argument(
         "--resume",
@@ -65,7 +62,6 @@ def add(sub: argparse._SubParsersAction) -> None:
     train.add_argument("--run-dir", help="override the config's run folder")
     train.add_argument("--total-steps", type=options.positive_int, help="override total_steps")
     options.add_no_progress(train)
-    train.set_defaults(func=run, parser=train)
 
 
 def run(args: argparse.Namespace) -> int:
