@@ -16,7 +16,9 @@ import os
 from dataclasses import dataclass
 from functools import cached_property
 from importlib import resources
-from typing import Any, NoReturn
+from typing import Any
+
+from art_gallery_env.core.data_checks import DataChecks, kind
 
 SCHEMA_VERSION = 1
 NUM_PAINTINGS = 48
@@ -103,48 +105,7 @@ class CardSet:
         }
 
 
-def _fail(path: str, message: str) -> NoReturn:
-    raise CardDataError(f"{path}: {message}")
-
-
-def _kind(value: Any) -> str:
-    return "null" if value is None else type(value).__name__
-
-
-def _object(value: Any, path: str, keys: tuple[str, ...]) -> dict[str, Any]:
-    """A JSON object with exactly ``keys``: a typo in a key must not pass silently."""
-    if not isinstance(value, dict):
-        _fail(path, f"expected an object with keys {', '.join(keys)}; got {_kind(value)}")
-    missing = [key for key in keys if key not in value]
-    if missing:
-        _fail(path, f"missing key {missing[0]!r} (required: {', '.join(keys)})")
-    unknown = sorted(str(key) for key in value if key not in keys)
-    if unknown:
-        _fail(path, f"unknown key {unknown[0]!r} (allowed: {', '.join(keys)})")
-    return value
-
-
-def _list(value: Any, path: str, lo: int, hi: int, what: str) -> list[Any]:
-    if not isinstance(value, list):
-        _fail(path, f"expected a list of {what}; got {_kind(value)}")
-    if not lo <= len(value) <= hi:
-        expected = str(lo) if lo == hi else f"{lo}..{hi}"
-        _fail(path, f"expected {expected} {what}; got {len(value)}")
-    return value
-
-
-def _int(value: Any, path: str, lo: int | None = None, hi: int | None = None) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        _fail(path, f"expected an int; got {_kind(value)} {value!r}")
-    if lo is not None and hi is not None and not lo <= value <= hi:
-        _fail(path, f"{value} is not in {lo}..{hi}")
-    return value
-
-
-def _text(value: Any, path: str) -> str:
-    if not isinstance(value, str) or not value.strip():
-        _fail(path, f"expected a non-empty string; got {_kind(value)} {value!r}")
-    return value
+_check = DataChecks(CardDataError)  # the card data's checks
 
 
 def _fingerprint(data: dict[str, Any]) -> str:
@@ -155,13 +116,13 @@ def _fingerprint(data: dict[str, Any]) -> str:
 def _parse_rows(data: Any) -> tuple[tuple[str, ...], tuple[tuple[str, ...], ...]]:
     themes: list[str] = []
     symbols: list[tuple[str, ...]] = []
-    for r, row in enumerate(_list(data, "rows", NUM_ROWS, NUM_ROWS, "rows")):
+    for r, row in enumerate(_check.seq(data, "rows", NUM_ROWS, NUM_ROWS, "rows")):
         path = f"rows[{r}]"
-        row = _object(row, path, _ROW_KEYS)
-        theme = _text(row["theme"], f"{path}.theme")
+        row = _check.obj(row, path, _ROW_KEYS)
+        theme = _check.text(row["theme"], f"{path}.theme")
         if theme in themes:
-            _fail(f"{path}.theme", f"duplicate theme {theme!r}")
-        names = _list(
+            _check.fail(f"{path}.theme", f"duplicate theme {theme!r}")
+        names = _check.seq(
             row["symbols"],
             f"{path}.symbols",
             MIN_SYMBOLS_PER_ROW,
@@ -169,9 +130,9 @@ def _parse_rows(data: Any) -> tuple[tuple[str, ...], tuple[tuple[str, ...], ...]
             "symbol names",
         )
         for s, name in enumerate(names):
-            _text(name, f"{path}.symbols[{s}]")
+            _check.text(name, f"{path}.symbols[{s}]")
             if name in names[:s]:
-                _fail(f"{path}.symbols[{s}]", f"duplicate symbol {name!r}")
+                _check.fail(f"{path}.symbols[{s}]", f"duplicate symbol {name!r}")
         themes.append(theme)
         symbols.append(tuple(names))
     return tuple(themes), tuple(symbols)
@@ -180,14 +141,14 @@ def _parse_rows(data: Any) -> tuple[tuple[str, ...], tuple[tuple[str, ...], ...]
 def _parse_painting(
     data: Any, path: str, themes: tuple[str, ...], row_symbols: tuple[tuple[str, ...], ...]
 ) -> Painting:
-    data = _object(data, path, _PAINTING_KEYS)
-    number = _int(data["number"], f"{path}.number", 1, NUM_PAINTINGS)
-    title = _text(data["title"], f"{path}.title")
-    artist = _text(data["artist"], f"{path}.artist")
-    year = _int(data["year"], f"{path}.year")
-    date = _text(data["date"], f"{path}.date")
+    data = _check.obj(data, path, _PAINTING_KEYS)
+    number = _check.num(data["number"], f"{path}.number", 1, NUM_PAINTINGS)
+    title = _check.text(data["title"], f"{path}.title")
+    artist = _check.text(data["artist"], f"{path}.artist")
+    year = _check.num(data["year"], f"{path}.year")
+    date = _check.text(data["date"], f"{path}.date")
     entries: list[tuple[int, int] | None] = []
-    raw_rows = _list(
+    raw_rows = _check.seq(
         data["rows"], f"{path}.rows", NUM_ROWS, NUM_ROWS, "row entries (null for an empty row)"
     )
     for r, entry in enumerate(raw_rows):
@@ -195,15 +156,15 @@ def _parse_painting(
             entries.append(None)
             continue
         entry_path = f"{path}.rows[{r}]"
-        entry = _object(entry, entry_path, _ENTRY_KEYS)
+        entry = _check.obj(entry, entry_path, _ENTRY_KEYS)
         symbol = entry["symbol"]
         if symbol not in row_symbols[r]:
             legal = ", ".join(repr(s) for s in row_symbols[r])
-            _fail(
+            _check.fail(
                 f"{entry_path}.symbol",
                 f"{symbol!r} is not a symbol of row {r} {themes[r]!r} (expected one of {legal})",
             )
-        value = _int(entry["value"], f"{entry_path}.value", MIN_VALUE, MAX_VALUE)
+        value = _check.num(entry["value"], f"{entry_path}.value", MIN_VALUE, MAX_VALUE)
         entries.append((row_symbols[r].index(symbol), value))
     return Painting(number, title, artist, year, date, tuple(entries))
 
@@ -214,22 +175,22 @@ def card_set_from_dict(data: Any) -> CardSet:
     Paintings may be listed in any order; the fingerprint hashes them in number order,
     so it identifies the cards, not the file layout.
     """
-    data = _object(data, "card data", _TOP_KEYS)
+    data = _check.obj(data, "card data", _TOP_KEYS)
     version = data["schema_version"]
     if isinstance(version, bool) or version != SCHEMA_VERSION:
-        _fail("schema_version", f"{version!r} is not supported (expected {SCHEMA_VERSION})")
-    name = _text(data["name"], "name")
+        _check.fail("schema_version", f"{version!r} is not supported (expected {SCHEMA_VERSION})")
+    name = _check.text(data["name"], "name")
     description = data["description"]
     if not isinstance(description, str):
-        _fail("description", f"expected a string; got {_kind(description)}")
+        _check.fail("description", f"expected a string; got {kind(description)}")
     themes, row_symbols = _parse_rows(data["rows"])
-    raw = _list(data["paintings"], "paintings", NUM_PAINTINGS, NUM_PAINTINGS, "paintings")
+    raw = _check.seq(data["paintings"], "paintings", NUM_PAINTINGS, NUM_PAINTINGS, "paintings")
     seen: dict[int, int] = {}
     paintings = []
     for i, item in enumerate(raw):
         painting = _parse_painting(item, f"paintings[{i}]", themes, row_symbols)
         if painting.number in seen:
-            _fail(
+            _check.fail(
                 f"paintings[{i}].number",
                 f"{painting.number} is used twice (also paintings[{seen[painting.number]}]); "
                 f"numbers must be unique in 1..{NUM_PAINTINGS}",

@@ -17,7 +17,9 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import resources
-from typing import Any, NoReturn
+from typing import Any
+
+from art_gallery_env.core.data_checks import DataChecks
 
 SCHEMA_VERSION = 1
 NUM_FORMS = 4
@@ -237,106 +239,73 @@ class GameData:
 
 
 # -- validation helpers ---------------------------------------------------------------
-def _fail(path: str, message: str) -> NoReturn:
-    raise GameDataError(f"{path}: {message}")
-
-
-def _obj(value: Any, path: str, keys: tuple[str, ...], optional: tuple[str, ...] = ()) -> dict:
-    if not isinstance(value, dict):
-        _fail(path, f"expected an object, got {type(value).__name__}")
-    missing = [k for k in keys if k not in value]
-    if missing:
-        _fail(path, f"missing key {missing[0]!r} (keys: {', '.join(keys)})")
-    extra = sorted(set(value) - set(keys) - set(optional))
-    if extra:
-        _fail(path, f"unknown key {extra[0]!r} (keys: {', '.join(keys + optional)})")
-    return value
-
-
-def _seq(value: Any, path: str, lo: int, hi: int) -> list:
-    if not isinstance(value, list):
-        _fail(path, f"expected a list, got {type(value).__name__}")
-    if not lo <= len(value) <= hi:
-        span = str(lo) if lo == hi else f"{lo}..{hi}"
-        _fail(path, f"expected {span} entries, got {len(value)}")
-    return value
-
-
-def _num(value: Any, path: str, lo: int = 0, hi: int = 10_000) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
-        _fail(path, f"expected an int in {lo}..{hi}, got {value!r}")
-    return value
+_check = DataChecks(GameDataError)  # the component data's checks
 
 
 def _nums(value: Any, path: str, length: int, lo: int = 0, hi: int = 10_000) -> tuple[int, ...]:
     return tuple(
-        _num(v, f"{path}[{i}]", lo, hi) for i, v in enumerate(_seq(value, path, length, length))
+        _check.num(v, f"{path}[{i}]", lo, hi)
+        for i, v in enumerate(_check.seq(value, path, length, length))
     )
 
 
 def _name(value: Any, path: str, names: tuple[str, ...]) -> int:
     if value not in names:
-        _fail(path, f"{value!r} is not one of {list(names)}")
+        _check.fail(path, f"{value!r} is not one of {list(names)}")
     return names.index(value)
 
 
 def _mask(value: Any, path: str, names: tuple[str, ...]) -> int:
-    items = _seq(value, path, 1, len(names))
+    items = _check.seq(value, path, 1, len(names))
     mask = 0
     for i, item in enumerate(items):
         mask |= 1 << _name(item, f"{path}[{i}]", names)
     return mask
 
 
-def _text(value: Any, path: str) -> str:
-    if not isinstance(value, str) or not value:
-        _fail(path, "expected a non-empty string")
-    return value
-
-
 def _bonus(value: Any, path: str, colours: tuple[str, ...]) -> Bonus:
-    raw = _obj(value, path, ("kind", "amount"), ("colour",))
+    raw = _check.obj(value, path, ("kind", "amount"), ("colour",))
     kind = _name(raw["kind"], f"{path}.kind", BONUS_KINDS)
-    amount = _num(raw["amount"], f"{path}.amount", 0, 50)
+    amount = _check.num(raw["amount"], f"{path}.amount", 0, 50)
     if (kind in _AMOUNT_KINDS) != (amount > 0):
-        _fail(
+        _check.fail(
             f"{path}.amount",
             f"{BONUS_KINDS[kind]!r} needs amount {'>= 1' if kind in _AMOUNT_KINDS else '0'}",
         )
     per_visitor = kind in (B_INFLUENCE_PER_VISITOR, B_MONEY_PER_VISITOR)
     if per_visitor != ("colour" in raw):
-        _fail(path, "'colour' is given exactly for the per-visitor kinds")
+        _check.fail(path, "'colour' is given exactly for the per-visitor kinds")
     colour = _name(raw["colour"], f"{path}.colour", colours) if per_visitor else -1
     return Bonus(kind, amount, colour)
 
 
 def _goal(value: Any, path: str, forms: tuple[str, ...]) -> Goal:
     if not isinstance(value, dict):
-        _fail(path, "expected an object")
+        _check.fail(path, "expected an object")
     if "distinct_forms" in value:
-        raw = _obj(value, path, ("distinct_forms", "value"))
+        raw = _check.obj(value, path, ("distinct_forms", "value"))
         return Goal(
             (),
-            _num(raw["distinct_forms"], f"{path}.distinct_forms", 1, len(forms)),
-            _num(raw["value"], f"{path}.value", 1, 100),
+            _check.num(raw["distinct_forms"], f"{path}.distinct_forms", 1, len(forms)),
+            _check.num(raw["value"], f"{path}.value", 1, 100),
         )
-    raw = _obj(value, path, ("slots", "value"))
+    raw = _check.obj(value, path, ("slots", "value"))
     slots = tuple(
         _mask(s, f"{path}.slots[{i}]", forms)
-        for i, s in enumerate(_seq(raw["slots"], f"{path}.slots", 1, 5))
+        for i, s in enumerate(_check.seq(raw["slots"], f"{path}.slots", 1, 5))
     )
-    return Goal(slots, 0, _num(raw["value"], f"{path}.value", 1, 100))
+    return Goal(slots, 0, _check.num(raw["value"], f"{path}.value", 1, 100))
 
 
 def _goal_cards(value: Any, path: str, forms: tuple[str, ...], key: str) -> tuple[GoalCard, ...]:
     cards = []
-    for i, raw in enumerate(_seq(value, path, MAX_PLAYERS, MAX_PLAYERS)):
-        raw = _obj(raw, f"{path}[{i}]", ("id", key))
+    for i, raw in enumerate(_check.seq(value, path, MAX_PLAYERS, MAX_PLAYERS)):
+        raw = _check.obj(raw, f"{path}[{i}]", ("id", key))
         goals = tuple(
             _goal(g, f"{path}[{i}].{key}[{j}]", forms)
-            for j, g in enumerate(_seq(raw[key], f"{path}[{i}].{key}", 1, 5))
+            for j, g in enumerate(_check.seq(raw[key], f"{path}[{i}].{key}", 1, 5))
         )
-        cards.append(GoalCard(_text(raw["id"], f"{path}[{i}].id"), goals))
+        cards.append(GoalCard(_check.text(raw["id"], f"{path}[{i}].id"), goals))
     return tuple(cards)
 
 
@@ -351,18 +320,20 @@ _TOP_KEYS = (
 
 def _items(value: Any, path: str, lo: int, hi: int, parse: Callable[[Any, str], Any]) -> tuple:
     """Parse each entry of a list with ``parse(entry, path[i])``."""
-    return tuple(parse(v, f"{path}[{i}]") for i, v in enumerate(_seq(value, path, lo, hi)))
+    return tuple(parse(v, f"{path}[{i}]") for i, v in enumerate(_check.seq(value, path, lo, hi)))
 
 
 def _parse_names(raw: dict[str, Any]) -> dict[str, Any]:
-    forms = _items(raw["art_forms"], "art_forms", NUM_FORMS, NUM_FORMS, _text)
-    colours = _items(raw["visitor_colours"], "visitor_colours", NUM_COLOURS, NUM_COLOURS, _text)
+    forms = _items(raw["art_forms"], "art_forms", NUM_FORMS, NUM_FORMS, _check.text)
+    colours = _items(
+        raw["visitor_colours"], "visitor_colours", NUM_COLOURS, NUM_COLOURS, _check.text
+    )
     if len(set(forms)) != NUM_FORMS or len(set(colours)) != NUM_COLOURS:
-        _fail("art_forms/visitor_colours", "names must be distinct")
+        _check.fail("art_forms/visitor_colours", "names must be distinct")
     if not isinstance(raw["description"], str):
-        _fail("description", "expected a string")
+        _check.fail("description", "expected a string")
     return {
-        "name": _text(raw["name"], "name"),
+        "name": _check.text(raw["name"], "name"),
         "description": raw["description"],
         "art_forms": forms,
         "colours": colours,
@@ -370,47 +341,47 @@ def _parse_names(raw: dict[str, Any]) -> dict[str, Any]:
 
 
 def _parse_counts(raw: dict[str, Any], colours: tuple[str, ...]) -> dict[str, Any]:
-    visitors = _obj(raw["visitors"], "visitors", colours)
-    celebrity = _obj(raw["celebrity"], "celebrity", ("fame", "money"))
+    visitors = _check.obj(raw["visitors"], "visitors", colours)
+    celebrity = _check.obj(raw["celebrity"], "celebrity", ("fame", "money"))
     per_count = MARKET_COLUMNS * MARKET_UPPER_ROWS
     return {
-        "visitors": tuple(_num(visitors[c], f"visitors.{c}", 8, 40) for c in colours),
+        "visitors": tuple(_check.num(visitors[c], f"visitors.{c}", 8, 40) for c in colours),
         "visitors_removed": _nums(
             raw["visitors_removed_per_colour"], "visitors_removed_per_colour", MAX_PLAYERS, 0, 8
         ),
         "tickets_per_colour": _nums(
             raw["tickets_per_colour"], "tickets_per_colour", MAX_PLAYERS, 1, 40
         ),
-        "tickets_in_box": _num(raw["tickets_in_box"], "tickets_in_box", 1, 40),
+        "tickets_in_box": _check.num(raw["tickets_in_box"], "tickets_in_box", 1, 40),
         "easels": _nums(raw["easels"], "easels", MAX_PLAYERS, 1, MAX_EASELS),
         "market_tiles": _nums(raw["market_tiles"], "market_tiles", MAX_PLAYERS, 0, per_count),
         "star_values": _nums(raw["star_values"], "star_values", 7, 0, 100),
-        "celebrity_fame": _num(celebrity["fame"], "celebrity.fame", 10, 40),
-        "celebrity_money": _num(celebrity["money"], "celebrity.money", 0, 50),
+        "celebrity_fame": _check.num(celebrity["fame"], "celebrity.fame", 10, 40),
+        "celebrity_money": _check.num(celebrity["money"], "celebrity.money", 0, 50),
     }
 
 
 def _parse_artist(value: Any, p: str, forms: tuple[str, ...]) -> Artist:
-    a = _obj(value, p, ("id", "form", "colour", "initial_fame", "promotion", "stars"))
+    a = _check.obj(value, p, ("id", "form", "colour", "initial_fame", "promotion", "stars"))
     thresholds = _nums(a["stars"], f"{p}.stars", 6, 1, 40)
     if list(thresholds) != sorted(set(thresholds)):
-        _fail(f"{p}.stars", "thresholds must increase")
+        _check.fail(f"{p}.stars", "thresholds must increase")
     return Artist(
-        _text(a["id"], f"{p}.id"),
+        _check.text(a["id"], f"{p}.id"),
         _name(a["form"], f"{p}.form", forms),
         _name(a["colour"], f"{p}.colour", ("blue", "red")),
-        _num(a["initial_fame"], f"{p}.initial_fame", 1, 18),
-        _num(a["promotion"], f"{p}.promotion", 0, MAX_PROMOTION - 1),
+        _check.num(a["initial_fame"], f"{p}.initial_fame", 1, 18),
+        _check.num(a["promotion"], f"{p}.promotion", 0, MAX_PROMOTION - 1),
         thresholds,
     )
 
 
 def _parse_work(value: Any, p: str, forms: tuple[str, ...], colours: tuple[str, ...]) -> Work:
-    w = _obj(value, p, ("id", "form", "fame", "tickets"))
+    w = _check.obj(value, p, ("id", "form", "fame", "tickets"))
     return Work(
-        _text(w["id"], f"{p}.id"),
+        _check.text(w["id"], f"{p}.id"),
         _name(w["form"], f"{p}.form", forms),
-        _num(w["fame"], f"{p}.fame", 0, 5),
+        _check.num(w["fame"], f"{p}.fame", 0, 5),
         _items(w["tickets"], f"{p}.tickets", 1, 2, lambda t, q: _mask(t, q, colours)),
     )
 
@@ -421,13 +392,13 @@ def _parse_pieces(raw: dict[str, Any], forms: tuple[str, ...], colours: tuple[st
     for form in range(NUM_FORMS):
         for colour in (BLUE, RED):
             if sum(1 for a in artists if a.form == form and a.colour == colour) != 2:
-                _fail(
+                _check.fail(
                     "artists", f"need 2 {('blue', 'red')[colour]} artists of {forms[form]!r} (G1.2)"
                 )
     works = _items(raw["works"], "works", 32, 32, lambda w, p: _parse_work(w, p, forms, colours))
     for form in range(NUM_FORMS):
         if sum(1 for w in works if w.form == form) != 8:
-            _fail("works", f"need 8 works of {forms[form]!r} (G1.3)")
+            _check.fail("works", f"need 8 works of {forms[form]!r} (G1.3)")
     return {"artists": artists, "works": works}
 
 
@@ -435,20 +406,22 @@ def _parse_cards(raw: dict[str, Any], forms: tuple[str, ...], colours: tuple[str
     """G1.7-G1.10: contracts, reputation tiles, bonus tiles, Curator and Art Dealer cards."""
 
     def contract(value: Any, p: str) -> Contract:
-        c = _obj(value, p, ("id", "form", "bonus"))
+        c = _check.obj(value, p, ("id", "form", "bonus"))
         form = _name(c["form"], f"{p}.form", forms)
-        return Contract(_text(c["id"], f"{p}.id"), form, _bonus(c["bonus"], f"{p}.bonus", colours))
-
-    def tile(value: Any, p: str) -> ReputationTile:
-        t = _obj(value, p, ("id", "scoring", "money", "influence"))
-        return ReputationTile(
-            _text(t["id"], f"{p}.id"),
-            _name(t["scoring"], f"{p}.scoring", TILE_SCORINGS),
-            _num(t["money"], f"{p}.money", 0, 20),
-            _num(t["influence"], f"{p}.influence", 0, 10),
+        return Contract(
+            _check.text(c["id"], f"{p}.id"), form, _bonus(c["bonus"], f"{p}.bonus", colours)
         )
 
-    back = _obj(raw["contract_back"], "contract_back", ("influence", "money"))
+    def tile(value: Any, p: str) -> ReputationTile:
+        t = _check.obj(value, p, ("id", "scoring", "money", "influence"))
+        return ReputationTile(
+            _check.text(t["id"], f"{p}.id"),
+            _name(t["scoring"], f"{p}.scoring", TILE_SCORINGS),
+            _check.num(t["money"], f"{p}.money", 0, 20),
+            _check.num(t["influence"], f"{p}.influence", 0, 10),
+        )
+
+    back = _check.obj(raw["contract_back"], "contract_back", ("influence", "money"))
     return {
         "artist_bonus_tiles": _items(
             raw["artist_bonus_tiles"],
@@ -476,25 +449,27 @@ _BOARD_KEYS = (
 
 def _parse_board(raw: dict[str, Any], colours: tuple[str, ...], top: int) -> dict[str, Any]:
     """G2.15, G8.1: the player board."""
-    board = _obj(raw["player_board"], "player_board", _BOARD_KEYS)
-    assistants = _num(board["assistants"], "player_board.assistants", 2, 20)
-    start_desks = _num(board["start_desks"], "player_board.start_desks", 1, 4)
+    board = _check.obj(raw["player_board"], "player_board", _BOARD_KEYS)
+    assistants = _check.num(board["assistants"], "player_board.assistants", 2, 20)
+    start_desks = _check.num(board["start_desks"], "player_board.start_desks", 1, 4)
     queue = assistants - start_desks
 
     def hire(value: Any, p: str) -> tuple[int, Bonus | None]:
-        h = _obj(value, p, ("cost", "bonus"))
+        h = _check.obj(value, p, ("cost", "bonus"))
         bonus = None if h["bonus"] is None else _bonus(h["bonus"], f"{p}.bonus", colours)
-        return _num(h["cost"], f"{p}.cost", 0, 30), bonus
+        return _check.num(h["cost"], f"{p}.cost", 0, 30), bonus
 
     hires = _items(board["hire"], "player_board.hire", queue, queue, hire)
-    slots = _num(board["gallery_slots"], "player_board.gallery_slots", 3, 3)
+    slots = _check.num(board["gallery_slots"], "player_board.gallery_slots", 3, 3)
     spaces, tickets = NUM_REPUTATION_SPACES, NUM_CONTRACT_SLOTS
     return {
-        "start_money": _num(board["start_money"], "player_board.start_money", 0, 100),
-        "start_influence": _num(board["start_influence"], "player_board.start_influence", 0, top),
+        "start_money": _check.num(board["start_money"], "player_board.start_money", 0, 100),
+        "start_influence": _check.num(
+            board["start_influence"], "player_board.start_influence", 0, top
+        ),
         "assistants": assistants,
         "start_desks": start_desks,
-        "desks": _num(board["desks"], "player_board.desks", start_desks, 6),
+        "desks": _check.num(board["desks"], "player_board.desks", start_desks, 6),
         "hire_costs": tuple(cost for cost, _ in hires),
         "hire_bonuses": tuple(bonus for _, bonus in hires),
         "reputation_spaces": _items(
@@ -512,27 +487,31 @@ def _parse_board(raw: dict[str, Any], colours: tuple[str, ...], top: int) -> dic
             lambda c, p: _name(c, p, colours),
         ),  # fmt: skip
         "gallery_slots": slots,
-        "start_tile_slot": _num(board["start_tile_slot"], "player_board.start_tile_slot", 1, slots),
+        "start_tile_slot": _check.num(
+            board["start_tile_slot"], "player_board.start_tile_slot", 1, slots
+        ),
     }
 
 
 def _parse_track(raw: dict[str, Any]) -> dict[str, Any]:
     """G10.1: the influence track and its icons."""
-    track = _obj(raw["influence_track"], "influence_track", ("max", "money_icons", "fame_icons"))
-    top = _num(track["max"], "influence_track.max", 10, 100)
+    track = _check.obj(
+        raw["influence_track"], "influence_track", ("max", "money_icons", "fame_icons")
+    )
+    top = _check.num(track["max"], "influence_track.max", 10, 100)
     icons = {}
     for name in ("money_icons", "fame_icons"):
         path = f"influence_track.{name}"
-        icons[name] = _items(track[name], path, 2, top + 1, lambda v, p: _num(v, p, 0, top))
+        icons[name] = _items(track[name], path, 2, top + 1, lambda v, p: _check.num(v, p, 0, top))
         if icons[name][0] != 0 or list(icons[name]) != sorted(set(icons[name])):
-            _fail(path, "must start at 0 and increase")
+            _check.fail(path, "must start at 0 and increase")
     return {"influence_max": top, **icons}
 
 
 def _parse_market(raw: dict[str, Any], colours: tuple[str, ...]) -> dict[str, Any]:
     """G8.2 promotion and G9 the International Market."""
-    promo = _obj(raw["promotion"], "promotion", ("tokens_per_level", "bonuses"))
-    market = _obj(raw["market"], "market", (
+    promo = _check.obj(raw["promotion"], "promotion", ("tokens_per_level", "bonuses"))
+    market = _check.obj(raw["market"], "market", (
         "column_influence", "column_requirements", "small_game_columns", "auction_offers",
         "auction_bonuses", "majority_money",
     ))  # fmt: skip
@@ -545,7 +524,9 @@ def _parse_market(raw: dict[str, Any], colours: tuple[str, ...]) -> dict[str, An
         return _items(row, p, cols, cols, lambda b, q: _bonus(b, q, colours))
 
     return {
-        "promotion_tokens": _num(promo["tokens_per_level"], "promotion.tokens_per_level", 1, 8),
+        "promotion_tokens": _check.num(
+            promo["tokens_per_level"], "promotion.tokens_per_level", 1, 8
+        ),
         "promotion_bonuses": _items(
             promo["bonuses"],
             "promotion.bonuses",
@@ -564,7 +545,7 @@ def _parse_market(raw: dict[str, Any], colours: tuple[str, ...]) -> dict[str, An
             "market.small_game_columns",
             1,
             cols,
-            lambda c, p: _num(c, p, 0, cols - 1),
+            lambda c, p: _check.num(c, p, 0, cols - 1),
         ),  # fmt: skip
         "auction_offers": _nums(market["auction_offers"], "market.auction_offers", rows, 0, 30),
         "auction_bonuses": _items(
@@ -588,26 +569,26 @@ _SOLO_KEYS = (
 
 def _parse_solo_goal(value: Any, p: str) -> SoloGoal:
     """G17.6: one goal level."""
-    g = _obj(value, p, _SOLO_KEYS)
+    g = _check.obj(value, p, _SOLO_KEYS)
     if not isinstance(g["curator_top"], bool):
-        _fail(f"{p}.curator_top", "expected true or false")
+        _check.fail(f"{p}.curator_top", "expected true or false")
     return SoloGoal(
-        _text(g["name"], f"{p}.name"),
-        _num(g["curator_goals"], f"{p}.curator_goals", 0, 5),
+        _check.text(g["name"], f"{p}.name"),
+        _check.num(g["curator_goals"], f"{p}.curator_goals", 0, 5),
         g["curator_top"],
-        _num(g["dealer_goals"], f"{p}.dealer_goals", 0, 5),
-        _num(g["goal_money"], f"{p}.goal_money", 0, 500),
-        _num(g["reputation_tiles"], f"{p}.reputation_tiles", 0, NUM_REPUTATION_SPACES),
-        _num(g["masterpieces"], f"{p}.masterpieces", 0, 8),
-        _num(g["money"], f"{p}.money", 0, 1000),
+        _check.num(g["dealer_goals"], f"{p}.dealer_goals", 0, 5),
+        _check.num(g["goal_money"], f"{p}.goal_money", 0, 500),
+        _check.num(g["reputation_tiles"], f"{p}.reputation_tiles", 0, NUM_REPUTATION_SPACES),
+        _check.num(g["masterpieces"], f"{p}.masterpieces", 0, 8),
+        _check.num(g["money"], f"{p}.money", 0, 1000),
     )
 
 
 def game_data_from_dict(data: Any) -> GameData:
     """Validate ``data`` (the JSON schema of ``gallerist.json``) and build a GameData."""
-    raw = _obj(data, "data", _TOP_KEYS)
+    raw = _check.obj(data, "data", _TOP_KEYS)
     if raw["schema_version"] != SCHEMA_VERSION:
-        _fail("schema_version", f"expected {SCHEMA_VERSION}, got {raw['schema_version']!r}")
+        _check.fail("schema_version", f"expected {SCHEMA_VERSION}, got {raw['schema_version']!r}")
     names = _parse_names(raw)
     forms, colours = names["art_forms"], names["colours"]
     counts = _parse_counts(raw, colours)
