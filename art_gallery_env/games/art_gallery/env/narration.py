@@ -8,6 +8,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from art_gallery_env.core.narration import events_narrator
+
 from ..rules.actions import (
     PILE_MARKS,
     SHOP_BASE,
@@ -145,17 +147,6 @@ def describe_event(
     return narrator(data, cards, who)
 
 
-def describe_events(
-    state: GameState,
-    start: int,
-    viewer: int | None = None,
-    names: list[str] | None = None,
-) -> list[str]:
-    """Lines for ``state.events[start:]`` as ``viewer`` may see them (None: everything)."""
-    events = state.events if viewer is None else visible_events(state, viewer)
-    lines = []
-    for kind, data in events[start:]:
-        line = describe_event(kind, data, state.cards, names)
-        if line is not None:
-            lines.append(line)
-    return lines
+describe_events = events_narrator(
+    visible_events, lambda state, kind, data, names: describe_event(kind, data, state.cards, names)
+)

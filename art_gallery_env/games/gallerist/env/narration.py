@@ -12,10 +12,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from art_gallery_env.core.narration import events_narrator
+
 from ..rules.actions import LOCATION_NAMES
 from ..rules.data import MARKET_LOWER_ROWS, MARKET_UPPER_ROWS, GameData, default_game_data
 from ..rules.hidden import visible_events
-from ..rules.state import ASSISTANT, LACERDA, GameState
+from ..rules.state import ASSISTANT, LACERDA
 from ..rules.turns import END_REASONS
 
 _REASONS = dict(
@@ -156,17 +158,7 @@ def _piece(kind: int) -> str:
     return "assistant" if kind == ASSISTANT else "Gallerist"
 
 
-def describe_events(
-    state: GameState,
-    start: int,
-    viewer: int | None = None,
-    names: list[str] | None = None,
-) -> list[str]:
-    """Lines for ``state.events[start:]`` as ``viewer`` may see them (None: everything)."""
-    events = state.events if viewer is None else visible_events(state, viewer)
-    lines = []
-    for kind, data in events[start:]:
-        line = describe_event(kind, data, names, game_data=state.data)
-        if line is not None:
-            lines.append(line)
-    return lines
+describe_events = events_narrator(
+    visible_events,
+    lambda state, kind, data, names: describe_event(kind, data, names, game_data=state.data),
+)
