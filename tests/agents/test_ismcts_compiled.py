@@ -30,23 +30,13 @@ from art_gallery_env.games.art_gallery.vector.convert import read_state, write_s
 from art_gallery_env.games.art_gallery.vector.state import allocate
 from art_gallery_env.games.art_gallery.vector.tables import build_tables
 
-PUBLIC = [
-    "phase",
-    "current_player",
-    "round",
-    "turn",
-    "round_starter",
-    "start_player",
-    "position",
-    "moved",
-    "gallery_painting",
-    "tiles_held",
-    "collections",
-    "dist_area",
-    "dist_stage",
-    "dist_marker",
-    "space_cards",
-]
+# A sampled world redraws what the observer cannot know: other hands, face-down bids, the
+# piles' order (and the events that would tell them); every other field of the state is
+# what the observer sees, so it must come out unchanged (a new field is checked unless
+# named here).
+RESAMPLED = {"hands", "bids", "painting_pile", "tile_piles", "events"}
+CACHES = {"public_version", "_legal"}
+PUBLIC = [name for name in GameState.__slots__ if name not in RESAMPLED | CACHES]
 
 
 def _positions(count: int, seed: int, players=(2, 3, 4, 5, 6)) -> list[GameState]:
