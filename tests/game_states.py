@@ -73,3 +73,23 @@ def random_observations(
         masks.append(o["action_mask"])
         env.step(int(rng.choice(np.flatnonzero(o["action_mask"]))))
     return np.stack(obs).astype(np.float32), np.stack(masks)
+
+
+def play_random(e: Any, rng: random.Random, max_steps: int, check: Any = None) -> dict[str, float]:
+    """Random legal play of an already reset AEC env to its end (the README loop); each
+    agent's final reward. ``check(obs, reward, legal)`` sees every decision (``legal``: the
+    mask's action ids); a game still going after ``max_steps`` fails the test."""
+    final = {}
+    for agent in e.agent_iter(max_iter=max_steps):
+        obs, reward, termination, truncation, _info = e.last()
+        if termination or truncation:
+            final[agent] = reward
+            action = None
+        else:
+            legal = np.flatnonzero(obs["action_mask"])
+            if check is not None:
+                check(obs, reward, legal)
+            action = int(rng.choice(legal.tolist()))
+        e.step(action)
+    assert not e.agents, f"the game did not end within {max_steps} steps"
+    return final

@@ -10,6 +10,7 @@ import warnings
 
 import numpy as np
 import pytest
+from game_states import play_random
 
 from art_gallery_env import (
     NUM_ACTIONS,
@@ -27,21 +28,8 @@ from art_gallery_env.games.art_gallery.rules.phases import BID, MOVE, PICK, SHOP
 PLAYER_COUNTS = range(2, 7)
 
 
-def play(e, rng: random.Random, max_steps: int = 5000) -> dict[str, float]:
-    """The README loop on an already reset env; returns each agent's final reward."""
-    final = {}
-    for agent in e.agent_iter(max_iter=max_steps):
-        obs, reward, termination, truncation, info = e.last()
-        if termination or truncation:
-            final[agent] = reward
-            action = None
-        else:
-            assert reward == 0.0, "rewards come only at the end"
-            mask = obs["action_mask"]
-            action = int(rng.choice(np.flatnonzero(mask).tolist()))
-        e.step(action)
-    assert not e.agents, f"the game did not end within {max_steps} steps"
-    return final
+def _rewards_only_at_the_end(obs, reward: float, legal) -> None:
+    assert reward == 0.0, "rewards come only at the end"
 
 
 # -- the README quick example ----------------------------------------------------------
@@ -215,7 +203,7 @@ def test_rewards_only_at_the_end_and_infos(n: int, mode: str, seed: int) -> None
         assert info["score"] == breakdown[i]
     wanted = expected_rewards(e.infos["player_0"]["breakdown"], mode)
     assert [e.rewards[a] for a in e.possible_agents] == pytest.approx(wanted)
-    final = play(e, rng)
+    final = play_random(e, rng, 5000, _rewards_only_at_the_end)
     assert [final[a] for a in e.possible_agents] == pytest.approx(wanted)
     if mode == "win":
         assert sum(r for r in wanted if r > 0) == pytest.approx(1.0)

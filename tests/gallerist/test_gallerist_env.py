@@ -8,6 +8,7 @@ import random
 
 import numpy as np
 import pytest
+from game_states import play_random
 from gymnasium.utils.env_checker import check_env
 
 from art_gallery_env.games.art_gallery.env.observation import observation_table_markdown
@@ -25,27 +26,16 @@ from art_gallery_env.games.gallerist.env.observation import FIELDS
 PLAYER_COUNTS = (1, 2, 3, 4)
 
 
-def play(e, rng: random.Random, max_steps: int = 20_000) -> dict[str, float]:
-    final = {}
-    for agent in e.agent_iter(max_iter=max_steps):
-        obs, reward, term, trunc, _info = e.last()
-        if term or trunc:
-            final[agent] = reward
-            action = None
-        else:
-            assert obs["observation"].shape == (OBSERVATION_SIZE,)
-            legal = np.flatnonzero(obs["action_mask"])
-            assert legal.size >= 2
-            action = int(rng.choice(legal.tolist()))
-        e.step(action)
-    return final
+def _a_real_choice(obs, reward: float, legal) -> None:
+    assert obs["observation"].shape == (OBSERVATION_SIZE,)
+    assert legal.size >= 2
 
 
 @pytest.mark.parametrize("n", PLAYER_COUNTS)
 def test_a_whole_game_through_the_env_with_ansi_render(n: int) -> None:
     e = env(num_players=n, render_mode="ansi")
     e.reset(seed=7)
-    final = play(e, random.Random(n))
+    final = play_random(e, random.Random(n), 20_000, _a_real_choice)
     assert set(final) == {f"player_{i}" for i in range(n)}
     text = e.render()
     assert "The Gallerist" in text and "total" in text
@@ -85,7 +75,7 @@ def test_reward_modes_and_their_errors() -> None:
     for mode in ("win", "score_margin", "money"):
         e = raw_env(num_players=2, reward_mode=mode)
         e.reset(seed=5)
-        final = play(e, random.Random(5))
+        final = play_random(e, random.Random(5), 20_000, _a_real_choice)
         breakdown = e.state.score_breakdown()
         if mode == "money":
             assert final["player_1"] == breakdown[1]["total"] / 100
@@ -143,7 +133,7 @@ def test_the_graded_solo_reward_goals_in_both_solo_envs() -> None:
 
     e = env(num_players=1, reward_mode="goals")
     e.reset(seed=12)
-    final = play(e, random.Random(12))
+    final = play_random(e, random.Random(12), 20_000, _a_real_choice)
     row = e.unwrapped.state.score_breakdown()[0]
     assert final["player_0"] == goals_reward(row)
     assert row["goal_level"] <= final["player_0"] < row["goal_level"] + 1
