@@ -48,7 +48,7 @@ import numpy as np
 
 from art_gallery_env.core.protocol import EngineState, SeatView
 from art_gallery_env.core.registry import GameSpec, get_game
-from art_gallery_env.core.scoring import win_shares
+from art_gallery_env.core.scoring import margin_values, win_shares
 
 from .base import Agent, searchable_legal
 
@@ -88,13 +88,7 @@ class MarginEvaluator:
         breakdown = state.score_breakdown()
         if state.is_over:
             return win_shares(breakdown)
-        totals = [row["total"] for row in breakdown]
-        rewards = []
-        for p, total in enumerate(totals):
-            rival = max((t for q, t in enumerate(totals) if q != p), default=0)
-            x = (total - rival) / self.scale
-            rewards.append(1.0 / (1.0 + math.exp(-x)) if x > -30 else 0.0)
-        return rewards
+        return margin_values([row["total"] for row in breakdown], self.scale)
 
 
 def rollout_names(game: str | None = None) -> tuple[str, ...]:

@@ -7,6 +7,8 @@ are computed here once; a game adds its own modes on top (see ``GameSpec.final_r
 
 from __future__ import annotations
 
+import math
+from collections.abc import Sequence
 from typing import Any
 
 REWARD_MODES = ("win", "score_margin")
@@ -37,3 +39,15 @@ def final_rewards(breakdown: list[dict[str, Any]], reward_mode: str) -> list[flo
         (t - max(totals[:i] + totals[i + 1 :], default=0)) / SCORE_MARGIN_SCALE
         for i, t in enumerate(totals)
     ]
+
+
+def margin_values(values: Sequence[float], scale: float) -> list[float]:
+    """Per seat ``sigmoid((own value - best rival's value) / scale)`` (one seat: its own
+    value): 0.5 when level, towards 1 ahead and 0 behind (exactly 0 far behind, where the
+    exponential would overflow). The search agents' estimate of an unfinished game."""
+    out = []
+    for p, value in enumerate(values):
+        rival = max((v for q, v in enumerate(values) if q != p), default=0.0)
+        x = (value - rival) / scale
+        out.append(1.0 / (1.0 + math.exp(-x)) if x > -30 else 0.0)
+    return out

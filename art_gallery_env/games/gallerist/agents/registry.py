@@ -14,11 +14,10 @@ here, and errors name the valid choices.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from typing import Any
 
-from art_gallery_env.core.scoring import win_shares
+from art_gallery_env.core.scoring import margin_values, win_shares
 
 from ..rules.state import GameState
 from .heuristic import GalleristHeuristicAgent, HeuristicParams, HeuristicPolicy, evaluate
@@ -73,12 +72,7 @@ class Evaluator:
         if state.is_over and not state.solo:
             return win_shares(state.score_breakdown())
         values = [evaluate(state, p, self.params) for p in range(state.num_players)]
-        out = []
-        for p, value in enumerate(values):
-            rival = max((v for q, v in enumerate(values) if q != p), default=0.0)
-            x = (value - rival) / self.scale
-            out.append(1.0 / (1.0 + math.exp(-x)) if x > -30 else 0.0)
-        return out
+        return margin_values(values, self.scale)
 
 
 def search_evaluator(scale: float | None = None) -> Evaluator:
