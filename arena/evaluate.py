@@ -308,22 +308,37 @@ def _print_note(note: str) -> None:
 def evaluate(
     agents: str | Path | Sequence[str | Path],
     *,
+    game: str | None = None,
+    players: int = 2,
+    games: int = 100,
+    seed: int = 0,
+    variants: Mapping[str, Any] | None = None,
+    workers: int = 1,
+    round_robin: bool = False,
+    insight: bool = False,
     progress: bool | None = False,
-    **options: Any,
+    notes: Callable[[str], None] | None = _print_note,
 ) -> MatchResult | SoloResult:
-    """Play ``games`` games of ``agents`` and summarise them: :func:`evaluation_config`
-    (``options`` are its keyword arguments: ``game``, ``players``, ``games``, ``seed``,
-    ``variants``, ``workers``, ``round_robin``, ``insight``, ``notes``) and then
-    :func:`run_evaluation`, two halves a caller (such as a command line) with checks of
-    its own between them calls itself.
+    """Play ``games`` games of ``agents`` and summarise them.
 
-    The result has ``.table()`` (text), ``.summaries``, ``.write(folder)``
-    (results.json/.csv) and ``.save_games(folder)`` (game records). Bad input raises
-    :class:`MatchError` with one line naming the problem and the legal choices; Ctrl-C
-    raises :class:`~art_gallery_env.arena.evaluate.MatchInterrupted` whose ``result``
-    holds the games finished by then.
+    ``agents``: agent specs (``"random"``, ``"heuristic"``, ``"ismcts:iterations=200"``),
+    checkpoint paths, or folders of checkpoints (a training run folder rates all of its
+    checkpoints in a round robin). ``game``: a registered game's name (None: the default
+    game). ``players``: the table size; 1 plays each agent alone (a solo game). The result
+    has ``.table()`` (text), ``.summaries``, ``.write(folder)`` (results.json/.csv) and
+    ``.save_games(folder)`` (game records). Bad input raises :class:`MatchError` with one
+    line naming the problem and the legal choices; Ctrl-C raises
+    :class:`~art_gallery_env.arena.evaluate.MatchInterrupted` whose ``result`` holds the
+    games finished by then. ``notes`` receives one line per remark worth reading (a folder
+    expanded, a checkpoint trained at other table sizes); None drops them. It is
+    :func:`evaluation_config` and then :func:`run_evaluation`, for a caller (such as a
+    command line) with checks of its own between the two.
     """
-    return run_evaluation(evaluation_config(agents, **options), progress=progress)
+    config = evaluation_config(
+        agents, game=game, players=players, games=games, seed=seed, variants=variants,
+        workers=workers, round_robin=round_robin, insight=insight, notes=notes,
+    )  # fmt: skip
+    return run_evaluation(config, progress=progress)
 
 
 def evaluation_config(
@@ -339,17 +354,9 @@ def evaluation_config(
     insight: bool = False,
     notes: Callable[[str], None] | None = _print_note,
 ) -> MatchConfig | SoloConfig:
-    """The checked config of :func:`evaluate`: a :class:`MatchConfig` or, at one player,
-    a :class:`SoloConfig`; every agent spec is built once, so a bad one raises
-    :class:`MatchError` before any game.
-
-    ``agents``: agent specs (``"random"``, ``"heuristic"``, ``"ismcts:iterations=200"``),
-    checkpoint paths, or folders of checkpoints (a training run folder rates all of its
-    checkpoints in a round robin). ``game``: a registered game's name (None: the default
-    game). ``players``: the table size; 1 plays each agent alone (a solo game). ``notes``
-    receives one line per remark worth reading (a folder expanded, a checkpoint trained at
-    other table sizes); None drops them.
-    """
+    """The checked config of :func:`evaluate` (its arguments but ``progress``): a
+    :class:`MatchConfig` or, at one player, a :class:`SoloConfig`; every agent spec is
+    built once, so a bad one raises :class:`MatchError` before any game."""
     given = [str(agents)] if isinstance(agents, str | Path) else [str(a) for a in agents]
     specs = expand_agent_specs(given)
     expanded = specs != given
