@@ -94,23 +94,20 @@ def cpu_count() -> int:
     return os.cpu_count() or 1
 
 
+def _over_problem(key: str, value: int, limit: int, accepted: str) -> str | None:
+    """``key: accepted ..., got value`` for a value over ``limit``, else None."""
+    return f"{key}: accepted {accepted}, got {value}" if value > limit else None
+
+
 def torch_threads_problem(threads: int) -> str | None:
     cpus = cpu_count()
-    if threads > cpus:
-        return (
-            f"torch_threads: accepted 1..{cpus} (this machine's CPUs: more threads than "
-            f"CPUs only slow each other down), got {threads}"
-        )
-    return None
+    why = "this machine's CPUs: more threads than CPUs only slow each other down"
+    return _over_problem("torch_threads", threads, cpus, f"1..{cpus} ({why})")
 
 
 def processes_problem(key: str, count: int) -> str | None:
-    if count > MAX_PROCESSES:
-        return (
-            f"{key}: accepted 1..{MAX_PROCESSES} processes (each imports torch, about "
-            f"250 MB), got {count}"
-        )
-    return None
+    why = "each imports torch, about 250 MB"
+    return _over_problem(key, count, MAX_PROCESSES, f"1..{MAX_PROCESSES} processes ({why})")
 
 
 def games_problem(key: str, games: int) -> str | None:
